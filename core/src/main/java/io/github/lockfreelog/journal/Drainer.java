@@ -1,0 +1,290 @@
+package io.github.lockfreelog.journal;
+
+import static io.github.lockfreelog.journal.JournalDescriptor.*;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The one background thread of an appender. It writes the payloads of committed frames to the
+ * log file with gathering writes straight from the mapping (no copy), records in the journal how
+ * far the log file reached, zeroes each drained buffer (which also pre-touches its pages for the
+ * next writers) and marks it clean. Between flush intervals it parks; a swap or a waiting caller
+ * unparks it.
+ *
+ * <p>Frames of a dirty term are waited for until committed. A reservation whose writer has not
+ * even written its header after {@code unblockTimeout} is padded over, 8 bytes at a time with
+ * compare-and-set, so one stalled thread cannot stop the log; the stalled writer's own
+ * compare-and-set then fails and it reserves again, so its event is not lost.
+ */
+final class Drainer implements Runnable {
+
+    private static final int MAX_IOV = 1024;
+    private static final long FAULT_SAMPLE_NANOS = TimeUnit.SECONDS.toNanos(1);
+    private static final long IO_RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
+    private static final long COMMIT_PARK_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
+
+    private final JournalEngine engine;
+    private final Journal journal;
+    private final LogSink sink;
+    private final JournalCounters counters;
+    private final StatusReporter status;
+    private final int bufferCount;
+    private final int bufferSize;
+    private final long flushIntervalNanos;
+    private final long unblockTimeoutNanos;
+
+    /** Gathering-write vector: views of the mapping, reused, never reallocated. */
+    private final ByteBuffer[] iov = new ByteBuffer[MAX_IOV];
+    private int iovCount;
+    private int iovDone;
+    private int batchEvents;
+    private long batchBytes;
+
+    /** Term being drained and the offset in it up to which everything reached the log file. */
+    volatile long drainTerm;
+    volatile int drainOffset;
+    /** How far frames were gathered into the pending batch. */
+    private int scanOffset;
+    private long drainSeq;
+    private long lastLogSize;
+
+    private volatile boolean stopRequested;
+    private volatile boolean finishedCleanly;
+    private long lastFaultSample;
+    volatile long[] threadFaults;
+    volatile long[] threadFaultsAtStart;
+    private long lastErrorReport;
+
+    Drainer(JournalEngine engine, Journal journal, LogSink sink, JournalCounters counters, StatusReporter status,
+            JournalEngine.Config config, long logSize, long firstSeq) {
+        this.engine = engine;
+        this.lastLogSize = logSize;
+        this.drainSeq = firstSeq;
+        this.journal = journal;
+        this.sink = sink;
+        this.counters = counters;
+        this.status = status;
+        this.bufferCount = config.bufferCount();
+        this.bufferSize = config.bufferSize();
+        this.flushIntervalNanos = config.flushIntervalNanos();
+        this.unblockTimeoutNanos = config.unblockTimeoutNanos();
+        for (int i = 0; i < MAX_IOV; i++) {
+            iov[i] = journal.duplicate();
+        }
+    }
+
+    void requestStop() {
+        stopRequested = true;
+    }
+
+    boolean finishedCleanly() {
+        return finishedCleanly;
+    }
+
+    @Override
+    public void run() {
+        threadFaultsAtStart = ProcStat.threadFaults();
+        threadFaults = threadFaultsAtStart;
+        lastFaultSample = System.nanoTime();
+        long nextFlush = System.nanoTime() + flushIntervalNanos;
+        for (;;) {
+            try {
+                sampleFaults();
+                if (iovDone < iovCount) {
+                    writeBatch(); // a write that failed before: finish it first
+                }
+                long active = journal.activeTermCountAcquire();
+                if (drainTerm < active) {
+                    drainDirtyTerm();
+                    continue;
+                }
+                if (stopRequested) {
+                    drainActiveTerm(true);
+                    finishedCleanly = true;
+                    return;
+                }
+                long now = System.nanoTime();
+                if (now - nextFlush >= 0) {
+                    drainActiveTerm(false);
+                    nextFlush = now + flushIntervalNanos;
+                }
+                if (journal.activeTermCountAcquire() == drainTerm && !stopRequested) {
+                    LockSupport.parkNanos(this, Math.max(1, nextFlush - System.nanoTime()));
+                }
+            } catch (IOException | RuntimeException | InternalError e) {
+                failed(e);
+                LockSupport.parkNanos(this, IO_RETRY_NANOS);
+            }
+        }
+    }
+
+    private void failed(Throwable e) {
+        engine.ioFailing = true;
+        counters.drainerErrors++;
+        String message = e.getClass().getSimpleName() + ": " + e.getMessage();
+        counters.lastError = message;
+        long now = System.nanoTime();
+        if (now - lastErrorReport > TimeUnit.SECONDS.toNanos(10) || lastErrorReport == 0) {
+            lastErrorReport = now;
+            status.error("writing the log file failed (retrying every " + TimeUnit.NANOSECONDS.toMillis(IO_RETRY_NANOS)
+                    + " ms; events stay in the journal meanwhile): " + message, e);
+        }
+    }
+
+    private void sampleFaults() {
+        long now = System.nanoTime();
+        if (now - lastFaultSample >= FAULT_SAMPLE_NANOS) {
+            lastFaultSample = now;
+            long[] faults = ProcStat.threadFaults();
+            if (faults != null) {
+                threadFaults = faults;
+            }
+        }
+    }
+
+    /** Drains the whole of term {@link #drainTerm}, which writers have left, then cleans its buffer. */
+    private void drainDirtyTerm() throws IOException {
+        final int index = (int) (drainTerm % bufferCount);
+        final int base = journal.bufferBase(index);
+        while (scanOffset < bufferSize) {
+            final int at = base + scanOffset;
+            int length = journal.getIntAcquire(at + FRAME_LENGTH_OFFSET);
+            if (length <= 0) {
+                writeBatch();
+                length = awaitCommit(at, bufferSize - scanOffset);
+            }
+            gather(at, length);
+        }
+        writeBatch();
+        journal.zero(base, bufferSize);
+        long next = drainTerm + 1;
+        // record first, then hand the buffer back: once writers may reuse it, recovery must not
+        // start from the term it held
+        journal.writeDrainRecord(next, 0, lastLogSize, drainSeq++);
+        drainTerm = next;
+        drainOffset = 0;
+        scanOffset = 0;
+        engine.markClean(index, next - 1 + bufferCount);
+    }
+
+    /**
+     * Drains the committed prefix of the active term. At stop ({@code all}) every reservation up
+     * to the tail is waited for (bounded by the unblock timeout) so nothing accepted is left.
+     */
+    private void drainActiveTerm(boolean all) throws IOException {
+        final int index = (int) (drainTerm % bufferCount);
+        final int base = journal.bufferBase(index);
+        final long rawTail = journal.rawTailVolatile(index);
+        if (termId(rawTail) != (int) drainTerm) {
+            return;
+        }
+        final int limit = (int) Math.min(tailOffset(rawTail), bufferSize);
+        while (scanOffset < limit) {
+            final int at = base + scanOffset;
+            int length = journal.getIntAcquire(at + FRAME_LENGTH_OFFSET);
+            if (length <= 0) {
+                if (!all) {
+                    break;
+                }
+                writeBatch();
+                length = awaitCommit(at, limit - scanOffset);
+            }
+            gather(at, length);
+        }
+        writeBatch();
+    }
+
+    /** Adds a committed frame to the batch; writes the batch when the vector is full. */
+    private void gather(int at, int length) throws IOException {
+        if (journal.getIntPlain(at + FRAME_TYPE_OFFSET) == TYPE_DATA) {
+            ByteBuffer view = iov[iovCount++];
+            int start = at + HEADER_LENGTH;
+            view.limit(at + length).position(start);
+            batchEvents++;
+            batchBytes += length - HEADER_LENGTH;
+        }
+        scanOffset += align(length);
+        if (iovCount == MAX_IOV) {
+            writeBatch();
+        }
+    }
+
+    /** Writes the batch (resuming after a partial or failed write), then records the drain position. */
+    private void writeBatch() throws IOException {
+        while (iovDone < iovCount) {
+            sink.write(iov, iovDone, iovCount - iovDone);
+            while (iovDone < iovCount && !iov[iovDone].hasRemaining()) {
+                iovDone++;
+            }
+        }
+        if (scanOffset == drainOffset && iovCount == 0) {
+            return;
+        }
+        iovCount = 0;
+        iovDone = 0;
+        counters.eventsWritten += batchEvents;
+        counters.bytesWritten += batchBytes;
+        batchEvents = 0;
+        batchBytes = 0;
+        lastLogSize = sink.size();
+        drainOffset = scanOffset;
+        journal.writeDrainRecord(drainTerm, scanOffset, lastLogSize, drainSeq++);
+        if (engine.ioFailing) {
+            engine.ioFailing = false;
+            status.info("writing the log file works again");
+        }
+    }
+
+    /**
+     * Waits for the frame at {@code at} to be committed and returns its length. A reservation
+     * whose header is still zero after the unblock timeout is padded over, 8 bytes at a time.
+     */
+    private int awaitCommit(int at, int room) {
+        final long start = System.nanoTime();
+        boolean warned = false;
+        for (int tries = 0;; tries++) {
+            int length = journal.getIntAcquire(at + FRAME_LENGTH_OFFSET);
+            if (length > 0) {
+                return length;
+            }
+            long waited = System.nanoTime() - start;
+            if (waited >= unblockTimeoutNanos) {
+                if (length == 0 && journal.casInt(at + FRAME_LENGTH_OFFSET, 0, -FRAME_ALIGNMENT)) {
+                    journal.putIntPlain(at + FRAME_TYPE_OFFSET, TYPE_PADDING);
+                    journal.putIntRelease(at + FRAME_LENGTH_OFFSET, FRAME_ALIGNMENT);
+                    counters.unblocked++;
+                    padFollowingGap(at + FRAME_ALIGNMENT, room - FRAME_ALIGNMENT);
+                    return FRAME_ALIGNMENT;
+                }
+                if (length < 0 && !warned) {
+                    warned = true;
+                    status.warn("a writer has been copying its event at journal offset " + at + " for over "
+                            + TimeUnit.NANOSECONDS.toMillis(waited) + " ms; draining waits for it", null);
+                }
+            }
+            if (tries < 100) {
+                Thread.onSpinWait();
+            } else {
+                LockSupport.parkNanos(this, COMMIT_PARK_NANOS);
+            }
+        }
+    }
+
+    /**
+     * After padding over a stalled reservation, goes on padding over the zero words that follow
+     * it (the rest of that reservation) up to the next written header. Every step is a
+     * compare-and-set, so a writer that publishes its header meanwhile keeps its frame.
+     */
+    private void padFollowingGap(int at, int room) {
+        for (int end = at + room; at < end; at += FRAME_ALIGNMENT) {
+            if (!journal.casInt(at + FRAME_LENGTH_OFFSET, 0, -FRAME_ALIGNMENT)) {
+                return;
+            }
+            journal.putIntPlain(at + FRAME_TYPE_OFFSET, TYPE_PADDING);
+            journal.putIntRelease(at + FRAME_LENGTH_OFFSET, FRAME_ALIGNMENT);
+        }
+    }
+}

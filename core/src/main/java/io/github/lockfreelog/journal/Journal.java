@@ -1,0 +1,347 @@
+package io.github.lockfreelog.journal;
+
+import static io.github.lockfreelog.journal.JournalDescriptor.*;
+
+import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.lang.reflect.Field;
+import java.lang.reflect.Method;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * The journal file, mapped once and kept mapped until {@link #close()}. All access to shared
+ * words goes through the methods below, whose names say their memory ordering: {@code plain}
+ * (no ordering), {@code Acquire}, {@code Release}, {@code Volatile}, {@code cas} and
+ * {@code getAndAdd} (both volatile). Offsets are absolute within the file and must be aligned
+ * to the size of the value.
+ */
+public final class Journal implements AutoCloseable {
+
+    private static final VarHandle INT = MethodHandles.byteBufferViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle LONG = MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final int ZERO_CHUNK = 64 * 1024;
+    private static final byte[] ZEROS = new byte[ZERO_CHUNK];
+
+    private final Path path;
+    private final int bufferCount;
+    private final int bufferSize;
+    private final FileChannel channel;
+    private final MappedByteBuffer buffer;
+    private boolean closed;
+
+    private Journal(Path path, int bufferCount, int bufferSize, FileChannel channel, MappedByteBuffer buffer) {
+        this.path = path;
+        this.bufferCount = bufferCount;
+        this.bufferSize = bufferSize;
+        this.channel = channel;
+        this.buffer = buffer;
+    }
+
+    /**
+     * Creates a fresh journal at {@code path}, replacing any file there. Every block of the file is
+     * written with zeros before it is mapped, so stores to the mapping never land on an unbacked
+     * (sparse) block: a full disk shows here, as an {@link IOException}, never later as a fault in
+     * mapped memory.
+     */
+    public static Journal create(Path path, int bufferCount, int bufferSize) throws IOException {
+        String error = checkGeometry(bufferCount, bufferSize);
+        if (error != null) {
+            throw new IllegalArgumentException(error);
+        }
+        Path parent = path.toAbsolutePath().getParent();
+        if (parent != null) {
+            Files.createDirectories(parent);
+        }
+        long length = journalLength(bufferCount, bufferSize);
+        FileChannel channel = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.READ,
+                StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
+        try {
+            ByteBuffer zeros = ByteBuffer.allocateDirect(1 << 20);
+            long position = 0;
+            while (position < length) {
+                zeros.clear().limit((int) Math.min(zeros.capacity(), length - position));
+                position += channel.write(zeros, position);
+            }
+            channel.force(false);
+            MappedByteBuffer mapped = channel.map(FileChannel.MapMode.READ_WRITE, 0, length);
+            Journal journal = new Journal(path, bufferCount, bufferSize, channel, mapped);
+            journal.initialise();
+            return journal;
+        } catch (IOException | RuntimeException e) {
+            channel.close();
+            throw e;
+        }
+    }
+
+    /**
+     * Opens an existing journal for recovery.
+     *
+     * @throws JournalFormatException when the file is not a journal of this version, or is damaged
+     */
+    public static Journal open(Path path) throws IOException {
+        FileChannel channel = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        try {
+            long size = channel.size();
+            if (size < METADATA_LENGTH) {
+                throw new JournalFormatException("journal " + path + " is too short: " + size + " bytes");
+            }
+            ByteBuffer header = ByteBuffer.allocate(BUFFER_SIZE_OFFSET + Integer.BYTES).order(ByteOrder.LITTLE_ENDIAN);
+            while (header.hasRemaining() && channel.read(header, header.position()) >= 0) {
+                // read the fixed header
+            }
+            long magic = header.getLong(MAGIC_OFFSET);
+            int version = header.getInt(VERSION_OFFSET);
+            int count = header.getInt(BUFFER_COUNT_OFFSET);
+            int bufferSize = header.getInt(BUFFER_SIZE_OFFSET);
+            if (magic != MAGIC) {
+                throw new JournalFormatException("journal " + path + " has magic=0x" + Long.toHexString(magic)
+                        + ", expected 0x" + Long.toHexString(MAGIC) + ": not a lockfreelog journal, or corrupt");
+            }
+            if (version != VERSION) {
+                throw new JournalFormatException("journal " + path + " has version=" + version + ", expected " + VERSION);
+            }
+            String geometry = checkGeometry(count, bufferSize);
+            if (geometry != null) {
+                throw new JournalFormatException("journal " + path + " is corrupt: " + geometry);
+            }
+            long length = journalLength(count, bufferSize);
+            if (size != length) {
+                throw new JournalFormatException("journal " + path + " is " + size + " bytes long, expected " + length
+                        + " for bufferCount=" + count + " bufferSize=" + bufferSize);
+            }
+            MappedByteBuffer mapped = channel.map(FileChannel.MapMode.READ_WRITE, 0, length);
+            return new Journal(path, count, bufferSize, channel, mapped);
+        } catch (IOException | RuntimeException e) {
+            channel.close();
+            throw e;
+        }
+    }
+
+    private void initialise() {
+        LONG.set(buffer, MAGIC_OFFSET, MAGIC);
+        INT.set(buffer, VERSION_OFFSET, VERSION);
+        INT.set(buffer, BUFFER_COUNT_OFFSET, bufferCount);
+        INT.set(buffer, BUFFER_SIZE_OFFSET, bufferSize);
+        // Term 0 is active in buffer 0; every other buffer looks full, as if it held the term
+        // bufferCount before the one it will host next, so that a stale writer cannot reserve in it.
+        for (int i = 0; i < bufferCount; i++) {
+            long raw = i == 0 ? packTail(0, 0) : packTail(i - bufferCount, bufferSize);
+            LONG.setVolatile(buffer, tailCounterOffset(i), raw);
+        }
+        LONG.setVolatile(buffer, ACTIVE_TERM_COUNT_OFFSET, 0L);
+        writeDrainRecord(0, 0, 0, 0);
+    }
+
+    public Path path() {
+        return path;
+    }
+
+    public int bufferCount() {
+        return bufferCount;
+    }
+
+    public int bufferSize() {
+        return bufferSize;
+    }
+
+    /** Absolute offset of the first byte of buffer {@code index}. */
+    public int bufferBase(int index) {
+        return bufferOffset(index, bufferSize);
+    }
+
+    /** A view of the whole mapping, for building gathering writes (position and limit are the caller's). */
+    public ByteBuffer duplicate() {
+        return buffer.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+    }
+
+    // ---- ordered access -------------------------------------------------------------------
+
+    public int getIntPlain(int offset) {
+        return (int) INT.get(buffer, offset);
+    }
+
+    public int getIntAcquire(int offset) {
+        return (int) INT.getAcquire(buffer, offset);
+    }
+
+    public void putIntPlain(int offset, int value) {
+        INT.set(buffer, offset, value);
+    }
+
+    public void putIntRelease(int offset, int value) {
+        INT.setRelease(buffer, offset, value);
+    }
+
+    public boolean casInt(int offset, int expected, int value) {
+        return INT.compareAndSet(buffer, offset, expected, value);
+    }
+
+    public long getLongVolatile(int offset) {
+        return (long) LONG.getVolatile(buffer, offset);
+    }
+
+    public long getLongAcquire(int offset) {
+        return (long) LONG.getAcquire(buffer, offset);
+    }
+
+    public long getLongPlain(int offset) {
+        return (long) LONG.get(buffer, offset);
+    }
+
+    public void putLongRelease(int offset, long value) {
+        LONG.setRelease(buffer, offset, value);
+    }
+
+    public boolean casLong(int offset, long expected, long value) {
+        return LONG.compareAndSet(buffer, offset, expected, value);
+    }
+
+    public long getAndAddLong(int offset, long delta) {
+        return (long) LONG.getAndAdd(buffer, offset, delta);
+    }
+
+    /** Absolute bulk copy into the mapping (plain stores; publish with a release store after). */
+    public void putBytes(int offset, byte[] src, int srcOffset, int length) {
+        buffer.put(offset, src, srcOffset, length);
+    }
+
+    public void getBytes(int offset, byte[] dst, int dstOffset, int length) {
+        buffer.get(offset, dst, dstOffset, length);
+    }
+
+    public byte getByte(int offset) {
+        return buffer.get(offset);
+    }
+
+    /** Zeroes {@code [offset, offset + length)}; writing every page also faults it in (pre-touch). */
+    public void zero(int offset, int length) {
+        int end = offset + length;
+        for (int at = offset; at < end; at += ZERO_CHUNK) {
+            buffer.put(at, ZEROS, 0, Math.min(ZERO_CHUNK, end - at));
+        }
+        VarHandle.releaseFence();
+    }
+
+    // ---- metadata ---------------------------------------------------------------------------
+
+    public long activeTermCountAcquire() {
+        return getLongAcquire(ACTIVE_TERM_COUNT_OFFSET);
+    }
+
+    public boolean casActiveTermCount(long expected, long value) {
+        return casLong(ACTIVE_TERM_COUNT_OFFSET, expected, value);
+    }
+
+    public long rawTailVolatile(int index) {
+        return getLongVolatile(tailCounterOffset(index));
+    }
+
+    public long getAndAddRawTail(int index, long delta) {
+        return getAndAddLong(tailCounterOffset(index), delta);
+    }
+
+    public boolean casRawTail(int index, long expected, long value) {
+        return casLong(tailCounterOffset(index), expected, value);
+    }
+
+    /** Writes the drain record into the slot after the current one; only the drainer calls this. */
+    public void writeDrainRecord(long termCount, long offset, long logSize, long seq) {
+        int slot = DRAIN_RECORD_OFFSET + (int) (seq & 1) * DRAIN_RECORD_LENGTH;
+        LONG.set(buffer, slot + DRAIN_TERM_FIELD, termCount);
+        LONG.set(buffer, slot + DRAIN_OFFSET_FIELD, offset);
+        LONG.set(buffer, slot + DRAIN_LOG_SIZE_FIELD, logSize);
+        LONG.set(buffer, slot + DRAIN_CHECK_FIELD, seq ^ termCount ^ offset ^ logSize ^ CHECK_SALT);
+        LONG.setRelease(buffer, slot + DRAIN_SEQ_FIELD, seq);
+    }
+
+    /** Reads the newest intact drain record, or {@code null} if neither slot is intact. */
+    public DrainRecord readDrainRecord() {
+        DrainRecord best = null;
+        for (int i = 0; i < 2; i++) {
+            int slot = DRAIN_RECORD_OFFSET + i * DRAIN_RECORD_LENGTH;
+            long seq = (long) LONG.getAcquire(buffer, slot + DRAIN_SEQ_FIELD);
+            long term = (long) LONG.get(buffer, slot + DRAIN_TERM_FIELD);
+            long offset = (long) LONG.get(buffer, slot + DRAIN_OFFSET_FIELD);
+            long logSize = (long) LONG.get(buffer, slot + DRAIN_LOG_SIZE_FIELD);
+            long check = (long) LONG.get(buffer, slot + DRAIN_CHECK_FIELD);
+            boolean intact = check == (seq ^ term ^ offset ^ logSize ^ CHECK_SALT) && (seq & 1) == i;
+            if (intact && (best == null || seq > best.seq())) {
+                best = new DrainRecord(seq, term, offset, logSize);
+            }
+        }
+        return best;
+    }
+
+    /** Where the log file stood after a drain; see {@link JournalDescriptor}. */
+    public record DrainRecord(long seq, long termCount, long offset, long logSize) {
+    }
+
+    /**
+     * Unmaps and closes the journal. The caller guarantees that no thread touches the mapping
+     * any more: an access after unmapping would crash the JVM.
+     */
+    @Override
+    public void close() throws IOException {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            channel.close();
+        } finally {
+            Unmapper.unmap(buffer);
+        }
+    }
+
+    /** Unmaps and closes the journal, then truncates its file to zero bytes. */
+    public void closeAndEmpty() throws IOException {
+        close();
+        try (FileChannel c = FileChannel.open(path, StandardOpenOption.WRITE)) {
+            c.truncate(0);
+        }
+    }
+
+    /** Releases a mapping now rather than when the garbage collector gets to it. */
+    static final class Unmapper {
+        private static final Object UNSAFE;
+        private static final Method INVOKE_CLEANER;
+
+        static {
+            Object unsafe = null;
+            Method invokeCleaner = null;
+            try {
+                Class<?> type = Class.forName("sun.misc.Unsafe");
+                Field field = type.getDeclaredField("theUnsafe");
+                field.setAccessible(true);
+                unsafe = field.get(null);
+                invokeCleaner = type.getMethod("invokeCleaner", ByteBuffer.class);
+            } catch (ReflectiveOperationException | RuntimeException e) {
+                // left to the garbage collector where jdk.unsupported is absent
+            }
+            UNSAFE = unsafe;
+            INVOKE_CLEANER = invokeCleaner;
+        }
+
+        private Unmapper() {
+        }
+
+        static boolean unmap(ByteBuffer buffer) {
+            if (INVOKE_CLEANER == null) {
+                return false;
+            }
+            try {
+                INVOKE_CLEANER.invoke(UNSAFE, buffer);
+                return true;
+            } catch (ReflectiveOperationException | RuntimeException e) {
+                return false;
+            }
+        }
+    }
+}

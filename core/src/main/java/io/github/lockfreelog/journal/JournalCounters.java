@@ -1,0 +1,66 @@
+package io.github.lockfreelog.journal;
+
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Every number the engine reports. Callers touch only striped {@link LongAdder}s (no shared
+ * cache line between threads; a cell is allocated once per contended stripe, never per event);
+ * fields written by the drainer alone are volatile longs with a single writer.
+ *
+ * <p>Accounting identity: {@code appended = written + dropped + inFlight}.
+ */
+public final class JournalCounters {
+
+    final LongAdder appended = new LongAdder();
+    /** Calls that have left {@code append}; with {@link #appended} it tells how many are inside. */
+    final LongAdder exited = new LongAdder();
+    final LongAdder[] drops = new LongAdder[DropReason.values().length];
+    final LongAdder truncated = new LongAdder();
+    final LongAdder swaps = new LongAdder();
+    final LongAdder waits = new LongAdder();
+    final LongAdder waitTotalNanos = new LongAdder();
+    final AtomicLong waitMaxNanos = new AtomicLong();
+
+    volatile long eventsWritten;
+    volatile long bytesWritten;
+    volatile long recoveredFrames;
+    volatile long recoveredBytes;
+    volatile long skippedFrames;
+    volatile long unblocked;
+    volatile long drainerErrors;
+    volatile String lastError;
+
+    JournalCounters() {
+        for (int i = 0; i < drops.length; i++) {
+            drops[i] = new LongAdder();
+        }
+    }
+
+    void drop(DropReason reason) {
+        drops[reason.ordinal()].increment();
+    }
+
+    void recordWait(long nanos) {
+        waits.increment();
+        waitTotalNanos.add(nanos);
+        long max;
+        while (nanos > (max = waitMaxNanos.get()) && !waitMaxNanos.compareAndSet(max, nanos)) {
+            // retry: another waiter raised the maximum meanwhile
+        }
+    }
+
+    long droppedTotal() {
+        long total = 0;
+        for (LongAdder adder : drops) {
+            total += adder.sum();
+        }
+        return total;
+    }
+
+    long inside() {
+        // exited first: every call counted there was counted in appended before
+        long out = exited.sum();
+        return appended.sum() - out;
+    }
+}

@@ -1,0 +1,173 @@
+package io.github.lockfreelog.journal;
+
+/**
+ * Layout of the journal file: one metadata page followed by {@code bufferCount} buffers of
+ * {@code bufferSize} bytes each. Every multi-byte value is <b>little-endian</b>.
+ *
+ * <h2>Metadata page</h2>
+ * <pre>
+ *   0                   8       12      16      20                          128
+ *   +-------------------+-------+-------+-------+----------------- ... -----+
+ *   | magic "LFJRNL01"  |version|count  |size   | (reserved)                |
+ *   +-------------------+-------+-------+-------+----------------- ... -----+
+ *   128: active term count (long)             own 128-byte line: written on every swap
+ *   256: drain record slot 0 (5 longs)        written by the drainer only
+ *   320: drain record slot 1 (5 longs)
+ *   384 + i * 128: raw tail of buffer i (long) own 128-byte line each: the contended counters
+ *                  raw tail = (termId &lt;&lt; 32) | offset
+ *   4096: buffer 0, 4096 + bufferSize: buffer 1, ...
+ * </pre>
+ * A term is one use of a buffer: term {@code n} lives in buffer {@code n % bufferCount} and
+ * its term id is {@code (int) n}. Buffers cycle clean, active, dirty, clean.
+ *
+ * <h2>Drain record</h2>
+ * The drainer writes {@code (seq, termCount, offset, logSize, check)} into slot {@code seq % 2}
+ * after each write to the log file: everything of term {@code termCount} below {@code offset}
+ * (and every earlier term) has reached the log file, which was then {@code logSize} bytes
+ * long. {@code check = seq ^ termCount ^ offset ^ logSize ^ CHECK_SALT}; at recovery the valid
+ * slot with the higher {@code seq} wins, so a record torn by a crash is never trusted.
+ *
+ * <h2>Frame</h2>
+ * <pre>
+ *   0               4               8
+ *   +---------------+---------------+-----------------------------+---------+
+ *   | frame length  | type          | payload (length - 8 bytes)  | to 8    |
+ *   +---------------+---------------+-----------------------------+---------+
+ * </pre>
+ * Frames start on 8-byte boundaries. The commit protocol of a writer that reserved
+ * {@code [offset, offset + align(length))}:
+ * <ol>
+ *   <li>compare-and-set the length from 0 to {@code -length}: a negative length means the writer
+ *       is still copying (the compare fails only if the drainer padded over a stalled
+ *       reservation; the writer then reserves again);</li>
+ *   <li>store the type, copy the payload;</li>
+ *   <li>store {@code +length} with release: a positive length means committed. A reader loads
+ *       the length with acquire and, if it is positive, may read the type and payload.</li>
+ * </ol>
+ * A {@link #TYPE_PADDING} frame fills the end of a buffer that a reservation crossed, or a
+ * reservation whose writer never wrote its header. Type words carry the ASCII marker
+ * {@code "LF"} in their upper half so that recovery can re-synchronise on a valid header.
+ */
+public final class JournalDescriptor {
+
+    /** Size of a page; buffer sizes must be multiples of it. */
+    public static final int PAGE_SIZE = 4096;
+    /** Distance between hot counters, two cache lines so that adjacent-line prefetch does not couple them. */
+    public static final int COUNTER_PADDING = 128;
+    /** Alignment of every frame. */
+    public static final int FRAME_ALIGNMENT = 8;
+
+    public static final long MAGIC = 0x3130_4C4E_524A_464CL; // "LFJRNL01" read as little-endian bytes
+    public static final int VERSION = 1;
+
+    public static final int MAGIC_OFFSET = 0;
+    public static final int VERSION_OFFSET = MAGIC_OFFSET + Long.BYTES;
+    public static final int BUFFER_COUNT_OFFSET = VERSION_OFFSET + Integer.BYTES;
+    public static final int BUFFER_SIZE_OFFSET = BUFFER_COUNT_OFFSET + Integer.BYTES;
+
+    public static final int ACTIVE_TERM_COUNT_OFFSET = COUNTER_PADDING;
+
+    public static final int DRAIN_RECORD_OFFSET = ACTIVE_TERM_COUNT_OFFSET + COUNTER_PADDING;
+    public static final int DRAIN_RECORD_LENGTH = 64;
+    public static final int DRAIN_SEQ_FIELD = 0;
+    public static final int DRAIN_TERM_FIELD = 8;
+    public static final int DRAIN_OFFSET_FIELD = 16;
+    public static final int DRAIN_LOG_SIZE_FIELD = 24;
+    public static final int DRAIN_CHECK_FIELD = 32;
+    public static final long CHECK_SALT = 0x5AFE_D0C5_1234_ABCDL;
+
+    public static final int TAIL_COUNTERS_OFFSET = DRAIN_RECORD_OFFSET + 2 * DRAIN_RECORD_LENGTH;
+
+    public static final int MIN_BUFFER_COUNT = 2;
+    public static final int MAX_BUFFER_COUNT = 16;
+    /** Smallest buffer: 64 KiB. */
+    public static final int MIN_BUFFER_SIZE = 64 * 1024;
+    /** Largest buffer: 512 MiB, so that a tail offset never runs into the term id bits. */
+    public static final int MAX_BUFFER_SIZE = 512 * 1024 * 1024;
+
+    public static final int METADATA_LENGTH = PAGE_SIZE;
+
+    public static final int FRAME_LENGTH_OFFSET = 0;
+    public static final int FRAME_TYPE_OFFSET = 4;
+    public static final int HEADER_LENGTH = 8;
+
+    private static final int TYPE_MARKER = 0x4C46_0000; // "LF"
+    public static final int TYPE_DATA = TYPE_MARKER | 1;
+    public static final int TYPE_PADDING = TYPE_MARKER | 2;
+
+    static {
+        if (TAIL_COUNTERS_OFFSET + MAX_BUFFER_COUNT * COUNTER_PADDING > METADATA_LENGTH) {
+            throw new AssertionError("metadata layout overflows its page");
+        }
+    }
+
+    private JournalDescriptor() {
+    }
+
+    public static int tailCounterOffset(int bufferIndex) {
+        return TAIL_COUNTERS_OFFSET + bufferIndex * COUNTER_PADDING;
+    }
+
+    public static int bufferOffset(int bufferIndex, int bufferSize) {
+        return METADATA_LENGTH + bufferIndex * bufferSize;
+    }
+
+    public static long journalLength(int bufferCount, int bufferSize) {
+        return METADATA_LENGTH + (long) bufferCount * bufferSize;
+    }
+
+    public static int align(int length) {
+        return (length + FRAME_ALIGNMENT - 1) & -FRAME_ALIGNMENT;
+    }
+
+    public static long packTail(int termId, int offset) {
+        return ((long) termId << 32) | (offset & 0xFFFF_FFFFL);
+    }
+
+    public static int termId(long rawTail) {
+        return (int) (rawTail >>> 32);
+    }
+
+    /** Offset part of a raw tail; may exceed the buffer size once the buffer is full. */
+    public static long tailOffset(long rawTail) {
+        return rawTail & 0xFFFF_FFFFL;
+    }
+
+    public static boolean isValidType(int type) {
+        return type == TYPE_DATA || type == TYPE_PADDING;
+    }
+
+    /** Checks a buffer count; returns an error message, or {@code null} when it is allowed. */
+    public static String checkBufferCount(int bufferCount) {
+        if (bufferCount < MIN_BUFFER_COUNT || bufferCount > MAX_BUFFER_COUNT) {
+            return "bufferCount=" + bufferCount + " is not allowed: use " + MIN_BUFFER_COUNT + " to " + MAX_BUFFER_COUNT;
+        }
+        return null;
+    }
+
+    /** Checks a buffer size; returns an error message, or {@code null} when it is allowed. */
+    public static String checkBufferSize(long bufferSize) {
+        if (bufferSize < MIN_BUFFER_SIZE || bufferSize > MAX_BUFFER_SIZE) {
+            return "bufferSize=" + bufferSize + " bytes is not allowed: use " + MIN_BUFFER_SIZE + " bytes (64KB) to "
+                    + MAX_BUFFER_SIZE + " bytes (512MB)";
+        }
+        if (bufferSize % PAGE_SIZE != 0) {
+            return "bufferSize=" + bufferSize + " bytes is not allowed: it must be a multiple of the page size "
+                    + PAGE_SIZE;
+        }
+        return null;
+    }
+
+    /** Checks buffer count and size together (the journal is one mapping, under 2 GiB). */
+    public static String checkGeometry(int bufferCount, long bufferSize) {
+        String error = checkBufferCount(bufferCount);
+        if (error == null) {
+            error = checkBufferSize(bufferSize);
+        }
+        if (error == null && journalLength(bufferCount, (int) bufferSize) > Integer.MAX_VALUE) {
+            error = "bufferSize=" + bufferSize + " x bufferCount=" + bufferCount
+                    + " is not allowed: the journal must stay under 2GB";
+        }
+        return error;
+    }
+}

@@ -1,0 +1,439 @@
+package io.github.lockfreelog.journal;
+
+import static io.github.lockfreelog.journal.JournalDescriptor.*;
+
+import io.github.lockfreelog.logback.AppenderStatistics;
+import io.github.lockfreelog.logback.PageFaults;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.UnaryOperator;
+
+/**
+ * The lock-free engine: callers {@link #append} encoded events into the mapped journal with one
+ * atomic reservation; a {@link Drainer} thread moves committed bytes to the log file.
+ *
+ * <h2>Reservation</h2>
+ * A caller reads the active term count (acquire), adds the aligned frame length to that
+ * buffer's raw tail with one {@code getAndAdd}, and owns {@code [offset, offset + aligned)} if it
+ * fits. The one caller whose reservation crosses the end of the buffer writes a padding frame
+ * up to the end. Every caller that finds the buffer full tries to rotate: when the next buffer
+ * has been cleaned by the drainer it sets that buffer's tail to {@code (nextTermId, 0)} and
+ * advances the active term count with compare-and-set (either step may be done by any of the
+ * racing callers; each is done once). When the next buffer is not clean yet the caller follows
+ * the {@link Backpressure} policy.
+ */
+public final class JournalEngine {
+
+    /** Everything the engine needs to run, already validated by the appender. */
+    public record Config(String name, Path logFile, Path journalFile, int bufferCount, int bufferSize,
+            int maxEventSize, Backpressure backpressure, long maxBlockNanos, long flushIntervalNanos,
+            long unblockTimeoutNanos, long stopTimeoutNanos) {
+    }
+
+    static final byte[] TRUNCATION_MARKER = (" [lockfreelog: event truncated]" + System.lineSeparator())
+            .getBytes(StandardCharsets.US_ASCII);
+
+    private static final int RUNNING = 1;
+    private static final int STOPPING = 2;
+    private static final int STOPPED = 3;
+
+    private static final int SPIN_TRIES = 64;
+    private static final int YIELD_TRIES = 128;
+    private static final long MAX_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+
+    private final Config config;
+    private final Journal journal;
+    private final LogSink sink;
+    private final StatusReporter status;
+    private final JournalCounters counters = new JournalCounters();
+    private final int bufferCount;
+    private final int bufferSize;
+    private final int maxEventSize;
+    private final boolean dropWhenFull;
+    private final long maxBlockNanos;
+    /** Per buffer: the term count it is clean for and may host next (written by the drainer). */
+    private final AtomicLongArray readyTerm;
+    /** Threads reading the mapping for statistics; {@link #close} waits for them. */
+    private final AtomicInteger mappingReaders = new AtomicInteger();
+    private final long[] processFaultsAtStart;
+    private final Drainer drainer;
+    private final Thread drainerThread;
+
+    private volatile int state = RUNNING;
+    private volatile boolean mapped = true;
+    /** Set by the drainer while the log file cannot be written. */
+    volatile boolean ioFailing;
+
+    private JournalEngine(Config config, Journal journal, LogSink sink, StatusReporter status,
+            Recovery.Result recovered, long logSize) {
+        this.config = config;
+        this.journal = journal;
+        this.sink = sink;
+        this.status = status;
+        this.bufferCount = config.bufferCount();
+        this.bufferSize = config.bufferSize();
+        this.maxEventSize = config.maxEventSize();
+        this.dropWhenFull = config.backpressure() == Backpressure.DROP;
+        this.maxBlockNanos = config.maxBlockNanos();
+        this.readyTerm = new AtomicLongArray(bufferCount);
+        for (int i = 0; i < bufferCount; i++) {
+            readyTerm.set(i, i);
+        }
+        counters.recoveredFrames = recovered.recoveredFrames();
+        counters.recoveredBytes = recovered.recoveredBytes();
+        counters.skippedFrames = recovered.skippedFrames();
+        this.processFaultsAtStart = ProcStat.processFaults();
+        // the first drain record: nothing drained yet, and the log file is this long
+        journal.writeDrainRecord(0, 0, logSize, 1);
+        this.drainer = new Drainer(this, journal, sink, counters, status, config, logSize, 2);
+        this.drainerThread = new Thread(drainer, "lockfreelog-drainer-" + config.name());
+        drainerThread.setDaemon(true);
+    }
+
+    /**
+     * Recovers what a previous process left in the journal, creates a fresh journal, and starts
+     * the drainer.
+     *
+     * @param sinkDecorator wraps the log file sink (tests use it to slow down or fail writes)
+     */
+    public static JournalEngine start(Config config, StatusReporter status, UnaryOperator<LogSink> sinkDecorator)
+            throws IOException {
+        LogSink sink = sinkDecorator.apply(new FileLogSink(config.logFile()));
+        Journal journal = null;
+        try {
+            Recovery.Result recovered = Recovery.recover(config.journalFile(), sink, status);
+            journal = Journal.create(config.journalFile(), config.bufferCount(), config.bufferSize());
+            JournalEngine engine = new JournalEngine(config, journal, sink, status, recovered, sink.size());
+            engine.drainerThread.start();
+            return engine;
+        } catch (IOException | RuntimeException | Error e) {
+            if (journal != null) {
+                journal.close();
+            }
+            sink.close();
+            throw e;
+        }
+    }
+
+    // ---- the caller's path ------------------------------------------------------------------
+
+    /**
+     * Appends one encoded event. Never throws, never blocks longer than {@code maxBlockTime}, and
+     * counts the event as written later or as dropped now. Allocates nothing.
+     *
+     * @param payload the encoded event
+     * @param mayDrop whether the {@code DROP} policy applies to this event (else it blocks)
+     */
+    public void append(byte[] payload, boolean mayDrop) {
+        final JournalCounters counters = this.counters;
+        counters.appended.increment();
+        boolean interrupted = false;
+        try {
+            if (state != RUNNING) {
+                counters.drop(DropReason.STOPPED);
+                return;
+            }
+            final Journal journal = this.journal;
+            final int bufferSize = this.bufferSize;
+            final int bufferCount = this.bufferCount;
+            final boolean truncate = payload.length > maxEventSize;
+            final int kept = truncate ? utf8Boundary(payload, maxEventSize - TRUNCATION_MARKER.length) : payload.length;
+            final int frameLength = HEADER_LENGTH + kept + (truncate ? TRUNCATION_MARKER.length : 0);
+            final int aligned = align(frameLength);
+            long waitStart = 0;
+            boolean waiting = false;
+            int tries = 0;
+            for (;;) {
+                final long termCount = journal.activeTermCountAcquire();
+                final int index = (int) (termCount % bufferCount);
+                final long rawTail = journal.getAndAddRawTail(index, aligned);
+                final long offset = tailOffset(rawTail);
+                if (offset + aligned <= bufferSize) {
+                    final int at = journal.bufferBase(index) + (int) offset;
+                    if (!journal.casInt(at + FRAME_LENGTH_OFFSET, 0, -frameLength)) {
+                        continue; // the drainer padded over this reservation while we stalled: reserve again
+                    }
+                    if (!copyAndCommit(journal, at, frameLength, payload, kept, truncate)) {
+                        counters.drop(DropReason.IO);
+                        return;
+                    }
+                    if (truncate) {
+                        counters.truncated.increment();
+                    }
+                    if (waiting) {
+                        counters.recordWait(System.nanoTime() - waitStart);
+                    }
+                    return;
+                }
+                if (offset < bufferSize) {
+                    writePadding(journal, journal.bufferBase(index) + (int) offset, (int) (bufferSize - offset));
+                }
+                if (journal.activeTermCountAcquire() != termCount || termId(rawTail) != (int) termCount) {
+                    continue; // another caller rotated already
+                }
+                if (tryRotate(termCount)) {
+                    continue;
+                }
+                // The next buffer is not clean yet: backpressure.
+                if (state != RUNNING) {
+                    counters.drop(DropReason.STOPPED);
+                    return;
+                }
+                if (dropWhenFull && mayDrop) {
+                    counters.drop(ioFailing ? DropReason.IO : DropReason.BUFFER_FULL);
+                    return;
+                }
+                final long now = System.nanoTime();
+                if (!waiting) {
+                    waiting = true;
+                    waitStart = now;
+                    LockSupport.unpark(drainerThread);
+                } else if (now - waitStart >= maxBlockNanos) {
+                    counters.recordWait(now - waitStart);
+                    counters.drop(ioFailing ? DropReason.IO : DropReason.TIMEOUT);
+                    return;
+                }
+                interrupted |= backOff(tries++, waitStart + maxBlockNanos - now);
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+            counters.exited.increment();
+        }
+    }
+
+    /**
+     * Copies the payload after the header and publishes the frame. If the copy fails (a fault in
+     * mapped memory surfaces as {@link InternalError}) the frame is committed as padding so that
+     * the drainer is not held up, and {@code false} is returned.
+     */
+    private static boolean copyAndCommit(Journal journal, int at, int frameLength, byte[] payload, int kept,
+            boolean truncate) {
+        try {
+            journal.putIntPlain(at + FRAME_TYPE_OFFSET, TYPE_DATA);
+            journal.putBytes(at + HEADER_LENGTH, payload, 0, kept);
+            if (truncate) {
+                journal.putBytes(at + HEADER_LENGTH + kept, TRUNCATION_MARKER, 0, TRUNCATION_MARKER.length);
+            }
+            journal.putIntRelease(at + FRAME_LENGTH_OFFSET, frameLength);
+            return true;
+        } catch (InternalError | RuntimeException e) {
+            journal.putIntPlain(at + FRAME_TYPE_OFFSET, TYPE_PADDING);
+            journal.putIntRelease(at + FRAME_LENGTH_OFFSET, frameLength);
+            return false;
+        }
+    }
+
+    /** The largest cut point at or below {@code limit} that does not split a UTF-8 sequence. */
+    static int utf8Boundary(byte[] bytes, int limit) {
+        int cut = limit;
+        while (cut > 0 && (bytes[cut] & 0xC0) == 0x80) {
+            cut--;
+        }
+        return cut;
+    }
+
+    static void writePadding(Journal journal, int at, int length) {
+        if (journal.casInt(at + FRAME_LENGTH_OFFSET, 0, -length)) {
+            journal.putIntPlain(at + FRAME_TYPE_OFFSET, TYPE_PADDING);
+            journal.putIntRelease(at + FRAME_LENGTH_OFFSET, length);
+        }
+    }
+
+    /**
+     * Makes term {@code termCount + 1} active if its buffer is clean.
+     *
+     * @return {@code false} when the next buffer is not clean yet
+     */
+    private boolean tryRotate(long termCount) {
+        final long next = termCount + 1;
+        final int nextIndex = (int) (next % bufferCount);
+        if (readyTerm.get(nextIndex) != next) {
+            return false;
+        }
+        final long rawTail = journal.rawTailVolatile(nextIndex);
+        final int id = termId(rawTail);
+        if (id != (int) next) {
+            if (id != (int) (next - bufferCount)) {
+                return true; // our view is stale: the caller re-reads the active term
+            }
+            journal.casRawTail(nextIndex, rawTail, packTail((int) next, 0));
+        }
+        if (journal.casActiveTermCount(termCount, next)) {
+            counters.swaps.increment();
+            LockSupport.unpark(drainerThread);
+        }
+        return true;
+    }
+
+    /** Spins, then yields, then parks for growing periods; returns whether an interrupt was swallowed. */
+    private static boolean backOff(int tries, long nanosLeft) {
+        if (tries < SPIN_TRIES) {
+            Thread.onSpinWait();
+        } else if (tries < YIELD_TRIES) {
+            Thread.yield();
+        } else {
+            long park = Math.min(MAX_PARK_NANOS, 10_000L << Math.min(tries - YIELD_TRIES, 7));
+            LockSupport.parkNanos(Math.max(1, Math.min(park, nanosLeft)));
+            // park returns at once while the interrupt flag is set: clear it here, restore it on return
+            return Thread.interrupted();
+        }
+        return false;
+    }
+
+    /** Counts an event that arrived while the appender was not running. */
+    public void countStopped() {
+        counters.appended.increment();
+        counters.drop(DropReason.STOPPED);
+        counters.exited.increment();
+    }
+
+    // ---- drainer support --------------------------------------------------------------------
+
+    void markClean(int index, long nextTerm) {
+        readyTerm.set(index, nextTerm);
+    }
+
+    boolean stopRequested() {
+        return state != RUNNING;
+    }
+
+    Thread drainerThread() {
+        return drainerThread;
+    }
+
+    // ---- stop -------------------------------------------------------------------------------
+
+    /**
+     * Stops taking events, waits for callers inside {@code append} to leave, drains everything
+     * committed to the log file, then unmaps the journal and leaves it empty. Bounded by
+     * {@code stopTimeout}; if a caller or the drainer is still busy then, the journal is left
+     * mapped and on disk (the next start recovers what it holds) and a warning says so.
+     */
+    public void stop() {
+        if (state != RUNNING) {
+            return;
+        }
+        state = STOPPING;
+        long deadline = System.nanoTime() + config.stopTimeoutNanos();
+        boolean callersLeft = awaitCallers(deadline);
+        drainer.requestStop();
+        LockSupport.unpark(drainerThread);
+        try {
+            drainerThread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        boolean drained = !drainerThread.isAlive() && drainer.finishedCleanly();
+        state = STOPPED;
+        try {
+            sink.close();
+        } catch (IOException e) {
+            status.warn("closing log file " + config.logFile() + " failed", e);
+        }
+        if (!callersLeft || drainerThread.isAlive()) {
+            status.warn("stop timed out after " + TimeUnit.NANOSECONDS.toMillis(config.stopTimeoutNanos())
+                    + " ms: the journal " + config.journalFile() + " stays mapped; the next start recovers it", null);
+            return;
+        }
+        close(drained);
+    }
+
+    private boolean awaitCallers(long deadline) {
+        int tries = 0;
+        while (counters.inside() != 0) {
+            if (System.nanoTime() - deadline > 0) {
+                return false;
+            }
+            backOff(tries++, deadline - System.nanoTime());
+        }
+        return true;
+    }
+
+    private void close(boolean drained) {
+        mapped = false;
+        while (mappingReaders.get() != 0) {
+            Thread.onSpinWait();
+        }
+        try {
+            if (drained) {
+                journal.closeAndEmpty();
+            } else {
+                journal.close();
+                status.warn("the journal " + config.journalFile() + " was not fully drained at stop;"
+                        + " the next start recovers it", null);
+            }
+        } catch (IOException e) {
+            status.warn("closing journal " + config.journalFile() + " failed", e);
+        }
+    }
+
+    public boolean isRunning() {
+        return state == RUNNING;
+    }
+
+    // ---- statistics -------------------------------------------------------------------------
+
+    public AppenderStatistics statistics() {
+        JournalCounters c = counters;
+        // written and dropped before appended, so that inFlight is never negative
+        long written = c.eventsWritten;
+        long bytes = c.bytesWritten;
+        Map<String, Long> drops = new LinkedHashMap<>();
+        long dropped = 0;
+        for (DropReason reason : DropReason.values()) {
+            long n = c.drops[reason.ordinal()].sum();
+            drops.put(reason.id(), n);
+            dropped += n;
+        }
+        long appended = c.appended.sum();
+        int activeBuffer = -1;
+        long fill = 0;
+        long lag = 0;
+        mappingReaders.incrementAndGet();
+        try {
+            if (mapped) {
+                long active = journal.activeTermCountAcquire();
+                activeBuffer = (int) (active % bufferCount);
+                fill = Math.min(bufferSize, tailOffset(journal.rawTailVolatile(activeBuffer)));
+                lag = Math.max(0, (active - drainer.drainTerm) * bufferSize + fill - drainer.drainOffset);
+            }
+        } finally {
+            mappingReaders.decrementAndGet();
+        }
+        return new AppenderStatistics(config.name(), config.logFile().toString(), config.journalFile().toString(),
+                state == RUNNING, bufferSize, bufferCount, activeBuffer, fill, appended, written, bytes,
+                appended - written - dropped, dropped, drops, c.truncated.sum(), c.swaps.sum(), c.waits.sum(),
+                c.waitTotalNanos.sum(), c.waitMaxNanos.get(), c.recoveredFrames,
+                c.skippedFrames + c.unblocked, lag, c.drainerErrors, c.lastError, pageFaults());
+    }
+
+    private PageFaults pageFaults() {
+        long[] now = ProcStat.processFaults();
+        long[] drainerNow = drainer.threadFaults;
+        long[] drainerStart = drainer.threadFaultsAtStart;
+        if (now == null || processFaultsAtStart == null) {
+            return PageFaults.UNAVAILABLE;
+        }
+        long dMinor = 0;
+        long dMajor = 0;
+        if (drainerNow != null && drainerStart != null) {
+            dMinor = drainerNow[0] - drainerStart[0];
+            dMajor = drainerNow[1] - drainerStart[1];
+        }
+        return new PageFaults(true, now[0] - processFaultsAtStart[0], now[1] - processFaultsAtStart[1], dMinor,
+                dMajor);
+    }
+
+    JournalCounters counters() {
+        return counters;
+    }
+}

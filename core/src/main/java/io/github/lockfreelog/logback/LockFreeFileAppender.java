@@ -1,0 +1,401 @@
+package io.github.lockfreelog.logback;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.UnsynchronizedAppenderBase;
+import ch.qos.logback.core.encoder.Encoder;
+import ch.qos.logback.core.util.Duration;
+import ch.qos.logback.core.util.FileSize;
+import io.github.lockfreelog.journal.Backpressure;
+import io.github.lockfreelog.journal.DropReason;
+import io.github.lockfreelog.journal.JournalDescriptor;
+import io.github.lockfreelog.journal.JournalEngine;
+import io.github.lockfreelog.journal.LogSink;
+import io.github.lockfreelog.journal.StatusReporter;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
+
+/**
+ * A Logback appender that writes a log file without a lock: each calling thread encodes its own
+ * event, reserves space in a memory-mapped journal with one atomic operation, copies the bytes
+ * and returns. Once {@code append} has returned the event survives the death of the JVM; a
+ * background thread moves it to the log file. See the project README for every setting.
+ *
+ * <pre>{@code
+ * <appender name="FILE" class="io.github.lockfreelog.logback.LockFreeFileAppender">
+ *   <file>logs/app.log</file>
+ *   <encoder><pattern>%d %5p [%t] %c - %m%n</pattern></encoder>
+ * </appender>
+ * }</pre>
+ */
+public class LockFreeFileAppender extends UnsynchronizedAppenderBase<ILoggingEvent> {
+
+    public static final String DEFAULT_BUFFER_SIZE = "8MB";
+    public static final int DEFAULT_BUFFER_COUNT = 3;
+    public static final String DEFAULT_MAX_BLOCK_TIME = "1 second";
+    public static final String DEFAULT_FLUSH_INTERVAL = "200 milliseconds";
+    public static final String DEFAULT_UNBLOCK_TIMEOUT = "10 seconds";
+    public static final String DEFAULT_STOP_TIMEOUT = "10 seconds";
+    /** Events above {@code bufferSize / MAX_EVENT_SIZE_DIVISOR} are truncated unless maxEventSize says otherwise. */
+    public static final int MAX_EVENT_SIZE_DIVISOR = 4;
+    public static final int MIN_MAX_EVENT_SIZE = 256;
+    /** Name of the hidden folder, beside the log file, that holds the journal by default. */
+    public static final String JOURNAL_FOLDER = ".lockfreelog";
+
+    /** Journals in use in this JVM, so that two appenders never share one. */
+    private static final Map<Path, String> JOURNALS_IN_USE = new ConcurrentHashMap<>();
+
+    private String file;
+    private String journal;
+    private Encoder<ILoggingEvent> encoder;
+    private FileSize bufferSize = FileSize.valueOf(DEFAULT_BUFFER_SIZE);
+    private int bufferCount = DEFAULT_BUFFER_COUNT;
+    private Backpressure backpressure = Backpressure.BLOCK;
+    private Duration maxBlockTime = Duration.valueOf(DEFAULT_MAX_BLOCK_TIME);
+    private FileSize maxEventSize;
+    private Duration flushInterval = Duration.valueOf(DEFAULT_FLUSH_INTERVAL);
+    private String dropBelowLevel;
+    private Duration unblockTimeout = Duration.valueOf(DEFAULT_UNBLOCK_TIMEOUT);
+    private Duration stopTimeout = Duration.valueOf(DEFAULT_STOP_TIMEOUT);
+    private Boolean encoderThreadSafe;
+    private UnaryOperator<LogSink> sinkDecorator = UnaryOperator.identity();
+
+    private volatile JournalEngine engine;
+    private Path journalInUse;
+    private int dropBelow = Integer.MAX_VALUE;
+    /** Set only for an encoder that may not be called by many threads at once. */
+    private Object encoderGuard;
+
+    @Override
+    public void start() {
+        if (isStarted()) {
+            return;
+        }
+        int errors = 0;
+        String suffix = " for the appender named \"" + name + "\"";
+        if (file == null || file.isBlank()) {
+            addError("No <file> set" + suffix + ": set the path of the log file");
+            errors++;
+        }
+        if (encoder == null) {
+            addError("No <encoder> set" + suffix + ": set an encoder, e.g. <encoder><pattern>%d %m%n</pattern></encoder>");
+            errors++;
+        }
+        String geometry = JournalDescriptor.checkGeometry(bufferCount, bufferSize.getSize());
+        if (geometry != null) {
+            addError("Invalid " + geometry + suffix);
+            errors++;
+        }
+        long maxEvent = effectiveMaxEventSize();
+        if (geometry == null && (maxEvent < MIN_MAX_EVENT_SIZE || maxEvent > bufferSize.getSize() / 2)) {
+            addError("Invalid maxEventSize=" + maxEvent + " bytes" + suffix + ": use " + MIN_MAX_EVENT_SIZE
+                    + " bytes to half of bufferSize (" + bufferSize.getSize() / 2 + " bytes)");
+            errors++;
+        }
+        errors += checkPositive("maxBlockTime", maxBlockTime, suffix);
+        errors += checkPositive("flushInterval", flushInterval, suffix);
+        errors += checkPositive("unblockTimeout", unblockTimeout, suffix);
+        errors += checkPositive("stopTimeout", stopTimeout, suffix);
+        if (backpressure == null) {
+            addError("No <backpressure> set" + suffix + ": use BLOCK or DROP");
+            errors++;
+        }
+        dropBelow = Integer.MAX_VALUE;
+        if (dropBelowLevel != null && !dropBelowLevel.isBlank()) {
+            Level level = Level.toLevel(dropBelowLevel.trim(), null);
+            if (level == null) {
+                addError("Invalid dropBelowLevel=" + dropBelowLevel + suffix
+                        + ": use TRACE, DEBUG, INFO, WARN, ERROR or OFF");
+                errors++;
+            } else {
+                dropBelow = level.toInt();
+            }
+        }
+        if (errors > 0) {
+            return;
+        }
+        Path logFile = Paths.get(file).toAbsolutePath().normalize();
+        Path journalFile = journalPath(logFile);
+        String owner = JOURNALS_IN_USE.putIfAbsent(journalFile, String.valueOf(name));
+        if (owner != null) {
+            addError("The journal " + journalFile + " is already used by the appender named \"" + owner + "\"" + suffix
+                    + ": give each appender its own <file> or <journal>");
+            return;
+        }
+        if (!checkWritable(logFile, suffix) || !checkWritable(journalFile, suffix)) {
+            JOURNALS_IN_USE.remove(journalFile);
+            return;
+        }
+        encoderGuard = EncoderSafety.isThreadSafe(encoder, encoderThreadSafe) ? null : new Object();
+        if (encoderGuard != null) {
+            addWarn("The encoder " + encoder.getClass().getName() + suffix + " is not known to be safe for"
+                    + " concurrent use, so events are encoded one at a time; set <encoderThreadSafe>true</encoderThreadSafe>"
+                    + " if it is");
+        }
+        JournalEngine.Config config = new JournalEngine.Config(String.valueOf(name), logFile, journalFile, bufferCount,
+                (int) bufferSize.getSize(), (int) maxEvent, backpressure, nanos(maxBlockTime), nanos(flushInterval),
+                nanos(unblockTimeout), nanos(stopTimeout));
+        try {
+            engine = JournalEngine.start(config, new Status(suffix), sinkDecorator);
+        } catch (IOException | RuntimeException e) {
+            JOURNALS_IN_USE.remove(journalFile);
+            addError("Could not start" + suffix + " with file " + logFile + " and journal " + journalFile + ": " + e, e);
+            return;
+        }
+        journalInUse = journalFile;
+        super.start();
+    }
+
+    private int checkPositive(String setting, Duration value, String suffix) {
+        if (value == null || value.getMilliseconds() <= 0) {
+            addError("Invalid " + setting + "=" + value + suffix + ": use a positive duration, e.g. \"1 second\"");
+            return 1;
+        }
+        return 0;
+    }
+
+    private boolean checkWritable(Path target, String suffix) {
+        Path dir = target.getParent();
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException | RuntimeException e) {
+            addError("Cannot create the directory " + dir + suffix + ": " + e);
+            return false;
+        }
+        if (!Files.isWritable(dir) || (Files.exists(target) && !Files.isWritable(target))) {
+            addError("Cannot write " + target + suffix + ": check the permissions of " + dir);
+            return false;
+        }
+        return true;
+    }
+
+    private Path journalPath(Path logFile) {
+        if (journal != null && !journal.isBlank()) {
+            return Paths.get(journal).toAbsolutePath().normalize();
+        }
+        return logFile.resolveSibling(JOURNAL_FOLDER).resolve(logFile.getFileName() + ".journal");
+    }
+
+    private long effectiveMaxEventSize() {
+        return maxEventSize != null ? maxEventSize.getSize() : bufferSize.getSize() / MAX_EVENT_SIZE_DIVISOR;
+    }
+
+    private static long nanos(Duration duration) {
+        return TimeUnit.MILLISECONDS.toNanos(duration.getMilliseconds());
+    }
+
+    /**
+     * Drains everything committed to the log file, unmaps the journal and leaves it empty; bounded
+     * by {@code stopTimeout}. Events that arrive afterwards are counted as dropped ({@code stopped}).
+     */
+    @Override
+    public void stop() {
+        if (!isStarted()) {
+            return;
+        }
+        super.stop();
+        JournalEngine running = engine;
+        if (running != null) {
+            running.stop();
+        }
+        if (journalInUse != null) {
+            JOURNALS_IN_USE.remove(journalInUse);
+            journalInUse = null;
+        }
+    }
+
+    @Override
+    public void doAppend(ILoggingEvent event) {
+        if (!isStarted()) {
+            JournalEngine stopped = engine;
+            if (stopped != null) {
+                stopped.countStopped(); // counted, not silently ignored
+                return;
+            }
+        }
+        super.doAppend(event);
+    }
+
+    @Override
+    protected void append(ILoggingEvent event) {
+        JournalEngine running = engine;
+        byte[] bytes;
+        Object guard = encoderGuard;
+        if (guard == null) {
+            bytes = encoder.encode(event);
+        } else {
+            // Only for an encoder that is not known to be thread-safe (a status warning said so at
+            // start); the lock-free path never takes this branch.
+            synchronized (guard) {
+                bytes = encoder.encode(event);
+            }
+        }
+        if (bytes == null || bytes.length == 0) {
+            return;
+        }
+        running.append(bytes, event.getLevel().toInt() < dropBelow);
+    }
+
+    /** An immutable snapshot of this appender's counters. */
+    public AppenderStatistics getStatistics() {
+        JournalEngine current = engine;
+        if (current == null) {
+            return notStartedStatistics();
+        }
+        return current.statistics();
+    }
+
+    private AppenderStatistics notStartedStatistics() {
+        Map<String, Long> drops = new java.util.LinkedHashMap<>();
+        for (DropReason reason : DropReason.values()) {
+            drops.put(reason.id(), 0L);
+        }
+        return new AppenderStatistics(String.valueOf(name), file, journal, false, (int) bufferSize.getSize(),
+                bufferCount, -1, 0, 0, 0, 0, 0, 0, drops, 0, 0, 0, 0, 0, 0, 0, 0, 0, null, PageFaults.UNAVAILABLE);
+    }
+
+    /** Routes the engine's reports to Logback's status manager, naming this appender. */
+    private final class Status implements StatusReporter {
+        private final String suffix;
+
+        Status(String suffix) {
+            this.suffix = suffix;
+        }
+
+        @Override
+        public void info(String message) {
+            addInfo(message + suffix);
+        }
+
+        @Override
+        public void warn(String message, Throwable cause) {
+            addWarn(message + suffix, cause);
+        }
+
+        @Override
+        public void error(String message, Throwable cause) {
+            addError(message + suffix, cause);
+        }
+    }
+
+    // ---- settings ---------------------------------------------------------------------------
+
+    public String getFile() {
+        return file;
+    }
+
+    /** Path of the log file. */
+    public void setFile(String file) {
+        this.file = file;
+    }
+
+    public String getJournal() {
+        return journal;
+    }
+
+    /** Path of the journal; default {@code <log folder>/.lockfreelog/<log file name>.journal}. */
+    public void setJournal(String journal) {
+        this.journal = journal;
+    }
+
+    public Encoder<ILoggingEvent> getEncoder() {
+        return encoder;
+    }
+
+    public void setEncoder(Encoder<ILoggingEvent> encoder) {
+        this.encoder = encoder;
+    }
+
+    public FileSize getBufferSize() {
+        return bufferSize;
+    }
+
+    public void setBufferSize(FileSize bufferSize) {
+        this.bufferSize = bufferSize;
+    }
+
+    public int getBufferCount() {
+        return bufferCount;
+    }
+
+    public void setBufferCount(int bufferCount) {
+        this.bufferCount = bufferCount;
+    }
+
+    public Backpressure getBackpressure() {
+        return backpressure;
+    }
+
+    public void setBackpressure(Backpressure backpressure) {
+        this.backpressure = backpressure;
+    }
+
+    public Duration getMaxBlockTime() {
+        return maxBlockTime;
+    }
+
+    public void setMaxBlockTime(Duration maxBlockTime) {
+        this.maxBlockTime = maxBlockTime;
+    }
+
+    public FileSize getMaxEventSize() {
+        return maxEventSize;
+    }
+
+    public void setMaxEventSize(FileSize maxEventSize) {
+        this.maxEventSize = maxEventSize;
+    }
+
+    public Duration getFlushInterval() {
+        return flushInterval;
+    }
+
+    public void setFlushInterval(Duration flushInterval) {
+        this.flushInterval = flushInterval;
+    }
+
+    public String getDropBelowLevel() {
+        return dropBelowLevel;
+    }
+
+    /** With {@code DROP}: only events below this level are dropped; the others block. */
+    public void setDropBelowLevel(String dropBelowLevel) {
+        this.dropBelowLevel = dropBelowLevel;
+    }
+
+    public Duration getUnblockTimeout() {
+        return unblockTimeout;
+    }
+
+    public void setUnblockTimeout(Duration unblockTimeout) {
+        this.unblockTimeout = unblockTimeout;
+    }
+
+    public Duration getStopTimeout() {
+        return stopTimeout;
+    }
+
+    public void setStopTimeout(Duration stopTimeout) {
+        this.stopTimeout = stopTimeout;
+    }
+
+    public Boolean getEncoderThreadSafe() {
+        return encoderThreadSafe;
+    }
+
+    /** Declares whether the encoder may be called by many threads at once; unset means detect. */
+    public void setEncoderThreadSafe(Boolean encoderThreadSafe) {
+        this.encoderThreadSafe = encoderThreadSafe;
+    }
+
+    /** Test hook: wraps the log file sink, e.g. to slow down or fail the drainer's writes. */
+    public void setSinkDecorator(UnaryOperator<LogSink> sinkDecorator) {
+        this.sinkDecorator = sinkDecorator == null ? UnaryOperator.identity() : sinkDecorator;
+    }
+}

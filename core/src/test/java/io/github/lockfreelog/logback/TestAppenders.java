@@ -1,0 +1,73 @@
+package io.github.lockfreelog.logback;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.classic.spi.LoggingEvent;
+import ch.qos.logback.core.status.Status;
+import ch.qos.logback.core.util.FileSize;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.stream.Collectors;
+
+/** Small fixtures: an appender on its own LoggerContext, events, and reading the log back. */
+final class TestAppenders {
+
+    private TestAppenders() {
+    }
+
+    static LockFreeFileAppender create(LoggerContext context, Path logFile, Consumer<LockFreeFileAppender> settings) {
+        PatternLayoutEncoder encoder = new PatternLayoutEncoder();
+        encoder.setContext(context);
+        encoder.setPattern("%m%n");
+        encoder.start();
+        LockFreeFileAppender appender = new LockFreeFileAppender();
+        appender.setContext(context);
+        appender.setName("TEST");
+        appender.setFile(logFile.toString());
+        appender.setEncoder(encoder);
+        appender.setBufferSize(FileSize.valueOf("64KB"));
+        appender.setBufferCount(3);
+        settings.accept(appender);
+        return appender;
+    }
+
+    static LockFreeFileAppender start(LoggerContext context, Path logFile, Consumer<LockFreeFileAppender> settings) {
+        LockFreeFileAppender appender = create(context, logFile, settings);
+        appender.start();
+        if (!appender.isStarted()) {
+            throw new AssertionError("appender did not start: " + statuses(context));
+        }
+        return appender;
+    }
+
+    static ILoggingEvent event(LoggerContext context, Level level, String message) {
+        LoggingEvent event = new LoggingEvent();
+        event.setLoggerContext(context);
+        event.setLoggerName("test");
+        event.setLevel(level);
+        event.setMessage(message);
+        event.setThreadName(Thread.currentThread().getName());
+        event.setTimeStamp(System.currentTimeMillis());
+        return event;
+    }
+
+    static List<String> lines(Path file) throws IOException {
+        return Files.readAllLines(file, StandardCharsets.UTF_8);
+    }
+
+    static String statuses(LoggerContext context) {
+        return context.getStatusManager().getCopyOfStatusList().stream().map(Status::toString)
+                .collect(Collectors.joining("\n"));
+    }
+
+    static List<String> statusMessages(LoggerContext context, int level) {
+        return context.getStatusManager().getCopyOfStatusList().stream().filter(s -> s.getLevel() == level)
+                .map(Status::getMessage).collect(Collectors.toList());
+    }
+}
