@@ -25,7 +25,7 @@ class AppenderBehaviourTest {
     @TempDir
     Path dir;
 
-    final LoggerContext context = new LoggerContext();
+    final LoggerContext context = TestAppenders.newContext();
     final List<LockFreeFileAppender> started = new ArrayList<>();
 
     @AfterEach

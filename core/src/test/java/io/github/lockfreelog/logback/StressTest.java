@@ -29,7 +29,7 @@ class StressTest {
 
     @Test
     void everyLineOnceIntactAndInOrderPerThread() throws Exception {
-        LoggerContext context = new LoggerContext();
+        LoggerContext context = TestAppenders.newContext();
         Path log = dir.resolve("stress.log");
         LockFreeFileAppender appender = TestAppenders.start(context, log, a -> {
             a.setMaxBlockTime(Duration.valueOf("60 seconds")); // nothing may be dropped here

@@ -21,6 +21,13 @@ final class TestAppenders {
     private TestAppenders() {
     }
 
+    /** A fresh LoggerContext as Logback's own initialisation would leave it (with an MDC adapter). */
+    static LoggerContext newContext() {
+        LoggerContext context = new LoggerContext();
+        context.setMDCAdapter(new ch.qos.logback.classic.util.LogbackMDCAdapter());
+        return context;
+    }
+
     static LockFreeFileAppender create(LoggerContext context, Path logFile, Consumer<LockFreeFileAppender> settings) {
         PatternLayoutEncoder encoder = new PatternLayoutEncoder();
         encoder.setContext(context);
