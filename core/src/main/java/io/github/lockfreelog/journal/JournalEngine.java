@@ -436,4 +436,9 @@ public final class JournalEngine {
     JournalCounters counters() {
         return counters;
     }
+
+    /** For tests that play a stalled writer. */
+    Journal journal() {
+        return journal;
+    }
 }

@@ -1,0 +1,89 @@
+package io.github.lockfreelog.logback;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.core.util.Duration;
+import ch.qos.logback.core.util.FileSize;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The process that {@link CrashRecoveryTest} kills with SIGKILL. Arguments: log file, ack file,
+ * run number, buffer size, mode ({@code log} or {@code recover}).
+ *
+ * <p>In {@code log} mode four threads log numbered lines as fast as they can; after each
+ * {@code doAppend} returns, the thread stores the number in its slot of a memory-mapped ack file
+ * with a volatile store, so that the parent can read, after the kill, which events had been
+ * acknowledged. In {@code recover} mode the appender starts (recovering), stops, and the process exits.
+ */
+public final class CrashChild {
+
+    static final int THREADS = 4;
+    static final int SLOT = 128;
+    private static final VarHandle LONG = MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
+    private CrashChild() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Path log = Path.of(args[0]);
+        Path ackFile = Path.of(args[1]);
+        int run = Integer.parseInt(args[2]);
+        String bufferSize = args[3];
+        boolean recoverOnly = args[4].equals("recover");
+        LoggerContext context = TestAppenders.newContext();
+        LockFreeFileAppender appender = TestAppenders.create(context, log, a -> {
+            a.setBufferSize(FileSize.valueOf(bufferSize));
+            a.setMaxBlockTime(Duration.valueOf("60 seconds"));
+            a.setFlushInterval(Duration.valueOf("20 milliseconds"));
+        });
+        appender.start();
+        if (!appender.isStarted()) {
+            System.out.println("FAILED " + TestAppenders.statuses(context));
+            System.exit(2);
+        }
+        AppenderStatistics start = appender.getStatistics();
+        System.out.println("RECOVERED " + start.recoveredFrames() + " SKIPPED " + start.skippedFrames());
+        if (recoverOnly) {
+            appender.stop();
+            System.out.println("STOPPED");
+            System.out.flush();
+            return;
+        }
+        MappedByteBuffer acks;
+        try (FileChannel channel = FileChannel.open(ackFile, StandardOpenOption.CREATE, StandardOpenOption.READ,
+                StandardOpenOption.WRITE)) {
+            acks = channel.map(FileChannel.MapMode.READ_WRITE, 0, (long) THREADS * SLOT);
+        }
+        for (int t = 0; t < THREADS; t++) {
+            LONG.setVolatile(acks, t * SLOT, -1L);
+        }
+        for (int t = 0; t < THREADS; t++) {
+            int id = t;
+            Thread thread = new Thread(() -> {
+                for (long n = 0;; n++) {
+                    appender.doAppend(TestAppenders.event(context, Level.INFO, line(run, id, n)));
+                    LONG.setVolatile(acks, id * SLOT, n);
+                    if (n % 64 == 63) {
+                        LockSupport.parkNanos(50_000);
+                    }
+                }
+            }, "crash-writer-" + t);
+            thread.setDaemon(true);
+            thread.start();
+        }
+        System.out.println("READY");
+        System.out.flush();
+        Thread.sleep(60_000); // the parent kills us long before this
+    }
+
+    static String line(int run, int thread, long n) {
+        return "R" + run + " T" + thread + " " + n + " check=" + (n * 31 + thread) + " ......................";
+    }
+}
