@@ -1,0 +1,149 @@
+package io.github.lockfreelog.logback;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.core.status.Status;
+import ch.qos.logback.core.util.Duration;
+import io.github.lockfreelog.journal.LogSink;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A full disk: callers never see an exception, the error shows in status and statistics, what
+ * the journal holds is written once space returns, and what could not be kept is counted as
+ * dropped with reason {@code io}. Runs on a real 1 MiB tmpfs when the test may mount one (as root,
+ * as in CI), and always on an injected failing sink that also writes half a batch before failing.
+ */
+class DiskFullTest {
+
+    @TempDir
+    Path dir;
+
+    final LoggerContext context = TestAppenders.newContext();
+
+    /** A sink that, while full, writes part of what it is given and then fails like a full disk. */
+    static final class FullDiskSink implements LogSink {
+        private final LogSink delegate;
+        volatile boolean full = true;
+
+        FullDiskSink(LogSink delegate) {
+            this.delegate = delegate;
+        }
+
+        @Override
+        public long write(ByteBuffer[] srcs, int offset, int length) throws IOException {
+            if (full) {
+                for (int i = offset; i < offset + length; i++) {
+                    if (srcs[i].hasRemaining()) { // like a channel: bytes go out in order, then the disk is full
+                        ByteBuffer half = srcs[i].duplicate();
+                        half.limit(half.position() + Math.max(1, half.remaining() / 2));
+                        long n = delegate.write(new ByteBuffer[] {half}, 0, 1);
+                        srcs[i].position(srcs[i].position() + (int) n);
+                        break;
+                    }
+                }
+                throw new IOException("No space left on device");
+            }
+            return delegate.write(srcs, offset, length);
+        }
+
+        @Override
+        public long size() throws IOException {
+            return delegate.size();
+        }
+
+        @Override
+        public void close() throws IOException {
+            delegate.close();
+        }
+    }
+
+    @Test
+    void injectedFullDiskKeepsTheJournalAndResumes() throws Exception {
+        FullDiskSink[] sink = new FullDiskSink[1];
+        Path log = dir.resolve("full.log");
+        LockFreeFileAppender appender = TestAppenders.start(context, log, a -> {
+            a.setMaxBlockTime(Duration.valueOf("100 milliseconds"));
+            a.setFlushInterval(Duration.valueOf("20 milliseconds"));
+            a.setSinkDecorator(s -> sink[0] = new FullDiskSink(s));
+        });
+        runFullDisk(appender, log, () -> sink[0].full = false);
+    }
+
+    @Test
+    void realFullTmpfsKeepsTheJournalAndResumes() throws Exception {
+        Path mount = dir.resolve("tmpfs");
+        Files.createDirectories(mount);
+        Process mounting = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", mount.toString())
+                .redirectErrorStream(true).start();
+        boolean mounted = mounting.waitFor(10, TimeUnit.SECONDS) && mounting.exitValue() == 0;
+        Assumptions.assumeTrue(mounted, "cannot mount a tmpfs here (not root); the injected variant covers this");
+        try {
+            Path log = mount.resolve("full.log");
+            LockFreeFileAppender appender = TestAppenders.start(context, log, a -> {
+                a.setMaxBlockTime(Duration.valueOf("100 milliseconds"));
+                a.setFlushInterval(Duration.valueOf("20 milliseconds"));
+            });
+            // leave about 16 KB free once the journal (196 KB) exists
+            Path filler = mount.resolve("filler");
+            long free = Files.getFileStore(mount).getUsableSpace();
+            Files.write(filler, new byte[(int) Math.max(0, free - 16 * 1024)]);
+            runFullDisk(appender, log, () -> {
+                try {
+                    Files.delete(filler);
+                } catch (IOException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+        } finally {
+            new ProcessBuilder("umount", mount.toString()).start().waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
+    private void runFullDisk(LockFreeFileAppender appender, Path log, Runnable freeSpace) throws Exception {
+        int i = 0;
+        while (appender.getStatistics().dropped() == 0) {
+            appender.doAppend(TestAppenders.event(context, Level.INFO, "event " + i++ + " ............................"));
+        }
+        for (int k = 0; k < 10; k++) {
+            appender.doAppend(TestAppenders.event(context, Level.INFO, "event " + i++ + " ............................"));
+        }
+        AppenderStatistics full = appender.getStatistics();
+        assertThat(full.drops().get("io")).as("drops while the disk is full are counted as io").isPositive();
+        assertThat(full.drops()).containsEntry("timeout", 0L).containsEntry("buffer-full", 0L);
+        assertThat(full.drainerErrors()).isPositive();
+        assertThat(full.lastError()).contains("No space left on device");
+        assertThat(TestAppenders.statusMessages(context, Status.ERROR))
+                .anyMatch(m -> m.contains("writing the log file failed") && m.contains("\"TEST\""));
+
+        freeSpace.run();
+        long accepted = full.appended() - full.dropped();
+        Awaitility.await().atMost(java.time.Duration.ofSeconds(20))
+                .until(() -> appender.getStatistics().eventsWritten() == accepted);
+        appender.doAppend(TestAppenders.event(context, Level.INFO, "after space returned"));
+        appender.stop();
+
+        AppenderStatistics stats = appender.getStatistics();
+        assertThat(stats.appended()).isEqualTo(stats.eventsWritten() + stats.dropped());
+        byte[] content = Files.readAllBytes(log);
+        assertThat(content).doesNotContain((byte) 0);
+        List<String> lines = TestAppenders.lines(log);
+        assertThat(lines).hasSize((int) accepted + 1);
+        // the accepted events are the first ones, in order, each once; the dropped ones came after
+        for (int k = 0; k < accepted; k++) {
+            assertThat(lines.get(k)).isEqualTo("event " + k + " ............................");
+        }
+        assertThat(lines.get((int) accepted)).isEqualTo("after space returned");
+        assertThat(TestAppenders.statusMessages(context, Status.INFO)).anyMatch(m -> m.contains("works again"));
+    }
+}
