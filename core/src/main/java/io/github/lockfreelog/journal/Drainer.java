@@ -200,6 +200,9 @@ final class Drainer implements Runnable {
     /** Adds a committed frame to the batch; writes the batch when the vector is full. */
     private void gather(int at, int length) throws IOException {
         if (journal.getIntPlain(at + FRAME_TYPE_OFFSET) == TYPE_DATA) {
+            if (sink.shouldRoll(batchBytes, length - HEADER_LENGTH)) {
+                roll();
+            }
             ByteBuffer view = iov[iovCount++];
             int start = at + HEADER_LENGTH;
             view.limit(at + length).position(start);
@@ -210,6 +213,18 @@ final class Drainer implements Runnable {
         if (iovCount == MAX_IOV) {
             writeBatch();
         }
+    }
+
+    /**
+     * Rolls the log file between two events: what was gathered is written and recorded first, and
+     * the new file's empty size is recorded right after, so recovery never writes an event into
+     * the new file that already reached the rolled one.
+     */
+    private void roll() throws IOException {
+        writeBatch();
+        sink.roll();
+        lastLogSize = sink.size();
+        journal.writeDrainRecord(drainTerm, drainOffset, lastLogSize, drainSeq++);
     }
 
     /** Writes the batch (resuming after a partial or failed write), then records the drain position. */

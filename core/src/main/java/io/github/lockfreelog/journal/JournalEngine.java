@@ -105,7 +105,16 @@ public final class JournalEngine {
      */
     public static JournalEngine start(Config config, StatusReporter status, UnaryOperator<LogSink> sinkDecorator)
             throws IOException {
-        LogSink sink = sinkDecorator.apply(new FileLogSink(config.logFile()));
+        return start(config, status, () -> sinkDecorator.apply(new FileLogSink(config.logFile())));
+    }
+
+    /**
+     * Recovers what a previous process left in the journal into the sink, creates a fresh journal,
+     * and starts the drainer.
+     */
+    public static JournalEngine start(Config config, StatusReporter status, LogSink.Factory sinkFactory)
+            throws IOException {
+        LogSink sink = sinkFactory.open();
         Journal journal = null;
         try {
             Recovery.Result recovered = Recovery.recover(config.journalFile(), sink, status);

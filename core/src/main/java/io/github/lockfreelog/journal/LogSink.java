@@ -12,6 +12,25 @@ public interface LogSink extends AutoCloseable {
     /** Current size of the log file in bytes. */
     long size() throws IOException;
 
+    /**
+     * Whether the file should roll before another event of {@code nextBytes} is written after the
+     * {@code pendingBytes} already gathered for the next write. The drainer asks before each event,
+     * so files roll only between whole events.
+     */
+    default boolean shouldRoll(long pendingBytes, int nextBytes) {
+        return false;
+    }
+
+    /** Rolls the file: the live file is archived and a new, empty one takes its name. */
+    default void roll() throws IOException {
+    }
+
     @Override
     void close() throws IOException;
+
+    /** Opens the sink an engine writes to. */
+    @FunctionalInterface
+    interface Factory {
+        LogSink open() throws IOException;
+    }
 }

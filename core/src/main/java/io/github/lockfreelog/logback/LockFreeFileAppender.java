@@ -8,6 +8,7 @@ import ch.qos.logback.core.util.Duration;
 import ch.qos.logback.core.util.FileSize;
 import io.github.lockfreelog.journal.Backpressure;
 import io.github.lockfreelog.journal.DropReason;
+import io.github.lockfreelog.journal.FileLogSink;
 import io.github.lockfreelog.journal.JournalDescriptor;
 import io.github.lockfreelog.journal.JournalEngine;
 import io.github.lockfreelog.journal.LogSink;
@@ -19,6 +20,7 @@ import java.nio.file.Paths;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 import java.util.function.UnaryOperator;
 
 /**
@@ -64,7 +66,14 @@ public class LockFreeFileAppender extends UnsynchronizedAppenderBase<ILoggingEve
     private Duration unblockTimeout = Duration.valueOf(DEFAULT_UNBLOCK_TIMEOUT);
     private Duration stopTimeout = Duration.valueOf(DEFAULT_STOP_TIMEOUT);
     private Boolean encoderThreadSafe;
+    private String fileNamePattern;
+    private FileSize maxFileSize;
+    private int maxHistory;
+    private FileSize totalSizeCap;
+    private boolean cleanHistoryOnStart;
     private UnaryOperator<LogSink> sinkDecorator = UnaryOperator.identity();
+    /** Wall clock for time-based rolling; tests replace it. */
+    LongSupplier clock = System::currentTimeMillis;
 
     private volatile JournalEngine engine;
     private Path journalInUse;
@@ -117,6 +126,7 @@ public class LockFreeFileAppender extends UnsynchronizedAppenderBase<ILoggingEve
                 dropBelow = level.toInt();
             }
         }
+        errors += checkRolling(suffix);
         if (errors > 0) {
             return;
         }
@@ -142,7 +152,11 @@ public class LockFreeFileAppender extends UnsynchronizedAppenderBase<ILoggingEve
                 (int) bufferSize.getSize(), (int) maxEvent, backpressure, nanos(maxBlockTime), nanos(flushInterval),
                 nanos(unblockTimeout), nanos(stopTimeout));
         try {
-            engine = JournalEngine.start(config, new Status(suffix), sinkDecorator);
+            Status status = new Status(suffix);
+            RollingLogSink.Settings rolling = rollingSettings();
+            engine = JournalEngine.start(config, status, () -> sinkDecorator.apply(rolling == null
+                    ? new FileLogSink(logFile)
+                    : new RollingLogSink(logFile, rolling, getContext(), clock, status, String.valueOf(name))));
         } catch (IOException | RuntimeException e) {
             JOURNALS_IN_USE.remove(journalFile);
             addError("Could not start" + suffix + " with file " + logFile + " and journal " + journalFile + ": " + e, e);
@@ -150,6 +164,50 @@ public class LockFreeFileAppender extends UnsynchronizedAppenderBase<ILoggingEve
         }
         journalInUse = journalFile;
         super.start();
+    }
+
+    private int checkRolling(String suffix) {
+        boolean rollingAsked = maxFileSize != null || maxHistory != 0 || totalSizeCap != null || cleanHistoryOnStart;
+        if (fileNamePattern == null || fileNamePattern.isBlank()) {
+            if (rollingAsked) {
+                addError("No <fileNamePattern> set" + suffix + ": rolling settings need one, e.g. "
+                        + "<fileNamePattern>logs/app.%d{yyyy-MM-dd}.%i.log.gz</fileNamePattern>");
+                return 1;
+            }
+            return 0;
+        }
+        int errors = 0;
+        if (!fileNamePattern.contains("%d")) {
+            addError("Invalid fileNamePattern=" + fileNamePattern + suffix
+                    + ": it must contain a date token such as %d{yyyy-MM-dd}");
+            errors++;
+        }
+        if (maxFileSize != null && !fileNamePattern.contains("%i")) {
+            addError("Invalid fileNamePattern=" + fileNamePattern + suffix
+                    + ": with maxFileSize it must contain the index token %i");
+            errors++;
+        }
+        if (maxFileSize != null && maxFileSize.getSize() <= 0) {
+            addError("Invalid maxFileSize=" + maxFileSize + suffix + ": use a positive size such as 10MB");
+            errors++;
+        }
+        if (maxHistory < 0) {
+            addError("Invalid maxHistory=" + maxHistory + suffix + ": use 0 (keep all) or a positive number of periods");
+            errors++;
+        }
+        if (totalSizeCap != null && totalSizeCap.getSize() < 0) {
+            addError("Invalid totalSizeCap=" + totalSizeCap + suffix + ": use 0 (no cap) or a positive size");
+            errors++;
+        }
+        return errors;
+    }
+
+    private RollingLogSink.Settings rollingSettings() {
+        if (fileNamePattern == null || fileNamePattern.isBlank()) {
+            return null;
+        }
+        return new RollingLogSink.Settings(fileNamePattern, maxFileSize == null ? 0 : maxFileSize.getSize(), maxHistory,
+                totalSizeCap == null ? 0 : totalSizeCap.getSize(), cleanHistoryOnStart);
     }
 
     private int checkPositive(String setting, Duration value, String suffix) {
@@ -392,6 +450,55 @@ public class LockFreeFileAppender extends UnsynchronizedAppenderBase<ILoggingEve
     /** Declares whether the encoder may be called by many threads at once; unset means detect. */
     public void setEncoderThreadSafe(Boolean encoderThreadSafe) {
         this.encoderThreadSafe = encoderThreadSafe;
+    }
+
+    public String getFileNamePattern() {
+        return fileNamePattern;
+    }
+
+    /**
+     * Name pattern of rolled files, in Logback's syntax: {@code %d{...}} for the period (required),
+     * {@code %i} for the index within a period (required with maxFileSize), {@code .gz} or
+     * {@code .zip} at the end to compress. Unset means the file never rolls.
+     */
+    public void setFileNamePattern(String fileNamePattern) {
+        this.fileNamePattern = fileNamePattern;
+    }
+
+    public FileSize getMaxFileSize() {
+        return maxFileSize;
+    }
+
+    /** Size at which the live file rolls (between whole events). */
+    public void setMaxFileSize(FileSize maxFileSize) {
+        this.maxFileSize = maxFileSize;
+    }
+
+    public int getMaxHistory() {
+        return maxHistory;
+    }
+
+    /** Number of periods of archives to keep; 0 keeps all. */
+    public void setMaxHistory(int maxHistory) {
+        this.maxHistory = maxHistory;
+    }
+
+    public FileSize getTotalSizeCap() {
+        return totalSizeCap;
+    }
+
+    /** Total size of archives above which the oldest are deleted; unset means no cap. */
+    public void setTotalSizeCap(FileSize totalSizeCap) {
+        this.totalSizeCap = totalSizeCap;
+    }
+
+    public boolean isCleanHistoryOnStart() {
+        return cleanHistoryOnStart;
+    }
+
+    /** Whether to apply maxHistory and totalSizeCap at start as well as after each roll. */
+    public void setCleanHistoryOnStart(boolean cleanHistoryOnStart) {
+        this.cleanHistoryOnStart = cleanHistoryOnStart;
     }
 
     /** Test hook: wraps the log file sink, e.g. to slow down or fail the drainer's writes. */

@@ -15,7 +15,8 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * The process that {@link CrashRecoveryTest} kills with SIGKILL. Arguments: log file, ack file,
- * run number, buffer size, mode ({@code log} or {@code recover}).
+ * run number, buffer size, mode ({@code log} or {@code recover}), and optionally a
+ * rolling file name pattern (the file then rolls every 256 KB).
  *
  * <p>In {@code log} mode four threads log numbered lines as fast as they can; after each
  * {@code doAppend} returns, the thread stores the number in its slot of a memory-mapped ack file
@@ -37,11 +38,16 @@ public final class CrashChild {
         int run = Integer.parseInt(args[2]);
         String bufferSize = args[3];
         boolean recoverOnly = args[4].equals("recover");
+        String rollingPattern = args.length > 5 ? args[5] : null;
         LoggerContext context = TestAppenders.newContext();
         LockFreeFileAppender appender = TestAppenders.create(context, log, a -> {
             a.setBufferSize(FileSize.valueOf(bufferSize));
             a.setMaxBlockTime(Duration.valueOf("60 seconds"));
             a.setFlushInterval(Duration.valueOf("20 milliseconds"));
+            if (rollingPattern != null) {
+                a.setFileNamePattern(rollingPattern);
+                a.setMaxFileSize(FileSize.valueOf("256KB"));
+            }
         });
         appender.start();
         if (!appender.isStarted()) {

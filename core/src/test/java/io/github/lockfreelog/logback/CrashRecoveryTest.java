@@ -36,14 +36,24 @@ class CrashRecoveryTest {
 
     @Test
     void everyAcknowledgedEventSurvivesKillNineExactlyOnce() throws Exception {
+        killAndCheck(RUNS, null);
+    }
+
+    /** The same while the log rolls every 256 KB: no event is lost or doubled across a roll. */
+    @Test
+    void everyAcknowledgedEventSurvivesKillNineExactlyOnceAcrossRolls() throws Exception {
+        killAndCheck(10, dir.resolve("crash.%d{yyyy-MM-dd}.%i.log").toString());
+    }
+
+    private void killAndCheck(int runs, String rollingPattern) throws Exception {
         long seed = System.nanoTime();
         Random random = new Random(seed);
         Path log = dir.resolve("crash.log");
-        long[][] acks = new long[RUNS][];
+        long[][] acks = new long[runs][];
         long recoveredTotal = 0;
-        for (int run = 0; run < RUNS; run++) {
+        for (int run = 0; run < runs; run++) {
             Path ackFile = dir.resolve("ack-" + run);
-            Child child = Child.start(log, ackFile, run, run % 2 == 0 ? "64KB" : "128KB", "log");
+            Child child = Child.start(log, ackFile, run, run % 2 == 0 ? "64KB" : "128KB", "log", rollingPattern);
             recoveredTotal += child.awaitRecovered();
             child.await("READY");
             Thread.sleep(30 + random.nextInt(300));
@@ -51,18 +61,28 @@ class CrashRecoveryTest {
             assertThat(child.process.waitFor(30, TimeUnit.SECONDS)).isTrue();
             acks[run] = readAcks(ackFile);
         }
-        Child last = Child.start(log, dir.resolve("ack-last"), RUNS, "64KB", "recover");
+        Child last = Child.start(log, dir.resolve("ack-last"), runs, "64KB", "recover", rollingPattern);
         recoveredTotal += last.awaitRecovered();
         last.await("STOPPED");
         assertThat(last.process.waitFor(30, TimeUnit.SECONDS)).isTrue();
         assertThat(last.process.exitValue()).isZero();
 
-        byte[] content = Files.readAllBytes(log);
-        assertThat(content).as("seed %d: no NUL byte", seed).doesNotContain((byte) 0);
-        assertThat(content[content.length - 1]).as("file ends with a whole line").isEqualTo((byte) '\n');
+        List<Path> files = new ArrayList<>();
+        if (rollingPattern != null) {
+            files.addAll(RollingTest.listArchives(dir));
+            assertThat(files).as("the log rolled").hasSizeGreaterThan(3);
+        }
+        files.add(log);
+        List<String> lines = new ArrayList<>();
+        for (Path file : files) {
+            byte[] content = Files.readAllBytes(file);
+            assertThat(content).as("seed %d: no NUL byte in %s", seed, file).doesNotContain((byte) 0);
+            assertThat(content[content.length - 1]).as("%s ends with a whole line", file).isEqualTo((byte) '\n');
+            lines.addAll(List.of(new String(content, StandardCharsets.US_ASCII).split("\n")));
+        }
         Map<String, Long> next = new HashMap<>();
         int lastRun = 0;
-        for (String line : new String(content, StandardCharsets.US_ASCII).split("\n")) {
+        for (String line : lines) {
             String[] parts = line.split(" ");
             int run = Integer.parseInt(parts[0].substring(1));
             int thread = Integer.parseInt(parts[1].substring(1));
@@ -75,7 +95,7 @@ class CrashRecoveryTest {
             assertThat(n).as("seed %d: %s exactly once, in order", seed, key).isEqualTo(expected);
             next.put(key, expected + 1);
         }
-        for (int run = 0; run < RUNS; run++) {
+        for (int run = 0; run < runs; run++) {
             for (int t = 0; t < CrashChild.THREADS; t++) {
                 long written = next.getOrDefault(run + "/" + t, 0L);
                 assertThat(written - 1).as("seed %d: run %d thread %d acknowledged %d", seed, run, t, acks[run][t])
@@ -83,7 +103,8 @@ class CrashRecoveryTest {
             }
         }
         assertThat(recoveredTotal).as("recovery had work to do").isPositive();
-        System.out.printf("crash test: seed %d, %d kills, %d lines, %d events recovered at restarts%n", seed, RUNS,
+        System.out.printf("crash test (%s): seed %d, %d kills, %d lines, %d events recovered at restarts%n",
+                rollingPattern == null ? "no rolling" : "rolling", seed, runs,
                 next.values().stream().mapToLong(Long::longValue).sum(), recoveredTotal);
     }
 
@@ -118,11 +139,16 @@ class CrashRecoveryTest {
             reader.start();
         }
 
-        static Child start(Path log, Path ackFile, int run, String bufferSize, String mode) throws IOException {
+        static Child start(Path log, Path ackFile, int run, String bufferSize, String mode, String rollingPattern)
+                throws IOException {
             String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-            ProcessBuilder builder = new ProcessBuilder(java, "-Xmx256m", "-XX:+UseSerialGC", "-Xshare:auto", "-cp",
+            List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:+UseSerialGC", "-Xshare:auto", "-cp",
                     System.getProperty("java.class.path"), CrashChild.class.getName(), log.toString(),
-                    ackFile.toString(), Integer.toString(run), bufferSize, mode);
+                    ackFile.toString(), Integer.toString(run), bufferSize, mode));
+            if (rollingPattern != null) {
+                command.add(rollingPattern);
+            }
+            ProcessBuilder builder = new ProcessBuilder(command);
             builder.redirectErrorStream(true);
             return new Child(builder.start());
         }

@@ -1,0 +1,230 @@
+package io.github.lockfreelog.logback;
+
+import ch.qos.logback.core.Context;
+import ch.qos.logback.core.rolling.helper.ArchiveRemover;
+import ch.qos.logback.core.rolling.helper.CompressionMode;
+import ch.qos.logback.core.rolling.helper.Compressor;
+import ch.qos.logback.core.rolling.helper.DateTokenConverter;
+import ch.qos.logback.core.rolling.helper.FileNamePattern;
+import ch.qos.logback.core.rolling.helper.RollingCalendar;
+import ch.qos.logback.core.rolling.helper.SizeAndTimeBasedArchiveRemover;
+import ch.qos.logback.core.rolling.helper.TimeBasedArchiveRemover;
+import io.github.lockfreelog.journal.FileLogSink;
+import io.github.lockfreelog.journal.LogSink;
+import io.github.lockfreelog.journal.StatusReporter;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.nio.file.StandardCopyOption;
+import java.time.Instant;
+import java.util.Date;
+import java.util.Locale;
+import java.util.TimeZone;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+
+/**
+ * The log file with size- and time-based rolling, driven by the drainer thread between whole
+ * events. The live file keeps its name (log shippers follow it by name); a rolled file is renamed
+ * after Logback's {@code fileNamePattern} ({@code %d{...}} for the period, {@code %i} for the
+ * index within a period, {@code .gz} or {@code .zip} to compress). Compression and the deletion of
+ * old archives ({@code maxHistory}, {@code totalSizeCap}) run on a separate archiver thread, so
+ * draining never waits for them. Logback's own helpers do the naming, period arithmetic,
+ * compression and clean-up.
+ */
+final class RollingLogSink implements LogSink {
+
+    /** Rolling settings, validated by the appender. */
+    record Settings(String fileNamePattern, long maxFileSize, int maxHistory, long totalSizeCap,
+            boolean cleanHistoryOnStart) {
+    }
+
+    private final Path file;
+    private final Settings settings;
+    private final LongSupplier clock;
+    private final StatusReporter status;
+    private final FileNamePattern pattern;
+    private final CompressionMode compression;
+    private final Compressor compressor;
+    private final RollingCalendar calendar;
+    private final ArchiveRemover remover;
+    private final boolean indexed;
+    private final ExecutorService archiver;
+
+    private LogSink live;
+    private long size;
+    private Instant period;
+    private long nextPeriodMillis;
+    private int index;
+
+    RollingLogSink(Path file, Settings settings, Context context, LongSupplier clock, StatusReporter status,
+            String name) throws IOException {
+        this.file = file;
+        this.settings = settings;
+        this.clock = clock;
+        this.status = status;
+        this.pattern = new FileNamePattern(settings.fileNamePattern(), context);
+        this.compression = compressionOf(settings.fileNamePattern());
+        this.indexed = pattern.hasIntegerTokenCOnverter();
+        DateTokenConverter<Object> dates = pattern.getPrimaryDateTokenConverter();
+        TimeZone zone = dates.getZoneId() == null ? TimeZone.getDefault() : TimeZone.getTimeZone(dates.getZoneId());
+        this.calendar = new RollingCalendar(dates.getDatePattern(), zone, Locale.getDefault());
+        this.compressor = new Compressor(compression);
+        compressor.setContext(context);
+        TimeBasedArchiveRemover remover = indexed ? new SizeAndTimeBasedArchiveRemover(pattern, calendar)
+                : new TimeBasedArchiveRemover(pattern, calendar);
+        remover.setContext(context);
+        remover.setMaxHistory(settings.maxHistory());
+        remover.setTotalSizeCap(settings.totalSizeCap());
+        this.remover = settings.maxHistory() > 0 || settings.totalSizeCap() > 0 ? remover : null;
+        this.archiver = Executors.newSingleThreadExecutor(r -> {
+            Thread thread = new Thread(r, "lockfreelog-archiver-" + name);
+            thread.setDaemon(true);
+            return thread;
+        });
+        this.live = new FileLogSink(file);
+        this.size = live.size();
+        long now = clock.getAsLong();
+        // an existing live file belongs to the period it was last written in
+        long born = size > 0 ? Math.min(now, Files.getLastModifiedTime(file).toMillis()) : now;
+        startPeriod(Instant.ofEpochMilli(born));
+        if (settings.cleanHistoryOnStart() && remover != null) {
+            archiver.execute(() -> cleanHistory(now));
+        }
+    }
+
+    static CompressionMode compressionOf(String fileNamePattern) {
+        if (fileNamePattern.endsWith(".gz")) {
+            return CompressionMode.GZ;
+        }
+        if (fileNamePattern.endsWith(".zip")) {
+            return CompressionMode.ZIP;
+        }
+        return CompressionMode.NONE;
+    }
+
+    private void startPeriod(Instant at) {
+        this.period = at;
+        this.nextPeriodMillis = calendar.getNextTriggeringDate(at).toEpochMilli();
+        this.index = indexed ? firstFreeIndex(at) : 0;
+    }
+
+    private int firstFreeIndex(Instant at) {
+        int i = 0;
+        while (archiveExists(pattern.convertMultipleArguments(Date.from(at), i))) {
+            i++;
+        }
+        return i;
+    }
+
+    private boolean archiveExists(String name) {
+        return Files.exists(Paths.get(name))
+                || Files.exists(Paths.get(Compressor.computeFileNameStrWithoutCompSuffix(name, compression)));
+    }
+
+    @Override
+    public long write(ByteBuffer[] srcs, int offset, int length) throws IOException {
+        long n = live.write(srcs, offset, length);
+        size += n;
+        return n;
+    }
+
+    @Override
+    public long size() throws IOException {
+        size = live.size(); // an outside tool may have truncated the file
+        return size;
+    }
+
+    @Override
+    public boolean shouldRoll(long pendingBytes, int nextBytes) {
+        long written = size + pendingBytes;
+        if (written == 0) {
+            return false;
+        }
+        if (clock.getAsLong() >= nextPeriodMillis) {
+            return true;
+        }
+        return settings.maxFileSize() > 0 && written + nextBytes > settings.maxFileSize();
+    }
+
+    @Override
+    public void roll() throws IOException {
+        long now = clock.getAsLong();
+        String target = pattern.convertMultipleArguments(Date.from(period), index);
+        while (archiveExists(target)) { // never overwrite an archive
+            if (!indexed) {
+                target = target + "." + now;
+                break;
+            }
+            target = pattern.convertMultipleArguments(Date.from(period), ++index);
+        }
+        live.close();
+        Path targetPath = Paths.get(target);
+        Files.createDirectories(targetPath.toAbsolutePath().getParent());
+        if (compression == CompressionMode.NONE) {
+            Files.move(file, targetPath, StandardCopyOption.ATOMIC_MOVE);
+        } else {
+            Path uncompressed = Paths.get(Compressor.computeFileNameStrWithoutCompSuffix(target, compression) + "."
+                    + System.nanoTime() + ".tmp");
+            Files.move(file, uncompressed, StandardCopyOption.ATOMIC_MOVE);
+            String finalTarget = target;
+            String entry = Paths.get(Compressor.computeFileNameStrWithoutCompSuffix(target, compression))
+                    .getFileName().toString();
+            archiver.execute(() -> compress(uncompressed, finalTarget, entry));
+        }
+        live = new FileLogSink(file);
+        size = 0;
+        if (now >= nextPeriodMillis) {
+            startPeriod(Instant.ofEpochMilli(now));
+        } else {
+            index++;
+        }
+        if (remover != null) {
+            archiver.execute(() -> cleanHistory(now));
+        }
+    }
+
+    /**
+     * Applies maxHistory and totalSizeCap. Logback applies the size cap only in its asynchronous
+     * clean-up, so that is what runs here; waiting for it on the archiver thread keeps clean-up
+     * and compression from overlapping.
+     */
+    private void cleanHistory(long now) {
+        try {
+            remover.cleanAsynchronously(Instant.ofEpochMilli(now)).get(60, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            status.warn("cleaning old rolled files failed", e);
+        }
+    }
+
+    private void compress(Path uncompressed, String target, String entry) {
+        try {
+            compressor.compress(uncompressed.toString(), target, entry);
+        } catch (RuntimeException e) {
+            status.error("compressing " + uncompressed + " to " + target + " failed; the uncompressed file is kept", e);
+        }
+    }
+
+    /** Closes the live file and lets pending compression and clean-up finish (bounded). */
+    @Override
+    public void close() throws IOException {
+        try {
+            live.close();
+        } finally {
+            archiver.shutdown();
+            try {
+                if (!archiver.awaitTermination(30, TimeUnit.SECONDS)) {
+                    status.warn("compression of rolled files did not finish within 30 seconds", null);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}

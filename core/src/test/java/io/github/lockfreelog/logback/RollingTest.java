@@ -1,0 +1,322 @@
+package io.github.lockfreelog.logback;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.core.status.Status;
+import ch.qos.logback.core.util.Duration;
+import ch.qos.logback.core.util.FileSize;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.LocalDate;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import java.util.zip.GZIPInputStream;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class RollingTest {
+
+    static final int THREADS = 4;
+    static final long NOON = LocalDate.of(2026, 3, 1).atTime(12, 0).atZone(ZoneId.systemDefault()).toInstant()
+            .toEpochMilli();
+    static final long DAY = 24L * 3600 * 1000;
+
+    @TempDir
+    Path dir;
+
+    final LoggerContext context = TestAppenders.newContext();
+
+    static String line(int thread, int n) {
+        return "T" + thread + " " + n + " rolling-check-" + (n * 7 + thread) + " ..............................";
+    }
+
+    @Test
+    void rollsBySizeUnderFourWritersWhileAFollowerReadsTheLiveFileByName() throws Exception {
+        Path log = dir.resolve("app.log");
+        long maxFileSize = 256 * 1024;
+        LockFreeFileAppender appender = TestAppenders.create(context, log, a -> {
+            a.setFileNamePattern(dir.resolve("archive/app.%d{yyyy-MM-dd}.%i.log.gz").toString());
+            a.setMaxFileSize(new FileSize(maxFileSize));
+            a.setMaxBlockTime(Duration.valueOf("60 seconds"));
+            a.setFlushInterval(Duration.valueOf("10 milliseconds"));
+        });
+        appender.clock = () -> NOON;
+        appender.start();
+        assertThat(appender.isStarted()).as(TestAppenders.statuses(context)).isTrue();
+
+        AtomicBoolean writing = new AtomicBoolean(true);
+        Follower follower = new Follower(log, writing);
+        follower.start();
+        int perThread = 40_000;
+        CountDownLatch go = new CountDownLatch(1);
+        List<Thread> writers = new ArrayList<>();
+        for (int t = 0; t < THREADS; t++) {
+            int id = t;
+            Thread writer = new Thread(() -> {
+                try {
+                    go.await();
+                } catch (InterruptedException e) {
+                    return;
+                }
+                for (int n = 0; n < perThread; n++) {
+                    appender.doAppend(TestAppenders.event(context, Level.INFO, line(id, n)));
+                }
+            });
+            writers.add(writer);
+            writer.start();
+        }
+        go.countDown();
+        for (Thread writer : writers) {
+            writer.join();
+        }
+        appender.stop(); // also waits for compression to finish
+        writing.set(false);
+        follower.join();
+
+        List<Path> archives = listArchives(dir.resolve("archive"));
+        assertThat(archives).allMatch(p -> p.toString().endsWith(".log.gz"));
+        assertThat(archives.size()).isGreaterThan(20);
+        List<String> all = new ArrayList<>();
+        for (Path archive : archives) {
+            byte[] bytes = gunzip(archive);
+            assertThat(bytes.length).as("%s within maxFileSize", archive).isLessThanOrEqualTo((int) maxFileSize);
+            assertThat(bytes[bytes.length - 1]).as("%s ends with a whole line", archive).isEqualTo((byte) '\n');
+            all.addAll(splitLines(bytes));
+        }
+        all.addAll(splitLines(Files.readAllBytes(log)));
+        assertEveryLineOnceInOrder(all, perThread);
+        assertThat(follower.lines).as("the follower read whole, intact lines").isNotEmpty()
+                .allSatisfy(l -> assertThat(l).isEqualTo(line(Integer.parseInt(l.substring(1, 2)),
+                        Integer.parseInt(l.split(" ")[1]))));
+        assertThat(follower.reopened).as("the follower saw the live file replaced").isPositive();
+    }
+
+    @Test
+    void rollsByTimeWithAControllableClockAndKeepsMaxHistory() throws Exception {
+        Path log = dir.resolve("daily.log");
+        AtomicLong clock = new AtomicLong(NOON);
+        LockFreeFileAppender appender = TestAppenders.create(context, log, a -> {
+            a.setFileNamePattern(dir.resolve("daily.%d{yyyy-MM-dd}.log").toString());
+            a.setMaxHistory(3);
+            a.setFlushInterval(Duration.valueOf("10 milliseconds"));
+        });
+        appender.clock = clock::get;
+        appender.start();
+        int events = 0;
+        for (int day = 0; day < 10; day++) {
+            clock.set(NOON + day * DAY);
+            for (int k = 0; k < 5; k++) {
+                appender.doAppend(TestAppenders.event(context, Level.INFO, "day " + day + " line " + k));
+                events++;
+            }
+            int expected = events;
+            Awaitility.await().atMost(java.time.Duration.ofSeconds(10))
+                    .until(() -> appender.getStatistics().eventsWritten() == expected);
+        }
+        appender.stop();
+        List<String> names;
+        try (Stream<Path> files = Files.list(dir)) {
+            names = files.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("daily.2026")).sorted().toList();
+        }
+        // the live file holds day 9; of days 0..8 only the newest maxHistory periods remain
+        assertThat(names).containsExactly("daily.2026-03-07.log", "daily.2026-03-08.log", "daily.2026-03-09.log");
+        for (int day = 6; day <= 8; day++) {
+            assertThat(TestAppenders.lines(dir.resolve("daily.2026-03-0" + (day + 1) + ".log")))
+                    .containsExactly("day " + day + " line 0", "day " + day + " line 1", "day " + day + " line 2",
+                            "day " + day + " line 3", "day " + day + " line 4");
+        }
+        assertThat(TestAppenders.lines(log)).hasSize(5).allMatch(l -> l.startsWith("day 9 "));
+    }
+
+    @Test
+    void totalSizeCapDeletesTheOldestArchives() throws Exception {
+        Path log = dir.resolve("capped.log");
+        LockFreeFileAppender appender = TestAppenders.create(context, log, a -> {
+            a.setFileNamePattern(dir.resolve("capped.%d{yyyy-MM-dd}.%i.log").toString());
+            a.setMaxFileSize(FileSize.valueOf("16KB"));
+            a.setMaxHistory(30);
+            a.setTotalSizeCap(FileSize.valueOf("64KB"));
+            a.setFlushInterval(Duration.valueOf("10 milliseconds"));
+        });
+        appender.clock = () -> NOON;
+        appender.start();
+        for (int n = 0; n < 8000; n++) {
+            appender.doAppend(TestAppenders.event(context, Level.INFO, line(0, n)));
+        }
+        appender.stop();
+        List<Path> archives = listArchives(dir).stream().filter(p -> p.getFileName().toString().startsWith("capped."))
+                .toList();
+        long total = 0;
+        for (Path archive : archives) {
+            total += Files.size(archive);
+        }
+        assertThat(total).as(TestAppenders.statuses(context)).isLessThanOrEqualTo(64 * 1024);
+        assertThat(archives).isNotEmpty();
+        // what is left is the newest archives, contiguous up to the live file
+        List<String> kept = new ArrayList<>();
+        for (Path archive : archives) {
+            kept.addAll(TestAppenders.lines(archive));
+        }
+        kept.addAll(TestAppenders.lines(log));
+        int first = Integer.parseInt(kept.get(0).split(" ")[1]);
+        assertThat(first).isPositive();
+        for (int i = 0; i < kept.size(); i++) {
+            assertThat(kept.get(i)).isEqualTo(line(0, first + i));
+        }
+        assertThat(first + kept.size()).isEqualTo(8000);
+    }
+
+    @Test
+    void rollingSettingsAreCheckedAtStart() {
+        LockFreeFileAppender noDate = TestAppenders.create(context, dir.resolve("a.log"), a -> {
+            a.setFileNamePattern(dir.resolve("a.%i.log").toString());
+            a.setMaxFileSize(FileSize.valueOf("1MB"));
+        });
+        noDate.start();
+        LockFreeFileAppender noIndex = TestAppenders.create(context, dir.resolve("b.log"), a -> {
+            a.setFileNamePattern(dir.resolve("b.%d.log").toString());
+            a.setMaxFileSize(FileSize.valueOf("1MB"));
+        });
+        noIndex.start();
+        LockFreeFileAppender noPattern = TestAppenders.create(context, dir.resolve("c.log"),
+                a -> a.setMaxHistory(7));
+        noPattern.start();
+        assertThat(noDate.isStarted()).isFalse();
+        assertThat(noIndex.isStarted()).isFalse();
+        assertThat(noPattern.isStarted()).isFalse();
+        assertThat(TestAppenders.statusMessages(context, Status.ERROR))
+                .anyMatch(m -> m.contains("fileNamePattern=") && m.contains("must contain a date token"))
+                .anyMatch(m -> m.contains("must contain the index token %i"))
+                .anyMatch(m -> m.contains("No <fileNamePattern> set") && m.contains("rolling settings need one"));
+    }
+
+    // ---- helpers -------------------------------------------------------------------------------
+
+    static final Pattern INDEX = Pattern.compile("\\.(\\d+)\\.log");
+
+    static List<Path> listArchives(Path folder) throws IOException {
+        try (Stream<Path> files = Files.list(folder)) {
+            return files.filter(p -> INDEX.matcher(p.getFileName().toString()).find())
+                    .sorted(Comparator.comparingInt(RollingTest::indexOf)).toList();
+        }
+    }
+
+    static int indexOf(Path archive) {
+        Matcher m = INDEX.matcher(archive.getFileName().toString());
+        m.find();
+        return Integer.parseInt(m.group(1));
+    }
+
+    static byte[] gunzip(Path file) throws IOException {
+        try (InputStream in = new GZIPInputStream(Files.newInputStream(file))) {
+            return in.readAllBytes();
+        }
+    }
+
+    static List<String> splitLines(byte[] bytes) {
+        assertThat(bytes).doesNotContain((byte) 0);
+        String text = new String(bytes, StandardCharsets.US_ASCII);
+        if (text.isEmpty()) {
+            return List.of();
+        }
+        assertThat(text).endsWith("\n");
+        return List.of(text.split("\n"));
+    }
+
+    static void assertEveryLineOnceInOrder(List<String> lines, int perThread) {
+        int[] next = new int[THREADS];
+        for (String l : lines) {
+            int thread = Integer.parseInt(l.substring(1, l.indexOf(' ')));
+            int n = Integer.parseInt(l.split(" ")[1]);
+            assertThat(l).isEqualTo(line(thread, n));
+            assertThat(n).as("thread %d", thread).isEqualTo(next[thread]++);
+        }
+        for (int t = 0; t < THREADS; t++) {
+            assertThat(next[t]).isEqualTo(perThread);
+        }
+    }
+
+    /** Follows the live file by name, as log shippers do: reads to the end, re-opens when it was replaced. */
+    static final class Follower extends Thread {
+        final Path file;
+        final AtomicBoolean writing;
+        final List<String> lines = new ArrayList<>();
+        int reopened;
+
+        Follower(Path file, AtomicBoolean writing) {
+            this.file = file;
+            this.writing = writing;
+            setDaemon(true);
+        }
+
+        @Override
+        public void run() {
+            ByteArrayOutputStream partial = new ByteArrayOutputStream();
+            ByteBuffer buffer = ByteBuffer.allocate(64 * 1024);
+            FileChannel channel = null;
+            Object key = null;
+            try {
+                while (writing.get() || channel != null) {
+                    if (channel == null) {
+                        try {
+                            channel = FileChannel.open(file, StandardOpenOption.READ);
+                            key = Files.readAttributes(file, java.nio.file.attribute.BasicFileAttributes.class).fileKey();
+                        } catch (NoSuchFileException e) {
+                            Thread.sleep(1);
+                            continue;
+                        }
+                    }
+                    buffer.clear();
+                    int n = channel.read(buffer);
+                    if (n > 0) {
+                        for (int i = 0; i < n; i++) {
+                            byte b = buffer.get(i);
+                            if (b == '\n') {
+                                lines.add(partial.toString(StandardCharsets.US_ASCII));
+                                partial.reset();
+                            } else {
+                                partial.write(b);
+                            }
+                        }
+                        continue;
+                    }
+                    Object now = null;
+                    try {
+                        now = Files.readAttributes(file, java.nio.file.attribute.BasicFileAttributes.class).fileKey();
+                    } catch (NoSuchFileException e) {
+                        // between rename and re-create
+                    }
+                    if (now != null && !now.equals(key) || !writing.get()) {
+                        channel.close(); // the old file was read to its end: follow the new one
+                        channel = null;
+                        partial.reset();
+                        reopened++;
+                    } else {
+                        Thread.sleep(1);
+                    }
+                }
+            } catch (IOException | InterruptedException e) {
+                lines.add("follower failed: " + e);
+            }
+        }
+    }
+}
