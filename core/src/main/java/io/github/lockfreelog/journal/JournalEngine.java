@@ -143,7 +143,6 @@ public final class JournalEngine {
     public void append(byte[] payload, boolean mayDrop) {
         final JournalCounters counters = this.counters;
         counters.appended.increment();
-        boolean interrupted = false;
         try {
             if (state != RUNNING) {
                 counters.drop(DropReason.STOPPED);
@@ -156,9 +155,7 @@ public final class JournalEngine {
             final int kept = truncate ? utf8Boundary(payload, maxEventSize - TRUNCATION_MARKER.length) : payload.length;
             final int frameLength = HEADER_LENGTH + kept + (truncate ? TRUNCATION_MARKER.length : 0);
             final int aligned = align(frameLength);
-            long waitStart = 0;
-            boolean waiting = false;
-            int tries = 0;
+            long waitStart = NOT_WAITING;
             for (;;) {
                 final long termCount = journal.activeTermCountAcquire();
                 final int index = (int) (termCount % bufferCount);
@@ -176,7 +173,7 @@ public final class JournalEngine {
                     if (truncate) {
                         counters.truncated.increment();
                     }
-                    if (waiting) {
+                    if (waitStart != NOT_WAITING) {
                         counters.recordWait(System.nanoTime() - waitStart);
                     }
                     return;
@@ -184,38 +181,57 @@ public final class JournalEngine {
                 if (offset < bufferSize) {
                     writePadding(journal, journal.bufferBase(index) + (int) offset, (int) (bufferSize - offset));
                 }
-                if (journal.activeTermCountAcquire() != termCount || termId(rawTail) != (int) termCount) {
-                    continue; // another caller rotated already
+                waitStart = awaitNextBuffer(termCount, mayDrop, waitStart);
+                if (waitStart == DROPPED) {
+                    return;
                 }
-                if (tryRotate(termCount)) {
-                    continue;
+            }
+        } finally {
+            counters.exited.increment();
+        }
+    }
+
+    private static final long NOT_WAITING = Long.MIN_VALUE;
+    private static final long DROPPED = Long.MAX_VALUE;
+
+    /**
+     * The slow path, taken when the active buffer is full: rotates to the next buffer if it is
+     * clean, else applies the backpressure policy. It does not reserve again while it waits, so
+     * a caller adds at most one reservation past the end of each term.
+     *
+     * @return the time this append started waiting ({@link #NOT_WAITING} if it has not), or
+     *         {@link #DROPPED} once the event was dropped and counted
+     */
+    private long awaitNextBuffer(long termCount, boolean mayDrop, long waitStart) {
+        boolean interrupted = false;
+        try {
+            for (int tries = 0;; tries++) {
+                if (journal.activeTermCountAcquire() != termCount || tryRotate(termCount)) {
+                    return waitStart; // a buffer is active again: reserve anew
                 }
-                // The next buffer is not clean yet: backpressure.
                 if (state != RUNNING) {
                     counters.drop(DropReason.STOPPED);
-                    return;
+                    return DROPPED;
                 }
                 if (dropWhenFull && mayDrop) {
                     counters.drop(ioFailing ? DropReason.IO : DropReason.BUFFER_FULL);
-                    return;
+                    return DROPPED;
                 }
                 final long now = System.nanoTime();
-                if (!waiting) {
-                    waiting = true;
+                if (waitStart == NOT_WAITING) {
                     waitStart = now;
                     LockSupport.unpark(drainerThread);
                 } else if (now - waitStart >= maxBlockNanos) {
                     counters.recordWait(now - waitStart);
                     counters.drop(ioFailing ? DropReason.IO : DropReason.TIMEOUT);
-                    return;
+                    return DROPPED;
                 }
-                interrupted |= backOff(tries++, waitStart + maxBlockNanos - now);
+                interrupted |= backOff(tries, waitStart + maxBlockNanos - now);
             }
         } finally {
             if (interrupted) {
                 Thread.currentThread().interrupt();
             }
-            counters.exited.increment();
         }
     }
 

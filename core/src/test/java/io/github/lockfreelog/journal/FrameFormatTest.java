@@ -115,6 +115,28 @@ class FrameFormatTest {
     }
 
     @Test
+    void aWaitingCallerReservesPastTheEndOnlyOncePerTerm() throws IOException {
+        GateSink gate = new GateSink();
+        JournalEngine.Config config = new JournalEngine.Config("frames", dir.resolve("f.log"),
+                dir.resolve(".lockfreelog/f.log.journal"), 3, BUFFER, BUFFER / 4, Backpressure.BLOCK,
+                TimeUnit.MILLISECONDS.toNanos(300), TimeUnit.HOURS.toNanos(1), TimeUnit.SECONDS.toNanos(10),
+                TimeUnit.SECONDS.toNanos(10));
+        engine = JournalEngine.start(config, QUIET, (UnaryOperator<LogSink>) gate::wrap);
+        byte[] event = new byte[1000 - HEADER_LENGTH];
+        java.util.Arrays.fill(event, (byte) 'w');
+        while (engine.statistics().dropped() == 0) {
+            engine.append(event, true); // three buffers fill; the drainer is held in its first write
+        }
+        assertThat(engine.statistics().drops()).containsEntry("timeout", 1L);
+        long active = engine.journal().activeTermCountAcquire();
+        long rawTail = engine.journal().rawTailVolatile((int) (active % 3));
+        // 300 ms of waiting did not keep adding to the tail: one frame past the end at most
+        assertThat(tailOffset(rawTail)).isLessThanOrEqualTo(BUFFER + 1000);
+        assertThat(termId(rawTail)).isEqualTo((int) active);
+        gate.open();
+    }
+
+    @Test
     void drainRecordSaysHowFarTheLogReached() throws IOException {
         start(UnaryOperator.identity());
         byte[] event = "drained\n".getBytes(StandardCharsets.US_ASCII);
