@@ -116,6 +116,9 @@ final class Drainer implements Runnable {
                 }
             } catch (IOException | RuntimeException | InternalError e) {
                 failed(e);
+                if (engine.stopGaveUp()) {
+                    return; // stop timed out and closed the log file: the next start recovers the journal
+                }
                 LockSupport.parkNanos(this, IO_RETRY_NANOS);
             }
         }

@@ -327,8 +327,8 @@ public final class JournalEngine {
         readyTerm.set(index, nextTerm);
     }
 
-    boolean stopRequested() {
-        return state != RUNNING;
+    boolean stopGaveUp() {
+        return state == STOPPED;
     }
 
     Thread drainerThread() {
