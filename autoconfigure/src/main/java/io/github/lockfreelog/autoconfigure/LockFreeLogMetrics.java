@@ -1,0 +1,106 @@
+package io.github.lockfreelog.autoconfigure;
+
+import io.github.lockfreelog.journal.DropReason;
+import io.github.lockfreelog.logback.AppenderStatistics;
+import io.github.lockfreelog.logback.LockFreeFileAppender;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.FunctionTimer;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tag;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.TimeGauge;
+import io.micrometer.core.instrument.binder.BaseUnits;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.ToDoubleFunction;
+import java.util.function.ToLongFunction;
+
+/**
+ * Micrometer meters carrying the same numbers as the {@code lockfreelog} endpoint, one set per
+ * appender (tag {@code appender}); drops are tagged by {@code reason}, page faults by
+ * {@code scope} and {@code type}. Meters read {@link LockFreeFileAppender#getStatistics()} when
+ * they are published; nothing is counted twice.
+ */
+public class LockFreeLogMetrics implements MeterBinder {
+
+    private final LockFreeLogAppenders appenders;
+
+    public LockFreeLogMetrics(LockFreeLogAppenders appenders) {
+        this.appenders = appenders;
+    }
+
+    @Override
+    public void bindTo(MeterRegistry registry) {
+        for (LockFreeFileAppender appender : appenders.all()) {
+            bind(registry, appender);
+        }
+    }
+
+    private static void bind(MeterRegistry registry, LockFreeFileAppender appender) {
+        Tags tags = Tags.of("appender", String.valueOf(appender.getName()));
+        counter(registry, appender, tags, "lockfreelog.events.appended", null, "Events handed to the appender",
+                AppenderStatistics::appended);
+        counter(registry, appender, tags, "lockfreelog.events.written", null, "Events written to the log file",
+                AppenderStatistics::eventsWritten);
+        for (DropReason reason : DropReason.values()) {
+            counter(registry, appender, tags.and("reason", reason.id()), "lockfreelog.events.dropped", null,
+                    "Events dropped, by reason", s -> s.drops().getOrDefault(reason.id(), 0L));
+        }
+        counter(registry, appender, tags, "lockfreelog.events.truncated", null, "Events cut to the maximum event size",
+                AppenderStatistics::truncated);
+        gauge(registry, appender, tags, "lockfreelog.events.in.flight", null,
+                "Events in the journal, not yet in the log file", AppenderStatistics::inFlight);
+        counter(registry, appender, tags, "lockfreelog.bytes.written", BaseUnits.BYTES, "Bytes written to the log file",
+                AppenderStatistics::bytesWritten);
+        counter(registry, appender, tags, "lockfreelog.buffer.swaps", null, "Buffer swaps", AppenderStatistics::swaps);
+        FunctionTimer.builder("lockfreelog.buffer.waits", appender, a -> a.getStatistics().waits(),
+                        a -> a.getStatistics().waitTotalNanos(), TimeUnit.NANOSECONDS)
+                .tags(tags).description("Appends that waited for a drained buffer").register(registry);
+        TimeGauge.builder("lockfreelog.buffer.wait.max", appender, TimeUnit.NANOSECONDS,
+                        a -> a.getStatistics().waitMaxNanos())
+                .tags(tags).description("Longest wait for a drained buffer since start").register(registry);
+        gauge(registry, appender, tags, "lockfreelog.buffer.active.fill", BaseUnits.BYTES,
+                "Bytes reserved in the active buffer", AppenderStatistics::activeBufferFill);
+        gauge(registry, appender, tags, "lockfreelog.buffer.size", BaseUnits.BYTES, "Bytes per buffer",
+                AppenderStatistics::bufferSize);
+        gauge(registry, appender, tags, "lockfreelog.buffer.count", null, "Buffers in the journal",
+                AppenderStatistics::bufferCount);
+        gauge(registry, appender, tags, "lockfreelog.drain.lag", BaseUnits.BYTES,
+                "Bytes in the journal not yet in the log file", AppenderStatistics::drainLagBytes);
+        counter(registry, appender, tags, "lockfreelog.drainer.errors", null, "Errors met by the background thread",
+                AppenderStatistics::drainerErrors);
+        counter(registry, appender, tags, "lockfreelog.frames.recovered", null,
+                "Events recovered from the journal at start", AppenderStatistics::recoveredFrames);
+        counter(registry, appender, tags, "lockfreelog.frames.skipped", null,
+                "Damaged or unfinished frames skipped", AppenderStatistics::skippedFrames);
+        gauge(registry, appender, tags, "lockfreelog.started", null, "1 while the appender runs, else 0",
+                s -> s.started() ? 1 : 0);
+        if (appender.getStatistics().pageFaults().available()) {
+            List<Object[]> faults = List.of(
+                    new Object[] { "process", "minor", (ToLongFunction<AppenderStatistics>) s -> s.pageFaults().processMinor() },
+                    new Object[] { "process", "major", (ToLongFunction<AppenderStatistics>) s -> s.pageFaults().processMajor() },
+                    new Object[] { "drainer", "minor", (ToLongFunction<AppenderStatistics>) s -> s.pageFaults().drainerMinor() },
+                    new Object[] { "drainer", "major", (ToLongFunction<AppenderStatistics>) s -> s.pageFaults().drainerMajor() });
+            for (Object[] fault : faults) {
+                @SuppressWarnings("unchecked")
+                ToLongFunction<AppenderStatistics> value = (ToLongFunction<AppenderStatistics>) fault[2];
+                counter(registry, appender, tags.and(Tag.of("scope", (String) fault[0]), Tag.of("type", (String) fault[1])),
+                        "lockfreelog.page.faults", null, "Page faults since the appender started", value);
+            }
+        }
+    }
+
+    private static void counter(MeterRegistry registry, LockFreeFileAppender appender, Tags tags, String name,
+            String baseUnit, String description, ToLongFunction<AppenderStatistics> value) {
+        FunctionCounter.builder(name, appender, a -> value.applyAsLong(a.getStatistics()))
+                .tags(tags).baseUnit(baseUnit).description(description).register(registry);
+    }
+
+    private static void gauge(MeterRegistry registry, LockFreeFileAppender appender, Tags tags, String name,
+            String baseUnit, String description, ToDoubleFunction<AppenderStatistics> value) {
+        Gauge.builder(name, appender, a -> value.applyAsDouble(a.getStatistics()))
+                .tags(tags).baseUnit(baseUnit).description(description).strongReference(true).register(registry);
+    }
+}

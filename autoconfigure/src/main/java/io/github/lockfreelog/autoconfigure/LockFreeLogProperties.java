@@ -1,0 +1,174 @@
+package io.github.lockfreelog.autoconfigure;
+
+import io.github.lockfreelog.journal.Backpressure;
+import java.nio.charset.Charset;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.util.unit.DataSize;
+
+/**
+ * Settings of the lock-free log file appender that the starter attaches when Spring Boot
+ * initialises Logback. Unset values fall back to Spring Boot's {@code logging.*} properties
+ * where an equivalent exists, then to the appender's own defaults.
+ */
+@ConfigurationProperties(prefix = LockFreeLogProperties.PREFIX)
+public class LockFreeLogProperties {
+
+    public static final String PREFIX = "lockfreelog";
+
+    /** Whether to attach the lock-free appender and expose its endpoint, metrics and health. */
+    private boolean enabled = true;
+
+    /** Log file to write. When unset, "logging.file.name", then "logging.file.path"/spring.log. */
+    private String file;
+
+    /** Journal file holding the memory-mapped buffers. When unset, ".lockfreelog/<log file name>.journal" beside the log file. */
+    private String journal;
+
+    /** Size of each buffer of the journal: a multiple of 4KB from 64KB to 512MB. */
+    private DataSize bufferSize = DataSize.ofMegabytes(8);
+
+    /** Number of buffers in the journal, from 2 to 16. */
+    private int bufferCount = 3;
+
+    /** What a logging thread does when the next buffer has not been drained yet. */
+    private Backpressure backpressure = Backpressure.BLOCK;
+
+    /** Longest time a logging thread waits for a drained buffer under BLOCK before the event is dropped. */
+    private Duration maxBlockTime = Duration.ofSeconds(1);
+
+    /** Largest encoded event kept whole; longer events are cut and counted as truncated. At most half the buffer size. When unset, a quarter of the buffer size. */
+    private DataSize maxEventSize;
+
+    /** How often the background thread writes the committed part of the active buffer to the log file. */
+    private Duration flushInterval = Duration.ofMillis(200);
+
+    /** Under DROP, only events below this level are dropped; events at or above it wait as under BLOCK. When unset, every event may be dropped. */
+    private String dropBelowLevel;
+
+    /** Loggers to attach the appender to. */
+    private List<String> loggers = new ArrayList<>(List.of("ROOT"));
+
+    /** Logback pattern of each line. When unset, "logging.pattern.file", then Spring Boot's default file pattern. */
+    private String pattern;
+
+    /** Charset of the log file. When unset, "logging.charset.file", then UTF-8. */
+    private Charset charset;
+
+    /** Whether the lock-free appender takes the place of Spring Boot's own file appender for "logging.file.*". */
+    private boolean replaceBootFileAppender = true;
+
+    public boolean isEnabled() {
+        return enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+        this.enabled = enabled;
+    }
+
+    public String getFile() {
+        return file;
+    }
+
+    public void setFile(String file) {
+        this.file = file;
+    }
+
+    public String getJournal() {
+        return journal;
+    }
+
+    public void setJournal(String journal) {
+        this.journal = journal;
+    }
+
+    public DataSize getBufferSize() {
+        return bufferSize;
+    }
+
+    public void setBufferSize(DataSize bufferSize) {
+        this.bufferSize = bufferSize;
+    }
+
+    public int getBufferCount() {
+        return bufferCount;
+    }
+
+    public void setBufferCount(int bufferCount) {
+        this.bufferCount = bufferCount;
+    }
+
+    public Backpressure getBackpressure() {
+        return backpressure;
+    }
+
+    public void setBackpressure(Backpressure backpressure) {
+        this.backpressure = backpressure;
+    }
+
+    public Duration getMaxBlockTime() {
+        return maxBlockTime;
+    }
+
+    public void setMaxBlockTime(Duration maxBlockTime) {
+        this.maxBlockTime = maxBlockTime;
+    }
+
+    public DataSize getMaxEventSize() {
+        return maxEventSize;
+    }
+
+    public void setMaxEventSize(DataSize maxEventSize) {
+        this.maxEventSize = maxEventSize;
+    }
+
+    public Duration getFlushInterval() {
+        return flushInterval;
+    }
+
+    public void setFlushInterval(Duration flushInterval) {
+        this.flushInterval = flushInterval;
+    }
+
+    public String getDropBelowLevel() {
+        return dropBelowLevel;
+    }
+
+    public void setDropBelowLevel(String dropBelowLevel) {
+        this.dropBelowLevel = dropBelowLevel;
+    }
+
+    public List<String> getLoggers() {
+        return loggers;
+    }
+
+    public void setLoggers(List<String> loggers) {
+        this.loggers = loggers;
+    }
+
+    public String getPattern() {
+        return pattern;
+    }
+
+    public void setPattern(String pattern) {
+        this.pattern = pattern;
+    }
+
+    public Charset getCharset() {
+        return charset;
+    }
+
+    public void setCharset(Charset charset) {
+        this.charset = charset;
+    }
+
+    public boolean isReplaceBootFileAppender() {
+        return replaceBootFileAppender;
+    }
+
+    public void setReplaceBootFileAppender(boolean replaceBootFileAppender) {
+        this.replaceBootFileAppender = replaceBootFileAppender;
+    }
+}

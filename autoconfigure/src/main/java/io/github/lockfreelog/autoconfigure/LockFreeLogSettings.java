@@ -1,0 +1,169 @@
+package io.github.lockfreelog.autoconfigure;
+
+import io.github.lockfreelog.journal.Backpressure;
+import io.github.lockfreelog.journal.JournalDescriptor;
+import io.github.lockfreelog.logback.LockFreeFileAppender;
+import java.nio.charset.Charset;
+import java.nio.charset.IllegalCharsetNameException;
+import java.nio.charset.StandardCharsets;
+import java.nio.charset.UnsupportedCharsetException;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import org.springframework.boot.logging.LogFile;
+import org.springframework.core.env.PropertyResolver;
+import org.springframework.util.StringUtils;
+import org.springframework.util.unit.DataSize;
+
+/**
+ * The appender's settings once {@code lockfreelog.*} and the {@code logging.*} fallbacks are
+ * resolved and checked. Equal settings mean the same appender: it is reused, not rebuilt.
+ *
+ * @param file absolute path of the log file
+ * @param journal absolute path of the journal, or {@code null} for the appender's default
+ * @param pattern Logback pattern of each line
+ * @param patternProperty property the pattern came from (for error messages)
+ * @param charset charset of the log file
+ * @param bufferSize bytes per buffer
+ * @param bufferCount number of buffers
+ * @param backpressure what a caller does when the next buffer is not drained
+ * @param maxBlockTime longest wait under {@code BLOCK}
+ * @param maxEventSize largest event kept whole, or {@code null} for the appender's default
+ * @param flushInterval period of the drainer's flush of the active buffer
+ * @param dropBelowLevel level name, upper case, or {@code null}
+ * @param loggers loggers to attach to
+ * @param replaceBootFileAppender whether Spring Boot's file appender for {@code bootLogFile} is removed
+ * @param bootLogFile absolute path of Spring Boot's log file ({@code logging.file.*}), or {@code null}
+ */
+record LockFreeLogSettings(String file, String journal, String pattern, String patternProperty, Charset charset,
+        long bufferSize, int bufferCount, Backpressure backpressure, Duration maxBlockTime, Long maxEventSize,
+        Duration flushInterval, String dropBelowLevel, List<String> loggers, boolean replaceBootFileAppender,
+        String bootLogFile) {
+
+    /** Spring Boot's default file pattern (see its logback {@code defaults.xml}), with the process id filled in. */
+    static final String DEFAULT_PATTERN = "%d{yyyy-MM-dd'T'HH:mm:ss.SSSXXX} %5p " + ProcessHandle.current().pid()
+            + " --- %esb(){APPLICATION_NAME}%esb{APPLICATION_GROUP}[%t] %-40.40logger{39} : %m%n%wEx";
+
+    private static final Set<String> LEVELS = Set.of("TRACE", "DEBUG", "INFO", "WARN", "ERROR", "OFF");
+    private static final String P = LockFreeLogProperties.PREFIX + ".";
+
+    /**
+     * Resolves and checks the settings.
+     *
+     * @return the settings, or {@code null} when no log file is set anywhere (then no appender is attached)
+     * @throws InvalidLockFreeLogPropertyException naming the first property whose value cannot be used
+     */
+    static LockFreeLogSettings resolve(LockFreeLogProperties properties, PropertyResolver environment) {
+        LogFile bootLog = LogFile.get(environment);
+        String bootLogFile = (bootLog != null) ? absolute(bootLog.toString()) : null;
+        String file = StringUtils.hasText(properties.getFile()) ? absolute(properties.getFile()) : bootLogFile;
+        if (file == null) {
+            return null;
+        }
+        if (!properties.isReplaceBootFileAppender() && file.equals(bootLogFile)) {
+            throw new InvalidLockFreeLogPropertyException(P + "file", file,
+                    "a file other than Spring Boot's log file (logging.file.name / logging.file.path) while "
+                            + P + "replace-boot-file-appender=false, so that no file is written by two appenders");
+        }
+        String journal = StringUtils.hasText(properties.getJournal()) ? absolute(properties.getJournal()) : null;
+        if (file.equals(journal)) {
+            throw new InvalidLockFreeLogPropertyException(P + "journal", journal, "a path other than the log file");
+        }
+
+        long bufferSize = checkBufferSize(properties.getBufferSize());
+        int bufferCount = properties.getBufferCount();
+        if (JournalDescriptor.checkBufferCount(bufferCount) != null) {
+            throw new InvalidLockFreeLogPropertyException(P + "buffer-count", bufferCount,
+                    "an integer from " + JournalDescriptor.MIN_BUFFER_COUNT + " to " + JournalDescriptor.MAX_BUFFER_COUNT);
+        }
+        if (JournalDescriptor.checkGeometry(bufferCount, bufferSize) != null) {
+            throw new InvalidLockFreeLogPropertyException(P + "buffer-size", properties.getBufferSize(),
+                    P + "buffer-size x " + P + "buffer-count must stay under 2GB (buffer-count is " + bufferCount + ")");
+        }
+        Long maxEventSize = null;
+        if (properties.getMaxEventSize() != null) {
+            maxEventSize = properties.getMaxEventSize().toBytes();
+            if (maxEventSize < LockFreeFileAppender.MIN_MAX_EVENT_SIZE || maxEventSize > bufferSize / 2) {
+                throw new InvalidLockFreeLogPropertyException(P + "max-event-size", properties.getMaxEventSize(),
+                        "a size from " + LockFreeFileAppender.MIN_MAX_EVENT_SIZE + "B to half of " + P + "buffer-size ("
+                                + bufferSize / 2 + "B), or unset for a quarter of it");
+            }
+        }
+        if (properties.getBackpressure() == null) {
+            throw new InvalidLockFreeLogPropertyException(P + "backpressure", "", "BLOCK or DROP");
+        }
+        Duration maxBlockTime = checkDuration("max-block-time", properties.getMaxBlockTime());
+        Duration flushInterval = checkDuration("flush-interval", properties.getFlushInterval());
+        String dropBelowLevel = null;
+        if (StringUtils.hasText(properties.getDropBelowLevel())) {
+            dropBelowLevel = properties.getDropBelowLevel().trim().toUpperCase(Locale.ROOT);
+            if (!LEVELS.contains(dropBelowLevel)) {
+                throw new InvalidLockFreeLogPropertyException(P + "drop-below-level", properties.getDropBelowLevel(),
+                        "one of TRACE, DEBUG, INFO, WARN, ERROR, OFF");
+            }
+        }
+        List<String> loggers = (properties.getLoggers() != null) ? properties.getLoggers().stream().map(String::trim).toList()
+                : List.of();
+        if (loggers.isEmpty() || loggers.stream().anyMatch(String::isEmpty)) {
+            throw new InvalidLockFreeLogPropertyException(P + "loggers", properties.getLoggers(),
+                    "one or more logger names, e.g. ROOT or com.example");
+        }
+
+        String pattern = properties.getPattern();
+        String patternProperty = P + "pattern";
+        if (pattern == null && environment.getProperty("logging.pattern.file") != null) {
+            pattern = environment.getProperty("logging.pattern.file");
+            patternProperty = "logging.pattern.file";
+        }
+        if (pattern == null) {
+            pattern = DEFAULT_PATTERN;
+        }
+        if (!StringUtils.hasText(pattern)) {
+            throw new InvalidLockFreeLogPropertyException(patternProperty, pattern, "a Logback pattern, e.g. %d %5p [%t] %logger : %m%n");
+        }
+        Charset charset = properties.getCharset();
+        if (charset == null) {
+            charset = charset(environment.getProperty("logging.charset.file"));
+        }
+        return new LockFreeLogSettings(file, journal, pattern, patternProperty, charset, bufferSize, bufferCount,
+                properties.getBackpressure(), maxBlockTime, maxEventSize, flushInterval, dropBelowLevel, loggers,
+                properties.isReplaceBootFileAppender(), bootLogFile);
+    }
+
+    private static long checkBufferSize(DataSize size) {
+        String allowed = "a multiple of " + JournalDescriptor.PAGE_SIZE / 1024 + "KB from "
+                + JournalDescriptor.MIN_BUFFER_SIZE / 1024 + "KB to " + JournalDescriptor.MAX_BUFFER_SIZE / (1024 * 1024) + "MB";
+        if (size == null || JournalDescriptor.checkBufferSize(size.toBytes()) != null) {
+            throw new InvalidLockFreeLogPropertyException(P + "buffer-size", size, allowed);
+        }
+        return size.toBytes();
+    }
+
+    private static Duration checkDuration(String name, Duration value) {
+        // Logback counts durations in whole milliseconds.
+        if (value == null || value.toMillis() < 1) {
+            throw new InvalidLockFreeLogPropertyException(P + name, value, "a positive duration of at least 1ms, e.g. 500ms or 2s");
+        }
+        return value;
+    }
+
+    private static Charset charset(String name) {
+        if (!StringUtils.hasText(name)) {
+            return StandardCharsets.UTF_8;
+        }
+        try {
+            return Charset.forName(name.trim());
+        } catch (IllegalCharsetNameException | UnsupportedCharsetException ex) {
+            throw new InvalidLockFreeLogPropertyException("logging.charset.file", name,
+                    "a charset name this JVM supports, e.g. UTF-8 or ISO-8859-1");
+        }
+    }
+
+    static String absolute(String path) {
+        Path p = Paths.get(path.trim());
+        return p.toAbsolutePath().normalize().toString();
+    }
+}

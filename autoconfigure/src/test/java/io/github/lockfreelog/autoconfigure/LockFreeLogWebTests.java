@@ -1,0 +1,124 @@
+package io.github.lockfreelog.autoconfigure;
+
+import static io.github.lockfreelog.autoconfigure.LogbackTestSupport.awaitContent;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.jayway.jsonpath.DocumentContext;
+import com.jayway.jsonpath.JsonPath;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.util.FileSystemUtils;
+
+/** The endpoint and health over real HTTP, in a web application started on a random port. */
+@SpringBootTest(classes = LockFreeLogWebTests.WebTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
+        properties = { "logging.file.name=target/lockfreelog-web-test/web.log", "lockfreelog.buffer-size=256KB",
+                "lockfreelog.flush-interval=20ms", "management.endpoints.web.exposure.include=lockfreelog,health",
+                "management.endpoint.health.show-details=always", "spring.jmx.enabled=false" })
+@DirtiesContext
+class LockFreeLogWebTests {
+
+    private static final Path LOG = Paths.get("target/lockfreelog-web-test/web.log");
+    private static final String NAME = LockFreeLogAppenderHolder.APPENDER_NAME;
+
+    @LocalServerPort
+    int port;
+
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    @BeforeAll
+    static void deleteOldLog() throws IOException {
+        FileSystemUtils.deleteRecursively(LOG.getParent());
+    }
+
+    @AfterAll
+    static void cleanUp() {
+        LogbackTestSupport.cleanUp();
+    }
+
+    private HttpResponse<String> get(String path) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + path)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    private DocumentContext getJson(String path) throws Exception {
+        HttpResponse<String> response = get(path);
+        assertThat(response.statusCode()).as(path).isEqualTo(200);
+        return JsonPath.parse(response.body());
+    }
+
+    @Test
+    void endpointShouldShowCountersMovingAfterLogging() throws Exception {
+        DocumentContext before = getJson("/actuator/lockfreelog");
+        List<String> names = before.read("$.appenders[*].name");
+        assertThat(names).containsExactly(NAME);
+        long appendedBefore = before.read("$.appenders[0].appended", Long.class);
+        long writtenBefore = before.read("$.appenders[0].eventsWritten", Long.class);
+
+        for (int i = 0; i < 200; i++) {
+            LoggerFactory.getLogger("test.web").info("web event {}", i);
+        }
+
+        DocumentContext after = getJson("/actuator/lockfreelog/" + NAME);
+        assertThat(after.read("$.name", String.class)).isEqualTo(NAME);
+        assertThat(after.read("$.autoConfigured", Boolean.class)).isTrue();
+        assertThat(after.read("$.started", Boolean.class)).isTrue();
+        assertThat(after.read("$.appended", Long.class)).isGreaterThanOrEqualTo(appendedBefore + 200);
+        assertThat(after.read("$.file", String.class)).isEqualTo(LOG.toAbsolutePath().toString());
+        assertThat(after.read("$.bufferSize", Integer.class)).isEqualTo(256 * 1024);
+        Map<String, Object> drops = after.read("$.drops");
+        assertThat(drops).containsOnlyKeys("buffer-full", "timeout", "io", "stopped");
+        assertThat(after.read("$.pageFaults.available", Boolean.class)).isNotNull();
+        await().atMost(Duration.ofSeconds(10)).until(() -> getJson("/actuator/lockfreelog/" + NAME)
+                .read("$.eventsWritten", Long.class) >= writtenBefore + 200);
+        String body = get("/actuator/lockfreelog").body();
+        Files.writeString(LOG.resolveSibling("endpoint-example.json"), body);
+        awaitContent(LOG, "web event 199");
+    }
+
+    @Test
+    void unknownAppenderShouldBe404() throws Exception {
+        assertThat(get("/actuator/lockfreelog/NO_SUCH_APPENDER").statusCode()).isEqualTo(404);
+    }
+
+    @Test
+    void startUpLinesShouldBeInTheFile() {
+        String content = awaitContent(LOG, "Tomcat started on port " + port);
+        assertThat(content).contains("Starting LockFreeLogWebTests using Java")
+                .contains("Started LockFreeLogWebTests in");
+    }
+
+    @Test
+    void healthShouldShowTheAppenderUp() throws Exception {
+        DocumentContext health = getJson("/actuator/health");
+        assertThat(health.read("$.components.lockfreelog.status", String.class)).isEqualTo("UP");
+        assertThat(health.read("$.components.lockfreelog.details.appenders." + NAME + ".drainerErrors", Long.class))
+                .isZero();
+        Files.createDirectories(LOG.getParent());
+        Files.writeString(LOG.resolveSibling("health-example.json"), get("/actuator/health").body());
+    }
+
+    @SpringBootConfiguration
+    @EnableAutoConfiguration
+    static class WebTestApplication {
+    }
+}
