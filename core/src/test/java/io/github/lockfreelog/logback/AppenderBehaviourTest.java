@@ -39,6 +39,19 @@ class AppenderBehaviourTest {
         return appender;
     }
 
+    /** Starts an appender whose drainer is held in its first write until the test opens the gate. */
+    private LockFreeFileAppender startGated(Path log, AtomicReference<GatedSink> sink,
+            java.util.function.Consumer<LockFreeFileAppender> settings) {
+        return start(log, a -> {
+            a.setFlushInterval(Duration.valueOf("1 hour"));
+            a.setSinkDecorator(s -> {
+                sink.set(new GatedSink(s));
+                return sink.get();
+            });
+            settings.accept(a);
+        });
+    }
+
     private void log(LockFreeFileAppender appender, Level level, String message) {
         appender.doAppend(TestAppenders.event(context, level, message));
     }
@@ -59,14 +72,7 @@ class AppenderBehaviourTest {
     void dropPolicyDropsAtOnceWhenBuffersAreFullAndCountsEachDrop() throws Exception {
         AtomicReference<GatedSink> sink = new AtomicReference<>();
         Path log = dir.resolve("drop.log");
-        LockFreeFileAppender appender = start(log, a -> {
-            a.setBackpressure(Backpressure.DROP);
-            a.setFlushInterval(Duration.valueOf("1 hour"));
-            a.setSinkDecorator(s -> {
-                sink.set(new GatedSink(s));
-                return sink.get();
-            });
-        });
+        LockFreeFileAppender appender = startGated(log, sink, a -> a.setBackpressure(Backpressure.DROP));
         long accepted = fillUntilFull(appender, sink.get(), "kept ");
         // the event that found the buffers full was dropped; so is every further one, at once
         long before = System.nanoTime();
@@ -95,14 +101,7 @@ class AppenderBehaviourTest {
     void blockPolicyWaitsMaxBlockTimeThenDropsWithReasonTimeout() throws Exception {
         AtomicReference<GatedSink> sink = new AtomicReference<>();
         Path log = dir.resolve("block.log");
-        LockFreeFileAppender appender = start(log, a -> {
-            a.setMaxBlockTime(Duration.valueOf("300 milliseconds"));
-            a.setFlushInterval(Duration.valueOf("1 hour"));
-            a.setSinkDecorator(s -> {
-                sink.set(new GatedSink(s));
-                return sink.get();
-            });
-        });
+        LockFreeFileAppender appender = startGated(log, sink, a -> a.setMaxBlockTime(Duration.valueOf("300 milliseconds")));
         long accepted = fillUntilFull(appender, sink.get(), "kept ");
         AppenderStatistics afterFirst = appender.getStatistics();
         assertThat(afterFirst.drops()).containsEntry("timeout", 1L).containsEntry("buffer-full", 0L);
@@ -128,14 +127,7 @@ class AppenderBehaviourTest {
     void blockedCallerContinuesOnceTheDrainerCatchesUp() throws Exception {
         AtomicReference<GatedSink> sink = new AtomicReference<>();
         Path log = dir.resolve("unblock.log");
-        LockFreeFileAppender appender = start(log, a -> {
-            a.setMaxBlockTime(Duration.valueOf("30 seconds"));
-            a.setFlushInterval(Duration.valueOf("1 hour"));
-            a.setSinkDecorator(s -> {
-                sink.set(new GatedSink(s));
-                return sink.get();
-            });
-        });
+        LockFreeFileAppender appender = startGated(log, sink, a -> a.setMaxBlockTime(Duration.valueOf("30 seconds")));
         Thread opener = new Thread(() -> {
             try {
                 Thread.sleep(500);
@@ -165,15 +157,10 @@ class AppenderBehaviourTest {
     void dropBelowLevelDropsOnlyLowerLevelsAndBlocksTheOthers() throws Exception {
         AtomicReference<GatedSink> sink = new AtomicReference<>();
         Path log = dir.resolve("level.log");
-        LockFreeFileAppender appender = start(log, a -> {
+        LockFreeFileAppender appender = startGated(log, sink, a -> {
             a.setBackpressure(Backpressure.DROP);
             a.setDropBelowLevel("WARN");
             a.setMaxBlockTime(Duration.valueOf("200 milliseconds"));
-            a.setFlushInterval(Duration.valueOf("1 hour"));
-            a.setSinkDecorator(s -> {
-                sink.set(new GatedSink(s));
-                return sink.get();
-            });
         });
         fillUntilFull(appender, sink.get(), "kept ");
         assertThat(appender.getStatistics().drops()).containsEntry("buffer-full", 1L);
@@ -249,14 +236,7 @@ class AppenderBehaviourTest {
     void interruptedCallerKeepsItsInterruptFlagAndItsEvent() throws Exception {
         AtomicReference<GatedSink> sink = new AtomicReference<>();
         Path log = dir.resolve("interrupt.log");
-        LockFreeFileAppender appender = start(log, a -> {
-            a.setMaxBlockTime(Duration.valueOf("30 seconds"));
-            a.setFlushInterval(Duration.valueOf("1 hour"));
-            a.setSinkDecorator(s -> {
-                sink.set(new GatedSink(s));
-                return sink.get();
-            });
-        });
+        LockFreeFileAppender appender = startGated(log, sink, a -> a.setMaxBlockTime(Duration.valueOf("30 seconds")));
         Thread.currentThread().interrupt();
         log(appender, Level.INFO, "while interrupted");
         assertThat(Thread.interrupted()).isTrue();
