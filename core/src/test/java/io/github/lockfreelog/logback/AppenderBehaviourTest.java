@@ -191,6 +191,22 @@ class AppenderBehaviourTest {
     }
 
     @Test
+    void eventLargerThanTheDrainersStagingBufferIsWrittenWhole() throws Exception {
+        Path log = dir.resolve("large.log");
+        LockFreeFileAppender appender = start(log, a -> {
+            a.setBufferSize(FileSize.valueOf("8MB"));
+            a.setMaxEventSize(FileSize.valueOf("3MB"));
+        });
+        String large = "L".repeat(2 * 1024 * 1024 + 17);
+        log(appender, Level.INFO, "small before");
+        log(appender, Level.INFO, large);
+        log(appender, Level.INFO, "small after");
+        appender.stop();
+        assertThat(TestAppenders.lines(log)).containsExactly("small before", large, "small after");
+        assertThat(appender.getStatistics().truncated()).isZero();
+    }
+
+    @Test
     void truncationNeverSplitsAMultiByteCharacter() throws Exception {
         Path log = dir.resolve("utf8.log");
         LockFreeFileAppender appender = start(log, a -> a.setMaxEventSize(FileSize.valueOf("300")));
