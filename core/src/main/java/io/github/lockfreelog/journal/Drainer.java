@@ -42,8 +42,10 @@ final class Drainer implements Runnable {
      * about as much per entry as per page, which made the drainer 3 times slower for 150-byte lines.)
      */
     private final ByteBuffer staging = ByteBuffer.allocateDirect(STAGING_BYTES);
-    /** A view of the mapping: the source of copies, and written directly for an event larger than staging. */
+    /** A view of the whole mapping: the source of copies into staging (its limit never changes). */
     private final ByteBuffer mapping;
+    /** A second view, positioned on an event larger than staging, which is written straight from the mapping. */
+    private final ByteBuffer large;
     /** What is being written now (staging, or a large event's view); kept across a failed write to resume it. */
     private final ByteBuffer[] out = new ByteBuffer[1];
     private int batchEvents;
@@ -78,6 +80,7 @@ final class Drainer implements Runnable {
         this.flushIntervalNanos = config.flushIntervalNanos();
         this.unblockTimeoutNanos = config.unblockTimeoutNanos();
         this.mapping = journal.duplicate();
+        this.large = journal.duplicate();
     }
 
     void requestStop() {
@@ -216,7 +219,7 @@ final class Drainer implements Runnable {
             }
             if (payload > staging.capacity()) {
                 // larger than staging: written straight from the mapping, on its own
-                out[0] = mapping.limit(at + length).position(at + HEADER_LENGTH);
+                out[0] = large.limit(at + length).position(at + HEADER_LENGTH);
                 batchEvents = 1;
                 batchBytes = payload;
                 scanOffset += align(length);
