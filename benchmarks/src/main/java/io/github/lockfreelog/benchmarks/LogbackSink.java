@@ -1,0 +1,162 @@
+package io.github.lockfreelog.benchmarks;
+
+import ch.qos.logback.classic.AsyncAppender;
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.Appender;
+import ch.qos.logback.core.FileAppender;
+import ch.qos.logback.core.status.Status;
+import ch.qos.logback.core.util.FileSize;
+import io.github.lockfreelog.journal.Backpressure;
+import io.github.lockfreelog.logback.AppenderStatistics;
+import io.github.lockfreelog.logback.LockFreeFileAppender;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import net.logstash.logback.appender.LoggingEventAsyncDisruptorAppender;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** A Logback peer: configured programmatically on SLF4J's Logback context, logged to through SLF4J. */
+final class LogbackSink implements Sink {
+
+    private final LoggerContext context;
+    private final Logger logger;
+    private final Path file;
+    private final Appender<ILoggingEvent> appender;
+
+    private LogbackSink(LoggerContext context, Path file, Appender<ILoggingEvent> appender) {
+        this.context = context;
+        this.logger = LoggerFactory.getLogger(Workload.LOGGER_NAME);
+        this.file = file;
+        this.appender = appender;
+    }
+
+    static LogbackSink open(Peer peer, Path directory) throws IOException {
+        LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
+        context.reset(); // drops the console appender of Logback's default configuration
+        Path file = directory.resolve(peer.id() + ".log");
+        Appender<ILoggingEvent> appender = switch (peer) {
+            case LOCKFREELOG -> lockFree(context, file, directory);
+            case ENCODE_ONLY -> encodeOnly(context);
+            case LOGBACK_FILE_FLUSH -> fileAppender(context, file, true);
+            case LOGBACK_FILE -> fileAppender(context, file, false);
+            case LOGBACK_ASYNC -> asyncAppender(context, fileAppender(context, file, false));
+            case LOGSTASH_DISRUPTOR -> disruptorAppender(context, fileAppender(context, file, false));
+            default -> throw new IllegalArgumentException("not a Logback peer: " + peer.id());
+        };
+        if (!appender.isStarted()) {
+            throw new IllegalStateException("appender " + peer.id() + " did not start: " + errors(context));
+        }
+        ch.qos.logback.classic.Logger root = context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+        root.setLevel(Level.INFO);
+        root.addAppender(appender);
+        return new LogbackSink(context, peer.writesFile() ? file : null, appender);
+    }
+
+    private static PatternLayoutEncoder encoder(LoggerContext context) {
+        PatternLayoutEncoder encoder = new PatternLayoutEncoder();
+        encoder.setContext(context);
+        encoder.setPattern(Workload.LOGBACK_PATTERN);
+        encoder.setCharset(StandardCharsets.UTF_8);
+        encoder.start();
+        return encoder;
+    }
+
+    private static Appender<ILoggingEvent> lockFree(LoggerContext context, Path file, Path directory) {
+        LockFreeFileAppender appender = new LockFreeFileAppender();
+        appender.setContext(context);
+        appender.setName("lockfreelog");
+        appender.setFile(file.toString());
+        appender.setJournal(directory.resolve(".lockfreelog").resolve("lockfreelog.journal").toString());
+        appender.setEncoder(encoder(context));
+        appender.setBufferSize(FileSize.valueOf("8MB"));
+        appender.setBackpressure(Backpressure.BLOCK);
+        appender.start();
+        return appender;
+    }
+
+    private static Appender<ILoggingEvent> encodeOnly(LoggerContext context) {
+        EncodeOnlyAppender appender = new EncodeOnlyAppender();
+        appender.setContext(context);
+        appender.setName("encode-only");
+        appender.setEncoder(encoder(context));
+        appender.start();
+        return appender;
+    }
+
+    private static FileAppender<ILoggingEvent> fileAppender(LoggerContext context, Path file, boolean immediateFlush) {
+        FileAppender<ILoggingEvent> appender = new FileAppender<>();
+        appender.setContext(context);
+        appender.setName("file");
+        appender.setFile(file.toString());
+        appender.setAppend(false);
+        appender.setImmediateFlush(immediateFlush);
+        appender.setEncoder(encoder(context));
+        appender.start();
+        return appender;
+    }
+
+    private static Appender<ILoggingEvent> asyncAppender(LoggerContext context, Appender<ILoggingEvent> delegate) {
+        AsyncAppender appender = new AsyncAppender();
+        appender.setContext(context);
+        appender.setName("async");
+        appender.addAppender(delegate);
+        appender.start();
+        return appender;
+    }
+
+    private static Appender<ILoggingEvent> disruptorAppender(LoggerContext context, Appender<ILoggingEvent> delegate) {
+        LoggingEventAsyncDisruptorAppender appender = new LoggingEventAsyncDisruptorAppender();
+        appender.setContext(context);
+        appender.setName("disruptor");
+        appender.addAppender(delegate);
+        appender.start();
+        return appender;
+    }
+
+    /** Warnings and errors in the context's status: how many, and the last one (appenders that drop say so there). */
+    private static String errors(LoggerContext context) {
+        int count = 0;
+        String last = "";
+        for (Status status : context.getStatusManager().getCopyOfStatusList()) {
+            if (status.getLevel() >= Status.WARN) {
+                count++;
+                last = status.getMessage();
+            }
+        }
+        return count == 0 ? "" : count + " status warnings, last: " + last;
+    }
+
+    @Override
+    public void log(String message) {
+        logger.info(message);
+    }
+
+    @Override
+    public void stop() {
+        context.stop(); // stops every appender; the asynchronous ones drain their queues first
+    }
+
+    @Override
+    public Path logFile() {
+        return file;
+    }
+
+    @Override
+    public String details() {
+        String warnings = errors(context);
+        String base = warnings.isEmpty() ? "" : "status=\"" + warnings.replace('"', '\'') + "\"";
+        if (appender instanceof LockFreeFileAppender lockFree) {
+            AppenderStatistics statistics = lockFree.getStatistics();
+            String counters = "appended=" + statistics.appended() + " eventsWritten=" + statistics.eventsWritten()
+                    + " dropped=" + statistics.dropped() + " drops=" + statistics.drops().toString().replace(", ", ",")
+                    + " truncated=" + statistics.truncated() + " swaps=" + statistics.swaps()
+                    + " waits=" + statistics.waits() + " waitMaxNanos=" + statistics.waitMaxNanos();
+            return base.isEmpty() ? counters : counters + " " + base;
+        }
+        return base;
+    }
+}

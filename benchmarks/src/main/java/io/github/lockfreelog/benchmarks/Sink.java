@@ -1,0 +1,30 @@
+package io.github.lockfreelog.benchmarks;
+
+import java.io.IOException;
+import java.nio.file.Path;
+
+/** One peer, configured in this JVM: what the benchmark logs through and stops at the end. */
+interface Sink {
+
+    /** Logs one INFO line through the framework's own API. */
+    void log(String message);
+
+    /** Stops the framework so that everything it accepted is flushed to its file. */
+    void stop() throws IOException;
+
+    /** The file the peer writes, or {@code null} when it writes none (encode-only). */
+    Path logFile();
+
+    /** Counters the peer keeps about itself, as {@code key=value} pairs, read after {@link #stop()}; empty if none. */
+    default String details() {
+        return "";
+    }
+
+    /** Configures the framework of {@code peer} in this JVM, writing into {@code directory}. */
+    static Sink open(Peer peer, Path directory) throws IOException {
+        return switch (peer.framework()) {
+            case LOGBACK -> LogbackSink.open(peer, directory);
+            case LOG4J2 -> Log4jSink.open(peer, directory);
+        };
+    }
+}
