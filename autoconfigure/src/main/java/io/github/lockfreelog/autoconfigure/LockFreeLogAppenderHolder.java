@@ -8,6 +8,7 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.classic.spi.LoggerContextListener;
 import ch.qos.logback.core.Appender;
 import ch.qos.logback.core.FileAppender;
+import ch.qos.logback.core.encoder.Encoder;
 import ch.qos.logback.core.encoder.LayoutWrappingEncoder;
 import ch.qos.logback.core.pattern.DynamicConverter;
 import ch.qos.logback.core.status.Status;
@@ -22,6 +23,8 @@ import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.springframework.beans.BeanUtils;
 import org.springframework.boot.logging.LoggingSystem;
+import org.springframework.boot.logging.logback.StructuredLogEncoder;
+import org.springframework.core.env.Environment;
 import org.springframework.util.ClassUtils;
 
 /**
@@ -60,10 +63,12 @@ public final class LockFreeLogAppenderHolder {
      * Makes sure the appender for these settings runs and is attached to its loggers.
      *
      * @param settings resolved settings; {@code null} (no log file set) detaches and stops the appender
+     * @param environment the Spring environment, which Spring Boot's structured log formats read
      * @return the appender the starter runs, or {@code null} when there is none
      * @throws InvalidLockFreeLogPropertyException when the pattern is not valid or the appender cannot start
      */
-    static synchronized LockFreeFileAppender attach(LoggerContext loggerContext, LockFreeLogSettings settings) {
+    static synchronized LockFreeFileAppender attach(LoggerContext loggerContext, LockFreeLogSettings settings,
+            Environment environment) {
         suspended = false;
         if (settings == null || declaredAppenderFor(loggerContext, settings.file()) != null) {
             // Nothing to write, or the Logback configuration already writes this file with its own appender.
@@ -73,7 +78,7 @@ public final class LockFreeLogAppenderHolder {
         if (appender == null || !appender.isStarted() || context != loggerContext
                 || !settings.equals(LockFreeLogAppenderHolder.settings)) {
             detachAndStop();
-            appender = start(loggerContext, settings);
+            appender = start(loggerContext, settings, environment);
             LockFreeLogAppenderHolder.settings = settings;
             context = loggerContext;
         }
@@ -124,7 +129,52 @@ public final class LockFreeLogAppenderHolder {
         }
     }
 
-    private static SpringBootLockFreeFileAppender start(LoggerContext loggerContext, LockFreeLogSettings settings) {
+    private static SpringBootLockFreeFileAppender start(LoggerContext loggerContext, LockFreeLogSettings settings,
+            Environment environment) {
+        Encoder<ILoggingEvent> encoder = (settings.structuredFormat() != null)
+                ? structuredEncoder(loggerContext, settings, environment) : patternEncoder(loggerContext, settings);
+        SpringBootLockFreeFileAppender created = new SpringBootLockFreeFileAppender();
+        created.setContext(loggerContext);
+        created.setName(APPENDER_NAME);
+        created.setFile(settings.file());
+        created.setJournal(settings.journal());
+        created.setEncoder(encoder);
+        created.setBufferSize(new FileSize(settings.bufferSize()));
+        created.setBufferCount(settings.bufferCount());
+        created.setBackpressure(settings.backpressure());
+        created.setMaxBlockTime(Duration.buildByMilliseconds(settings.maxBlockTime().toMillis()));
+        if (settings.maxEventSize() != null) {
+            created.setMaxEventSize(new FileSize(settings.maxEventSize()));
+        }
+        created.setFlushInterval(Duration.buildByMilliseconds(settings.flushInterval().toMillis()));
+        created.setDropBelowLevel(settings.dropBelowLevel());
+        LockFreeLogRolling rolling = settings.rolling();
+        if (rolling != null) {
+            created.setFileNamePattern(rolling.fileNamePattern());
+            if (rolling.maxFileSize() > 0) {
+                created.setMaxFileSize(new FileSize(rolling.maxFileSize()));
+            }
+            created.setMaxHistory(rolling.maxHistory());
+            if (rolling.totalSizeCap() > 0) {
+                created.setTotalSizeCap(new FileSize(rolling.totalSizeCap()));
+            }
+            created.setCleanHistoryOnStart(rolling.cleanHistoryOnStart());
+        }
+        created.start();
+        if (!created.isStarted()) {
+            encoder.stop();
+            List<String> errors = errorsFrom(loggerContext, created);
+            if (rolling != null && errors.stream().anyMatch(e -> e.contains("fileNamePattern"))) {
+                throw new InvalidLockFreeLogPropertyException(rolling.fileNamePatternProperty(), rolling.fileNamePattern(),
+                        "a Logback file name pattern the appender accepts: " + String.join("; ", errors));
+            }
+            throw new InvalidLockFreeLogPropertyException(LockFreeLogProperties.PREFIX + ".file", settings.file(),
+                    "a file (and journal) the application can create and write: " + String.join("; ", errors));
+        }
+        return created;
+    }
+
+    private static Encoder<ILoggingEvent> patternEncoder(LoggerContext loggerContext, LockFreeLogSettings settings) {
         PatternLayout layout = new PatternLayout();
         layout.setContext(loggerContext);
         layout.setPattern(settings.pattern());
@@ -146,29 +196,41 @@ public final class LockFreeLogAppenderHolder {
         encoder.setLayout(layout);
         encoder.setCharset(settings.charset());
         encoder.start();
+        return encoder;
+    }
 
-        SpringBootLockFreeFileAppender created = new SpringBootLockFreeFileAppender();
-        created.setContext(loggerContext);
-        created.setName(APPENDER_NAME);
-        created.setFile(settings.file());
-        created.setJournal(settings.journal());
-        created.setEncoder(encoder);
-        created.setBufferSize(new FileSize(settings.bufferSize()));
-        created.setBufferCount(settings.bufferCount());
-        created.setBackpressure(settings.backpressure());
-        created.setMaxBlockTime(Duration.buildByMilliseconds(settings.maxBlockTime().toMillis()));
-        if (settings.maxEventSize() != null) {
-            created.setMaxEventSize(new FileSize(settings.maxEventSize()));
+    /**
+     * Spring Boot's structured log encoder, set up as Spring Boot sets up its own file appender's. It reads
+     * the Spring {@link Environment} from the logger context, where Spring Boot puts it while it initialises
+     * logging; the environment at hand is put there while the encoder starts (a context built by hand has
+     * none there, or a stale one), and what was there before is put back.
+     */
+    private static Encoder<ILoggingEvent> structuredEncoder(LoggerContext loggerContext, LockFreeLogSettings settings,
+            Environment environment) {
+        StructuredLogEncoder encoder = new StructuredLogEncoder();
+        encoder.setContext(loggerContext);
+        encoder.setFormat(settings.structuredFormat());
+        encoder.setCharset(settings.charset());
+        String key = Environment.class.getName();
+        Object previous = loggerContext.getObject(key);
+        boolean lend = environment != null && previous != environment;
+        if (lend) {
+            loggerContext.putObject(key, environment);
         }
-        created.setFlushInterval(Duration.buildByMilliseconds(settings.flushInterval().toMillis()));
-        created.setDropBelowLevel(settings.dropBelowLevel());
-        created.start();
-        if (!created.isStarted()) {
-            throw new InvalidLockFreeLogPropertyException(LockFreeLogProperties.PREFIX + ".file", settings.file(),
-                    "a file (and journal) the application can create and write: "
-                            + String.join("; ", errorsFrom(loggerContext, created)));
+        try {
+            encoder.start();
+        } catch (RuntimeException ex) {
+            throw new InvalidLockFreeLogPropertyException(settings.structuredFormatProperty(), settings.structuredFormat(),
+                    "ecs, gelf, logstash, or the fully-qualified name of a StructuredLogFormatter class ("
+                            + ex.getMessage() + ")");
+        } finally {
+            if (lend && previous != null) {
+                loggerContext.putObject(key, previous);
+            } else if (lend) {
+                loggerContext.removeObject(key);
+            }
         }
-        return created;
+        return encoder;
     }
 
     private static Optional<Supplier<DynamicConverter>> converter(String type) {

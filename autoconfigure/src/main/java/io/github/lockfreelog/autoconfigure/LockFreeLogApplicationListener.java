@@ -78,7 +78,7 @@ public class LockFreeLogApplicationListener implements GenericApplicationListene
                 return;
             }
             try {
-                LockFreeLogAppenderHolder.attach(context, LockFreeLogSettings.resolve(properties, environment));
+                LockFreeLogAppenderHolder.attach(context, LockFreeLogSettings.resolve(properties, environment), environment);
             } catch (InvalidLockFreeLogPropertyException ex) {
                 LockFreeLogAppenderHolder.detachAndStop();
                 throw ex;

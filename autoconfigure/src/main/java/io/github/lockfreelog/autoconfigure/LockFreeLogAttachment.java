@@ -26,7 +26,8 @@ public class LockFreeLogAttachment implements InitializingBean {
 
     @Override
     public void afterPropertiesSet() {
-        appender = LockFreeLogAppenderHolder.attach(loggerContext, LockFreeLogSettings.resolve(properties, environment));
+        appender = LockFreeLogAppenderHolder.attach(loggerContext, LockFreeLogSettings.resolve(properties, environment),
+                environment);
     }
 
     /** The starter's appender, or {@code null} when no log file is set or the Logback configuration writes it. */

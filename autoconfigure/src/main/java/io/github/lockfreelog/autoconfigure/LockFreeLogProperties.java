@@ -54,11 +54,16 @@ public class LockFreeLogProperties {
     /** Logback pattern of each line. When unset, "logging.pattern.file", then Spring Boot's default file pattern. */
     private String pattern;
 
+    /** Structured log format of each line (ecs, gelf, logstash, or the fully-qualified name of a StructuredLogFormatter), written as one JSON document per line. When unset, "logging.structured.format.file" unless a pattern is set here. */
+    private String structuredFormat;
+
     /** Charset of the log file. When unset, "logging.charset.file", then UTF-8. */
     private Charset charset;
 
     /** Whether the lock-free appender takes the place of Spring Boot's own file appender for "logging.file.*". */
     private boolean replaceBootFileAppender = true;
+
+    private final Rolling rolling = new Rolling();
 
     public boolean isEnabled() {
         return enabled;
@@ -156,6 +161,14 @@ public class LockFreeLogProperties {
         this.pattern = pattern;
     }
 
+    public String getStructuredFormat() {
+        return structuredFormat;
+    }
+
+    public void setStructuredFormat(String structuredFormat) {
+        this.structuredFormat = structuredFormat;
+    }
+
     public Charset getCharset() {
         return charset;
     }
@@ -170,5 +183,82 @@ public class LockFreeLogProperties {
 
     public void setReplaceBootFileAppender(boolean replaceBootFileAppender) {
         this.replaceBootFileAppender = replaceBootFileAppender;
+    }
+
+    public Rolling getRolling() {
+        return rolling;
+    }
+
+    /**
+     * Rolling of the log file. Each unset value falls back to Spring Boot's
+     * {@code logging.logback.rollingpolicy.*}, then to the defaults of Spring Boot's own file appender.
+     */
+    public static class Rolling {
+
+        /** Whether the log file rolls. With false the file grows for ever, as with a plain Logback FileAppender. */
+        private boolean enabled = true;
+
+        /** Names of rolled files, in Logback's syntax: %d{...} for the period (required), %i for the index within a period (required with a max-file-size), .gz or .zip at the end to compress. ${LOG_FILE} and ${LOG_PATH} stand for the log file and its folder. When unset, "logging.logback.rollingpolicy.file-name-pattern". */
+        private String fileNamePattern;
+
+        /** Size the log file may reach before it rolls; 0B to roll by time only. When unset, "logging.logback.rollingpolicy.max-file-size". */
+        private DataSize maxFileSize;
+
+        /** Number of periods (as set by %d in the file name pattern) of rolled files to keep; 0 keeps all. When unset, "logging.logback.rollingpolicy.max-history". */
+        private Integer maxHistory;
+
+        /** Total size of rolled files above which the oldest are deleted; 0B for no cap. When unset, "logging.logback.rollingpolicy.total-size-cap". */
+        private DataSize totalSizeCap;
+
+        /** Whether to delete rolled files beyond max-history and total-size-cap at start-up too. When unset, "logging.logback.rollingpolicy.clean-history-on-start". */
+        private Boolean cleanHistoryOnStart;
+
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        public String getFileNamePattern() {
+            return fileNamePattern;
+        }
+
+        public void setFileNamePattern(String fileNamePattern) {
+            this.fileNamePattern = fileNamePattern;
+        }
+
+        public DataSize getMaxFileSize() {
+            return maxFileSize;
+        }
+
+        public void setMaxFileSize(DataSize maxFileSize) {
+            this.maxFileSize = maxFileSize;
+        }
+
+        public Integer getMaxHistory() {
+            return maxHistory;
+        }
+
+        public void setMaxHistory(Integer maxHistory) {
+            this.maxHistory = maxHistory;
+        }
+
+        public DataSize getTotalSizeCap() {
+            return totalSizeCap;
+        }
+
+        public void setTotalSizeCap(DataSize totalSizeCap) {
+            this.totalSizeCap = totalSizeCap;
+        }
+
+        public Boolean getCleanHistoryOnStart() {
+            return cleanHistoryOnStart;
+        }
+
+        public void setCleanHistoryOnStart(Boolean cleanHistoryOnStart) {
+            this.cleanHistoryOnStart = cleanHistoryOnStart;
+        }
     }
 }

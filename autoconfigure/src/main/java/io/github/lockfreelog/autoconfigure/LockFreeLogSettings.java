@@ -12,8 +12,13 @@ import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.logging.LogFile;
+import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.PropertyResolver;
 import org.springframework.util.StringUtils;
 import org.springframework.util.unit.DataSize;
@@ -24,8 +29,13 @@ import org.springframework.util.unit.DataSize;
  *
  * @param file absolute path of the log file
  * @param journal absolute path of the journal, or {@code null} for the appender's default
- * @param pattern Logback pattern of each line
+ * @param pattern Logback pattern of each line, or {@code null} when {@code structuredFormat} is set
  * @param patternProperty property the pattern came from (for error messages)
+ * @param structuredFormat Spring Boot structured log format ({@code ecs}, {@code gelf}, {@code logstash} or a class
+ *        name), or {@code null} for a pattern
+ * @param structuredFormatProperty property the structured format came from (for error messages)
+ * @param structuredProperties {@code logging.structured.*} and {@code spring.application.*} as they were when the
+ *        settings were resolved (the structured formatters read them once, at start), empty without a structured format
  * @param charset charset of the log file
  * @param bufferSize bytes per buffer
  * @param bufferCount number of buffers
@@ -37,15 +47,20 @@ import org.springframework.util.unit.DataSize;
  * @param loggers loggers to attach to
  * @param replaceBootFileAppender whether Spring Boot's file appender for {@code bootLogFile} is removed
  * @param bootLogFile absolute path of Spring Boot's log file ({@code logging.file.*}), or {@code null}
+ * @param rolling rolling of the log file, or {@code null} when it never rolls
  */
-record LockFreeLogSettings(String file, String journal, String pattern, String patternProperty, Charset charset,
-        long bufferSize, int bufferCount, Backpressure backpressure, Duration maxBlockTime, Long maxEventSize,
-        Duration flushInterval, String dropBelowLevel, List<String> loggers, boolean replaceBootFileAppender,
-        String bootLogFile) {
+record LockFreeLogSettings(String file, String journal, String pattern, String patternProperty,
+        String structuredFormat, String structuredFormatProperty, Map<String, Object> structuredProperties,
+        Charset charset, long bufferSize, int bufferCount, Backpressure backpressure, Duration maxBlockTime,
+        Long maxEventSize, Duration flushInterval, String dropBelowLevel, List<String> loggers,
+        boolean replaceBootFileAppender, String bootLogFile, LockFreeLogRolling rolling) {
 
     /** Spring Boot's default file pattern (see its logback {@code defaults.xml}), with the process id filled in. */
     static final String DEFAULT_PATTERN = "%d{yyyy-MM-dd'T'HH:mm:ss.SSSXXX} %5p " + ProcessHandle.current().pid()
             + " --- %esb(){APPLICATION_NAME}%esb{APPLICATION_GROUP}[%t] %-40.40logger{39} : %m%n%wEx";
+
+    /** Spring Boot's property for the structured format of its log file. */
+    static final String BOOT_STRUCTURED_FORMAT = "logging.structured.format.file";
 
     private static final Set<String> LEVELS = Set.of("TRACE", "DEBUG", "INFO", "WARN", "ERROR", "OFF");
     private static final String P = LockFreeLogProperties.PREFIX + ".";
@@ -114,23 +129,56 @@ record LockFreeLogSettings(String file, String journal, String pattern, String p
 
         String pattern = properties.getPattern();
         String patternProperty = P + "pattern";
-        if (pattern == null && environment.getProperty("logging.pattern.file") != null) {
-            pattern = environment.getProperty("logging.pattern.file");
-            patternProperty = "logging.pattern.file";
+        String structuredFormat = null;
+        String structuredFormatProperty = null;
+        if (StringUtils.hasText(properties.getStructuredFormat())) {
+            structuredFormat = properties.getStructuredFormat().trim();
+            structuredFormatProperty = P + "structured-format";
+            if (pattern != null) {
+                throw new InvalidLockFreeLogPropertyException(structuredFormatProperty, structuredFormat,
+                        "unset while " + P + "pattern is set: each line is either a pattern or a structured document");
+            }
+        } else if (pattern == null && StringUtils.hasText(environment.getProperty(BOOT_STRUCTURED_FORMAT))) {
+            // As in Spring Boot's own file appender, a structured format wins over logging.pattern.file.
+            structuredFormat = environment.getProperty(BOOT_STRUCTURED_FORMAT).trim();
+            structuredFormatProperty = BOOT_STRUCTURED_FORMAT;
         }
-        if (pattern == null) {
-            pattern = DEFAULT_PATTERN;
-        }
-        if (!StringUtils.hasText(pattern)) {
-            throw new InvalidLockFreeLogPropertyException(patternProperty, pattern, "a Logback pattern, e.g. %d %5p [%t] %logger : %m%n");
+        if (structuredFormat == null) {
+            if (pattern == null && environment.getProperty("logging.pattern.file") != null) {
+                pattern = environment.getProperty("logging.pattern.file");
+                patternProperty = "logging.pattern.file";
+            }
+            if (pattern == null) {
+                pattern = DEFAULT_PATTERN;
+            }
+            if (!StringUtils.hasText(pattern)) {
+                throw new InvalidLockFreeLogPropertyException(patternProperty, pattern, "a Logback pattern, e.g. %d %5p [%t] %logger : %m%n");
+            }
+        } else {
+            pattern = null;
         }
         Charset charset = properties.getCharset();
         if (charset == null) {
             charset = charset(environment.getProperty("logging.charset.file"));
         }
-        return new LockFreeLogSettings(file, journal, pattern, patternProperty, charset, bufferSize, bufferCount,
-                properties.getBackpressure(), maxBlockTime, maxEventSize, flushInterval, dropBelowLevel, loggers,
-                properties.isReplaceBootFileAppender(), bootLogFile);
+        LockFreeLogRolling rolling = LockFreeLogRolling.resolve(properties.getRolling(), environment, file);
+        return new LockFreeLogSettings(file, journal, pattern, patternProperty, structuredFormat,
+                structuredFormatProperty, (structuredFormat != null) ? structuredProperties(environment) : Map.of(),
+                charset, bufferSize, bufferCount, properties.getBackpressure(), maxBlockTime, maxEventSize,
+                flushInterval, dropBelowLevel, loggers, properties.isReplaceBootFileAppender(), bootLogFile, rolling);
+    }
+
+    /** What the structured formatters read from the environment, so that other values make another appender. */
+    private static Map<String, Object> structuredProperties(PropertyResolver environment) {
+        if (!(environment instanceof ConfigurableEnvironment configurable)) {
+            return Map.of();
+        }
+        Binder binder = Binder.get(configurable);
+        Map<String, Object> result = new TreeMap<>();
+        for (String prefix : List.of("logging.structured", "spring.application")) {
+            binder.bind(prefix, Bindable.mapOf(String.class, Object.class)).ifBound(map -> result.put(prefix, map));
+        }
+        return result;
     }
 
     private static long checkBufferSize(DataSize size) {

@@ -6,10 +6,25 @@ import static io.github.lockfreelog.autoconfigure.LogbackTestSupport.lockFreeApp
 import static io.github.lockfreelog.autoconfigure.LogbackTestSupport.root;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import ch.qos.logback.core.FileAppender;
 import io.github.lockfreelog.logback.LockFreeFileAppender;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import java.util.zip.GZIPInputStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -91,6 +106,58 @@ class LockFreeLogApplicationTests {
             LockFreeFileAppender appender = one.getBean(LockFreeLogAttachment.class).getAppender();
             assertThat(two.getBean(LockFreeLogAttachment.class).getAppender()).isSameAs(appender);
             assertThat(lockFreeAppenders()).containsExactly(appender);
+        }
+    }
+
+    @Test
+    void logFileShouldRollWithSpringBootsRollingPolicyIntoArchivesOfWholeLines() throws IOException {
+        int events = 3000;
+        String padding = "x".repeat(60);
+        Path log = dir.resolve("app.log");
+        try (ConfigurableApplicationContext context = application("logging.logback.rollingpolicy.max-file-size=64KB").run()) {
+            LockFreeFileAppender appender = context.getBean(LockFreeLogAttachment.class).getAppender();
+            assertThat(appender.getFileNamePattern()).isEqualTo(log + ".%d{yyyy-MM-dd}.%i.gz");
+            org.slf4j.Logger logger = LoggerFactory.getLogger("test.rolling");
+            for (int i = 0; i < events; i++) {
+                logger.info("rolling event {} {}", i, padding);
+            }
+            awaitContent(log, "rolling event " + (events - 1) + " ");
+        }
+        // About 450KB of lines: several archives, compressed by a background thread after each roll.
+        String prefix = log.getFileName() + "." + LocalDate.now() + ".";
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(archives(prefix))
+                .hasSizeGreaterThanOrEqualTo(5).allMatch(p -> p.toString().endsWith(".gz")));
+        Map<Integer, Integer> seen = new HashMap<>();
+        List<String> texts = new ArrayList<>();
+        for (Path archive : archives(prefix)) {
+            try (InputStream in = new GZIPInputStream(Files.newInputStream(archive))) {
+                texts.add(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+            }
+        }
+        texts.add(LogbackTestSupport.read(log));
+        for (String text : texts.subList(0, texts.size() - 1)) {
+            assertThat(text.length()).isLessThanOrEqualTo(64 * 1024);
+        }
+        for (String text : texts) {
+            assertThat(text).endsWith("\n");
+            for (String line : text.split("\n")) {
+                // Every line is whole: it starts with the date of Spring Boot's pattern.
+                assertThat(line).matches("\\d{4}-\\d\\d-\\d\\dT.*");
+                Matcher matcher = ROLLING_EVENT.matcher(line);
+                if (matcher.find()) {
+                    assertThat(line).endsWith(padding);
+                    seen.merge(Integer.parseInt(matcher.group(1)), 1, Integer::sum);
+                }
+            }
+        }
+        assertThat(seen).hasSize(events).allSatisfy((event, count) -> assertThat(count).isOne());
+    }
+
+    private static final Pattern ROLLING_EVENT = Pattern.compile("rolling event (\\d+) ");
+
+    private List<Path> archives(String prefix) throws IOException {
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.filter(p -> p.getFileName().toString().startsWith(prefix)).sorted().toList();
         }
     }
 
