@@ -101,10 +101,11 @@ record LockFreeLogSettings(String file, String journal, String pattern, String p
         Long maxEventSize = null;
         if (properties.getMaxEventSize() != null) {
             maxEventSize = properties.getMaxEventSize().toBytes();
-            if (maxEventSize < LockFreeFileAppender.MIN_MAX_EVENT_SIZE || maxEventSize > bufferSize / 2) {
+            long maxAllowed = Math.min(bufferSize / 2, LockFreeFileAppender.MAX_MAX_EVENT_SIZE);
+            if (maxEventSize < LockFreeFileAppender.MIN_MAX_EVENT_SIZE || maxEventSize > maxAllowed) {
                 throw new InvalidLockFreeLogPropertyException(P + "max-event-size", properties.getMaxEventSize(),
-                        "a size from " + LockFreeFileAppender.MIN_MAX_EVENT_SIZE + "B to half of " + P + "buffer-size ("
-                                + bufferSize / 2 + "B), or unset for a quarter of it");
+                        "a size from " + LockFreeFileAppender.MIN_MAX_EVENT_SIZE + "B to half of " + P
+                                + "buffer-size, at most 16MB (" + maxAllowed + "B here), or unset for a quarter of it");
             }
         }
         if (properties.getBackpressure() == null) {

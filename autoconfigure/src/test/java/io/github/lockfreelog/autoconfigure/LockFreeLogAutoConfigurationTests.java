@@ -292,7 +292,7 @@ class LockFreeLogAutoConfigurationTests {
         "lockfreelog.buffer-size|1GB|a multiple of 4KB from 64KB to 512MB",
         "lockfreelog.buffer-count|1|an integer from 2 to 16",
         "lockfreelog.buffer-count|17|an integer from 2 to 16",
-        "lockfreelog.max-event-size|64KB|a size from 256B to half of lockfreelog.buffer-size (32768B)",
+        "lockfreelog.max-event-size|64KB|a size from 256B to half of lockfreelog.buffer-size, at most 16MB (32768B here)",
         "lockfreelog.max-block-time|0s|a positive duration of at least 1ms",
         "lockfreelog.flush-interval|-5ms|a positive duration of at least 1ms",
         "lockfreelog.drop-below-level|LOUD|one of TRACE, DEBUG, INFO, WARN, ERROR, OFF",

@@ -93,6 +93,14 @@ final class Drainer implements Runnable {
 
     @Override
     public void run() {
+        try {
+            drain();
+        } finally {
+            engine.drainerExited();
+        }
+    }
+
+    private void drain() {
         threadFaultsAtStart = ProcStat.threadFaults();
         threadFaults = threadFaultsAtStart;
         lastFaultSample = System.nanoTime();
@@ -121,7 +129,7 @@ final class Drainer implements Runnable {
                 if (journal.activeTermCountAcquire() == drainTerm && !stopRequested) {
                     LockSupport.parkNanos(this, Math.max(1, nextFlush - System.nanoTime()));
                 }
-            } catch (IOException | RuntimeException | InternalError e) {
+            } catch (Throwable e) { // an I/O error, a fault in mapped memory, even an OutOfMemoryError: report, retry
                 failed(e);
                 if (engine.stopGaveUp()) {
                     return; // stop timed out and closed the log file: the next start recovers the journal
@@ -166,10 +174,14 @@ final class Drainer implements Runnable {
                 writeBatch();
                 length = awaitCommit(at, bufferSize - scanOffset);
             }
+            if (!plausible(at, length, bufferSize)) {
+                continue;
+            }
             gather(at, length);
         }
         writeBatch();
-        journal.zero(base, bufferSize);
+        // the free slots of the term this buffer hosts next (this also pre-touches its pages)
+        journal.fillEmpty(base, bufferSize, (int) (drainTerm + bufferCount));
         long next = drainTerm + 1;
         // record first, then hand the buffer back: once writers may reuse it, recovery must not
         // start from the term it held
@@ -202,9 +214,32 @@ final class Drainer implements Runnable {
                 writeBatch();
                 length = awaitCommit(at, limit - scanOffset);
             }
+            if (!plausible(at, length, limit)) {
+                continue;
+            }
             gather(at, length);
         }
         writeBatch();
+    }
+
+    /**
+     * Checks a committed frame's length and type before trusting them. A damaged header (which the
+     * commit protocol never produces) is reported and skipped by re-synchronising on the next
+     * plausible frame, so it cannot make the drainer discard the rest of the term.
+     */
+    private boolean plausible(int at, int length, int limit) {
+        int type = journal.getIntPlain(at + FRAME_TYPE_OFFSET);
+        if (length >= HEADER_LENGTH && length <= limit - scanOffset && align(length) <= limit - scanOffset
+                && isValidType(type)) {
+            return true;
+        }
+        int base = at - scanOffset;
+        int next = Recovery.nextPlausibleFrame(journal, base, scanOffset + FRAME_ALIGNMENT, limit);
+        counters.unblocked++;
+        status.warn("damaged frame header (length=" + length + ", type=0x" + Integer.toHexString(type)
+                + ") at journal offset " + at + "; skipped " + (next - scanOffset) + " bytes", null);
+        scanOffset = next;
+        return false;
     }
 
     /** Adds a committed frame to the batch; writes the batch when staging is full. */
@@ -286,12 +321,16 @@ final class Drainer implements Runnable {
             }
             long waited = System.nanoTime() - start;
             if (waited >= unblockTimeoutNanos) {
-                if (length == 0 && journal.casInt(at + FRAME_LENGTH_OFFSET, 0, -FRAME_ALIGNMENT)) {
-                    journal.putIntPlain(at + FRAME_TYPE_OFFSET, TYPE_PADDING);
-                    journal.putIntRelease(at + FRAME_LENGTH_OFFSET, FRAME_ALIGNMENT);
+                if (length == 0 && JournalEngine.writePadding(journal, at, FRAME_ALIGNMENT, (int) drainTerm)) {
                     counters.unblocked++;
                     padFollowingGap(at + FRAME_ALIGNMENT, room - FRAME_ALIGNMENT);
                     return FRAME_ALIGNMENT;
+                }
+                if (length < 0 && stopRequested && engine.stopGaveUp()) {
+                    // stop gave up on callers still inside append: this frame is left out, counted
+                    journal.putIntPlain(at + FRAME_TYPE_OFFSET, TYPE_PADDING);
+                    counters.unblocked++;
+                    return -length;
                 }
                 if (length < 0 && !warned) {
                     warned = true;
@@ -314,11 +353,9 @@ final class Drainer implements Runnable {
      */
     private void padFollowingGap(int at, int room) {
         for (int end = at + room; at < end; at += FRAME_ALIGNMENT) {
-            if (!journal.casInt(at + FRAME_LENGTH_OFFSET, 0, -FRAME_ALIGNMENT)) {
+            if (!JournalEngine.writePadding(journal, at, FRAME_ALIGNMENT, (int) drainTerm)) {
                 return;
             }
-            journal.putIntPlain(at + FRAME_TYPE_OFFSET, TYPE_PADDING);
-            journal.putIntRelease(at + FRAME_LENGTH_OFFSET, FRAME_ALIGNMENT);
         }
     }
 }

@@ -26,8 +26,7 @@ public final class Journal implements AutoCloseable {
 
     private static final VarHandle INT = MethodHandles.byteBufferViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
     private static final VarHandle LONG = MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final int ZERO_CHUNK = 64 * 1024;
-    private static final byte[] ZEROS = new byte[ZERO_CHUNK];
+    private static final int FILL_CHUNK = 64 * 1024;
 
     private final Path path;
     private final int bufferCount;
@@ -134,6 +133,9 @@ public final class Journal implements AutoCloseable {
         for (int i = 0; i < bufferCount; i++) {
             long raw = i == 0 ? packTail(0, 0) : packTail(i - bufferCount, bufferSize);
             LONG.setVolatile(buffer, tailCounterOffset(i), raw);
+            if (i > 0) {
+                fillEmpty(bufferBase(i), bufferSize, i); // buffer i hosts term i first (term 0's free slots are zeros)
+            }
         }
         LONG.setVolatile(buffer, ACTIVE_TERM_COUNT_OFFSET, 0L);
         writeDrainRecord(0, 0, 0, 0);
@@ -220,11 +222,19 @@ public final class Journal implements AutoCloseable {
         return buffer.get(offset);
     }
 
-    /** Zeroes {@code [offset, offset + length)}; writing every page also faults it in (pre-touch). */
-    public void zero(int offset, int length) {
+    /**
+     * Fills {@code [offset, offset + length)} with the free slots of term {@code termId}
+     * ({@link JournalDescriptor#emptyHeader}); writing every page also faults it in (pre-touch).
+     */
+    public void fillEmpty(int offset, int length, int termId) {
+        byte[] pattern = new byte[FILL_CHUNK];
+        ByteBuffer.wrap(pattern).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer().put(0, emptyHeader(termId));
+        for (int i = Long.BYTES; i < FILL_CHUNK; i += i) {
+            System.arraycopy(pattern, 0, pattern, i, Math.min(i, FILL_CHUNK - i));
+        }
         int end = offset + length;
-        for (int at = offset; at < end; at += ZERO_CHUNK) {
-            buffer.put(at, ZEROS, 0, Math.min(ZERO_CHUNK, end - at));
+        for (int at = offset; at < end; at += FILL_CHUNK) {
+            buffer.put(at, pattern, 0, Math.min(FILL_CHUNK, end - at));
         }
         VarHandle.releaseFence();
     }

@@ -34,13 +34,17 @@ package io.github.lockfreelog.journal;
  *   | frame length  | type          | payload (length - 8 bytes)  | to 8    |
  *   +---------------+---------------+-----------------------------+---------+
  * </pre>
- * Frames start on 8-byte boundaries. The commit protocol of a writer that reserved
- * {@code [offset, offset + align(length))}:
+ * Frames start on 8-byte boundaries. A free 8-byte slot of term {@code t} holds
+ * {@link #emptyHeader(int) emptyHeader(t)}: length 0 and the term id in the type word. The drainer
+ * fills a buffer with the free slots of the term it will host next when it cleans it. The commit
+ * protocol of a writer that reserved {@code [offset, offset + align(length))} in term {@code t}:
  * <ol>
- *   <li>compare-and-set the length from 0 to {@code -length}: a negative length means the writer
- *       is still copying (the compare fails only if the drainer padded over a stalled
- *       reservation; the writer then reserves again);</li>
- *   <li>store the type, copy the payload;</li>
+ *   <li>compare-and-set the header long from {@code emptyHeader(t)} to
+ *       {@code (length -length, type)}: a negative length means the writer is still copying. The
+ *       compare fails only if the drainer padded over a stalled reservation; the writer then
+ *       reserves again. Because the expected value names the term, a writer that stalls until
+ *       its buffer hosts a later term can never claim a slot there;</li>
+ *   <li>copy the payload;</li>
  *   <li>store {@code +length} with release: a positive length means committed. A reader loads
  *       the length with acquire and, if it is positive, may read the type and payload.</li>
  * </ol>
@@ -114,6 +118,16 @@ public final class JournalDescriptor {
 
     public static long journalLength(int bufferCount, int bufferSize) {
         return METADATA_LENGTH + (long) bufferCount * bufferSize;
+    }
+
+    /** Header long of a free slot in term {@code termId} (length 0; little-endian: the type word is the high half). */
+    public static long emptyHeader(int termId) {
+        return (long) termId << 32;
+    }
+
+    /** Header long with the given length and type words. */
+    public static long header(int length, int type) {
+        return ((long) type << 32) | (length & 0xFFFF_FFFFL);
     }
 
     public static int align(int length) {

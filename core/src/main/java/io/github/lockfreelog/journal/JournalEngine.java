@@ -65,14 +65,21 @@ public final class JournalEngine {
     private final long[] processFaultsAtStart;
     private final Drainer drainer;
     private final Thread drainerThread;
+    /** Held from start until the journal is closed: no other appender or process may use the journal meanwhile. */
+    private final JournalLock lock;
 
     private volatile int state = RUNNING;
+    /** Stop and the drainer's exit each set one of these and read the other, so one of them closes the journal. */
+    private volatile boolean closeWhenDrainerExits;
+    private volatile boolean drainerExited;
+    private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
     private volatile boolean mapped = true;
     /** Set by the drainer while the log file cannot be written. */
     volatile boolean ioFailing;
 
     private JournalEngine(Config config, Journal journal, LogSink sink, StatusReporter status,
-            Recovery.Result recovered, long logSize) {
+            Recovery.Result recovered, long logSize, JournalLock lock) {
+        this.lock = lock;
         this.config = config;
         this.journal = journal;
         this.sink = sink;
@@ -114,19 +121,24 @@ public final class JournalEngine {
      */
     public static JournalEngine start(Config config, StatusReporter status, LogSink.Factory sinkFactory)
             throws IOException {
-        LogSink sink = sinkFactory.open();
+        JournalLock lock = JournalLock.acquire(config.journalFile());
+        LogSink sink = null;
         Journal journal = null;
         try {
+            sink = sinkFactory.open();
             Recovery.Result recovered = Recovery.recover(config.journalFile(), sink, status);
             journal = Journal.create(config.journalFile(), config.bufferCount(), config.bufferSize());
-            JournalEngine engine = new JournalEngine(config, journal, sink, status, recovered, sink.size());
+            JournalEngine engine = new JournalEngine(config, journal, sink, status, recovered, sink.size(), lock);
             engine.drainerThread.start();
             return engine;
         } catch (IOException | RuntimeException | Error e) {
             if (journal != null) {
                 journal.close();
             }
-            sink.close();
+            if (sink != null) {
+                sink.close();
+            }
+            lock.close();
             throw e;
         }
     }
@@ -163,7 +175,7 @@ public final class JournalEngine {
                 final long offset = tailOffset(rawTail);
                 if (offset + aligned <= bufferSize) {
                     final int at = journal.bufferBase(index) + (int) offset;
-                    if (!journal.casInt(at + FRAME_LENGTH_OFFSET, 0, -frameLength)) {
+                    if (!journal.casLong(at, emptyHeader(termId(rawTail)), header(-frameLength, TYPE_DATA))) {
                         continue; // the drainer padded over this reservation while we stalled: reserve again
                     }
                     if (!copyAndCommit(journal, at, frameLength, payload, kept, truncate)) {
@@ -179,7 +191,8 @@ public final class JournalEngine {
                     return;
                 }
                 if (offset < bufferSize) {
-                    writePadding(journal, journal.bufferBase(index) + (int) offset, (int) (bufferSize - offset));
+                    writePadding(journal, journal.bufferBase(index) + (int) offset, (int) (bufferSize - offset),
+                            termId(rawTail));
                 }
                 waitStart = awaitNextBuffer(termCount, mayDrop, waitStart);
                 if (waitStart == DROPPED) {
@@ -236,21 +249,21 @@ public final class JournalEngine {
     }
 
     /**
-     * Copies the payload after the header and publishes the frame. If the copy fails (a fault in
-     * mapped memory surfaces as {@link InternalError}) the frame is committed as padding so that
-     * the drainer is not held up, and {@code false} is returned.
+     * Copies the payload after the claimed header and publishes the frame. If the copy fails (a
+     * fault in mapped memory surfaces as {@link InternalError}; any other {@code Throwable}, such
+     * as a stack overflow, is treated alike and not passed to the caller) the frame is committed
+     * as padding so that the drainer is not held up, and {@code false} is returned.
      */
     private static boolean copyAndCommit(Journal journal, int at, int frameLength, byte[] payload, int kept,
             boolean truncate) {
         try {
-            journal.putIntPlain(at + FRAME_TYPE_OFFSET, TYPE_DATA);
             journal.putBytes(at + HEADER_LENGTH, payload, 0, kept);
             if (truncate) {
                 journal.putBytes(at + HEADER_LENGTH + kept, TRUNCATION_MARKER, 0, TRUNCATION_MARKER.length);
             }
             journal.putIntRelease(at + FRAME_LENGTH_OFFSET, frameLength);
             return true;
-        } catch (InternalError | RuntimeException e) {
+        } catch (Throwable e) {
             journal.putIntPlain(at + FRAME_TYPE_OFFSET, TYPE_PADDING);
             journal.putIntRelease(at + FRAME_LENGTH_OFFSET, frameLength);
             return false;
@@ -266,17 +279,24 @@ public final class JournalEngine {
         return cut;
     }
 
-    static void writePadding(Journal journal, int at, int length) {
-        if (journal.casInt(at + FRAME_LENGTH_OFFSET, 0, -length)) {
-            journal.putIntPlain(at + FRAME_TYPE_OFFSET, TYPE_PADDING);
+    /** Claims the free slot at {@code at} of term {@code termId} as a padding frame of {@code length} bytes. */
+    static boolean writePadding(Journal journal, int at, int length, int termId) {
+        if (journal.casLong(at, emptyHeader(termId), header(-length, TYPE_PADDING))) {
             journal.putIntRelease(at + FRAME_LENGTH_OFFSET, length);
+            return true;
         }
+        return false;
     }
 
     /**
-     * Makes term {@code termCount + 1} active if its buffer is clean.
+     * Makes term {@code termCount + 1} active if its buffer is clean. The next buffer's tail is set
+     * to {@code (nextTermId, 0)} before the active term count moves, and the compare-and-set on the
+     * tail is retried while it still shows the buffer's previous term: a stale writer may add to
+     * that old tail meanwhile, and the active term must never move to a buffer whose tail was
+     * not re-initialised.
      *
-     * @return {@code false} when the next buffer is not clean yet
+     * @return {@code false} when the next buffer is not clean yet (or our view is stale and the
+     *         active term has not moved): the caller applies backpressure
      */
     private boolean tryRotate(long termCount) {
         final long next = termCount + 1;
@@ -284,13 +304,14 @@ public final class JournalEngine {
         if (readyTerm.get(nextIndex) != next) {
             return false;
         }
-        final long rawTail = journal.rawTailVolatile(nextIndex);
-        final int id = termId(rawTail);
-        if (id != (int) next) {
-            if (id != (int) (next - bufferCount)) {
-                return true; // our view is stale: the caller re-reads the active term
+        for (long rawTail = journal.rawTailVolatile(nextIndex); termId(rawTail) != (int) next;
+                rawTail = journal.rawTailVolatile(nextIndex)) {
+            if (termId(rawTail) != (int) (next - bufferCount)) {
+                return journal.activeTermCountAcquire() != termCount; // stale view: re-read if it moved
             }
-            journal.casRawTail(nextIndex, rawTail, packTail((int) next, 0));
+            if (journal.casRawTail(nextIndex, rawTail, packTail((int) next, 0))) {
+                break;
+            }
         }
         if (journal.casActiveTermCount(termCount, next)) {
             counters.swaps.increment();
@@ -364,12 +385,47 @@ public final class JournalEngine {
         } catch (IOException e) {
             status.warn("closing log file " + config.logFile() + " failed", e);
         }
-        if (!callersLeft || drainerThread.isAlive()) {
+        if (!callersLeft) {
+            // a caller may still touch the mapping: it stays mapped, and the journal stays locked
             status.warn("stop timed out after " + TimeUnit.NANOSECONDS.toMillis(config.stopTimeoutNanos())
-                    + " ms: the journal " + config.journalFile() + " stays mapped; the next start recovers it", null);
+                    + " ms with callers still inside append: the journal " + config.journalFile()
+                    + " stays mapped; the next start of this process cannot use it, a restart recovers it", null);
             return;
         }
-        close(drained);
+        if (drainerThread.isAlive()) {
+            // it may be waiting to retry a failed write: woken now, it finds the log closed and exits
+            LockSupport.unpark(drainerThread);
+            try {
+                drainerThread.join(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        if (drainerThread.isAlive()) {
+            status.warn("stop timed out after " + TimeUnit.NANOSECONDS.toMillis(config.stopTimeoutNanos())
+                    + " ms before everything reached the log file: the journal " + config.journalFile()
+                    + " keeps it, and the next start recovers it", null);
+            closeWhenDrainerExits = true;
+            if (drainerExited) {
+                closeOnce(false);
+            }
+            return;
+        }
+        closeOnce(drained);
+    }
+
+    /** Called by the drainer as it exits; closes the journal if a timed-out stop left that to it. */
+    void drainerExited() {
+        drainerExited = true;
+        if (closeWhenDrainerExits) {
+            closeOnce(false);
+        }
+    }
+
+    private void closeOnce(boolean drained) {
+        if (closed.compareAndSet(false, true)) {
+            close(drained);
+        }
     }
 
     private boolean awaitCallers(long deadline) {
@@ -398,6 +454,8 @@ public final class JournalEngine {
             }
         } catch (IOException e) {
             status.warn("closing journal " + config.journalFile() + " failed", e);
+        } finally {
+            lock.close();
         }
     }
 

@@ -56,7 +56,16 @@ final class Recovery {
                         + " and started a fresh journal", null);
                 return Result.NONE;
             }
-            Result result = new Replay(journal, sink, record).run();
+            Result result;
+            try {
+                result = new Replay(journal, sink, record).run();
+            } catch (RuntimeException e) {
+                journal.close();
+                Path aside = moveAside(journalFile);
+                status.warn("journal " + journalFile + " could not be read to its end (" + e
+                        + "); moved it to " + aside + " and started a fresh journal", e);
+                return Result.NONE;
+            }
             if (result.recoveredFrames() > 0 || result.skippedFrames() > 0) {
                 status.info("recovered " + result.recoveredFrames() + " events (" + result.recoveredBytes()
                         + " bytes) from journal " + journalFile + " into the log file; skipped "
@@ -66,6 +75,23 @@ final class Recovery {
         } finally {
             journal.close();
         }
+    }
+
+    /**
+     * Re-synchronises after a gap or a damaged header: the offset (relative to {@code base}) of the
+     * next 8-byte slot at or after {@code offset} that holds a plausible committed header, or
+     * {@code limit} if none does.
+     */
+    static int nextPlausibleFrame(Journal journal, int base, int offset, int limit) {
+        for (; offset < limit; offset += FRAME_ALIGNMENT) {
+            int length = journal.getIntAcquire(base + offset + FRAME_LENGTH_OFFSET);
+            int type = journal.getIntPlain(base + offset + FRAME_TYPE_OFFSET);
+            if (length >= HEADER_LENGTH && isValidType(type) && length <= limit - offset
+                    && align(length) <= limit - offset) {
+                return offset;
+            }
+        }
+        return limit;
     }
 
     static Path moveAside(Path journalFile) throws IOException {
@@ -117,30 +143,21 @@ final class Recovery {
                 int at = base + offset;
                 int length = journal.getIntAcquire(at + FRAME_LENGTH_OFFSET);
                 int type = journal.getIntPlain(at + FRAME_TYPE_OFFSET);
-                if (length > 0 && isValidType(type) && length >= HEADER_LENGTH && offset + align(length) <= limit) {
+                if (length >= HEADER_LENGTH && isValidType(type) && length <= limit - offset
+                        && align(length) <= limit - offset) {
                     if (type == TYPE_DATA) {
                         emit(at + HEADER_LENGTH, length - HEADER_LENGTH);
                     }
                     offset += align(length);
-                } else if (length < 0 && -length >= HEADER_LENGTH && offset + align(-length) <= limit) {
+                } else if (length < 0 && length != Integer.MIN_VALUE && -length >= HEADER_LENGTH
+                        && -length <= limit - offset && align(-length) <= limit - offset) {
                     skipped++; // the writer died while copying
                     offset += align(-length);
                 } else {
                     skipped++; // header never written, or damaged: find the next committed frame
-                    offset = resync(base, offset + FRAME_ALIGNMENT, limit);
+                    offset = nextPlausibleFrame(journal, base, offset + FRAME_ALIGNMENT, limit);
                 }
             }
-        }
-
-        private int resync(int base, int offset, int limit) {
-            for (; offset < limit; offset += FRAME_ALIGNMENT) {
-                int length = journal.getIntAcquire(base + offset + FRAME_LENGTH_OFFSET);
-                int type = journal.getIntPlain(base + offset + FRAME_TYPE_OFFSET);
-                if (length >= HEADER_LENGTH && isValidType(type) && offset + align(length) <= limit) {
-                    return offset;
-                }
-            }
-            return limit;
         }
 
         private void emit(int at, int length) throws IOException {

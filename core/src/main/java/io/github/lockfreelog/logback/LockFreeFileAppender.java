@@ -47,6 +47,11 @@ public class LockFreeFileAppender extends UnsynchronizedAppenderBase<ILoggingEve
     /** Events above {@code bufferSize / MAX_EVENT_SIZE_DIVISOR} are truncated unless maxEventSize says otherwise. */
     public static final int MAX_EVENT_SIZE_DIVISOR = 4;
     public static final int MIN_MAX_EVENT_SIZE = 256;
+    /**
+     * Largest maxEventSize: 16 MB. With it, callers crossing the end of a buffer at once can never
+     * push a tail offset into the term-id bits (that would take over 200 of them in one term).
+     */
+    public static final int MAX_MAX_EVENT_SIZE = 16 * 1024 * 1024;
     /** Name of the hidden folder, beside the log file, that holds the journal by default. */
     public static final String JOURNAL_FOLDER = ".lockfreelog";
 
@@ -102,9 +107,10 @@ public class LockFreeFileAppender extends UnsynchronizedAppenderBase<ILoggingEve
             errors++;
         }
         long maxEvent = effectiveMaxEventSize();
-        if (geometry == null && (maxEvent < MIN_MAX_EVENT_SIZE || maxEvent > bufferSize.getSize() / 2)) {
+        long maxAllowed = Math.min(bufferSize.getSize() / 2, MAX_MAX_EVENT_SIZE);
+        if (geometry == null && (maxEvent < MIN_MAX_EVENT_SIZE || maxEvent > maxAllowed)) {
             addError("Invalid maxEventSize=" + maxEvent + " bytes" + suffix + ": use " + MIN_MAX_EVENT_SIZE
-                    + " bytes to half of bufferSize (" + bufferSize.getSize() / 2 + " bytes)");
+                    + " bytes to half of bufferSize, at most 16MB (" + maxAllowed + " bytes here)");
             errors++;
         }
         errors += checkPositive("maxBlockTime", maxBlockTime, suffix);
@@ -241,7 +247,8 @@ public class LockFreeFileAppender extends UnsynchronizedAppenderBase<ILoggingEve
     }
 
     private long effectiveMaxEventSize() {
-        return maxEventSize != null ? maxEventSize.getSize() : bufferSize.getSize() / MAX_EVENT_SIZE_DIVISOR;
+        return maxEventSize != null ? maxEventSize.getSize()
+                : Math.min(bufferSize.getSize() / MAX_EVENT_SIZE_DIVISOR, MAX_MAX_EVENT_SIZE);
     }
 
     private static long nanos(Duration duration) {

@@ -162,21 +162,25 @@ final class RollingLogSink implements LogSink {
             }
             target = pattern.convertMultipleArguments(Date.from(period), ++index);
         }
-        live.close();
         Path targetPath = Paths.get(target);
         Files.createDirectories(targetPath.toAbsolutePath().getParent());
-        if (compression == CompressionMode.NONE) {
-            Files.move(file, targetPath, StandardCopyOption.ATOMIC_MOVE);
-        } else {
-            Path uncompressed = Paths.get(Compressor.computeFileNameStrWithoutCompSuffix(target, compression) + "."
-                    + System.nanoTime() + ".tmp");
-            Files.move(file, uncompressed, StandardCopyOption.ATOMIC_MOVE);
-            String finalTarget = target;
-            String entry = Paths.get(Compressor.computeFileNameStrWithoutCompSuffix(target, compression))
-                    .getFileName().toString();
-            archiver.execute(() -> compress(uncompressed, finalTarget, entry));
+        // A retry after a failure below finds the live file already moved: it only opens the new one.
+        if (Files.exists(file)) {
+            if (compression == CompressionMode.NONE) {
+                move(file, targetPath);
+            } else {
+                Path uncompressed = Paths.get(Compressor.computeFileNameStrWithoutCompSuffix(target, compression)
+                        + "." + System.nanoTime() + ".tmp");
+                move(file, uncompressed);
+                String finalTarget = target;
+                String entry = Paths.get(Compressor.computeFileNameStrWithoutCompSuffix(target, compression))
+                        .getFileName().toString();
+                archiver.execute(() -> compress(uncompressed, finalTarget, entry));
+            }
         }
-        live = new FileLogSink(file);
+        LogSink next = new FileLogSink(file); // opened before the old one is closed: a failure leaves `live` usable
+        live.close();
+        live = next;
         size = 0;
         if (now >= nextPeriodMillis) {
             startPeriod(Instant.ofEpochMilli(now));
@@ -200,6 +204,15 @@ final class RollingLogSink implements LogSink {
             Thread.currentThread().interrupt();
         } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
             status.warn("cleaning old rolled files failed", e);
+        }
+    }
+
+    /** Renames; across file systems (an archive folder on another mount) copies and deletes. */
+    private static void move(Path from, Path to) throws IOException {
+        try {
+            Files.move(from, to, StandardCopyOption.ATOMIC_MOVE);
+        } catch (java.nio.file.AtomicMoveNotSupportedException e) {
+            Files.move(from, to);
         }
     }
 

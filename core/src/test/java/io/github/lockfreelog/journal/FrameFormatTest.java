@@ -85,9 +85,11 @@ class FrameFormatTest {
         assertThat(j.getInt(next + 32)).as("nothing reserved after").isZero();
         assertThat(j.getLong(tailCounterOffset(0))).isEqualTo(packTail(0, 48));
         assertThat(j.getLong(ACTIVE_TERM_COUNT_OFFSET)).isZero();
-        // buffers 1 and 2 look full, as if they held terms -2 and -1
+        // buffers 1 and 2 look full, as if they held terms -2 and -1, and hold the free slots of terms 1 and 2
         assertThat(j.getLong(tailCounterOffset(1))).isEqualTo(packTail(-2, BUFFER));
         assertThat(j.getLong(tailCounterOffset(2))).isEqualTo(packTail(-1, BUFFER));
+        assertThat(j.getLong(bufferOffset(1, BUFFER))).isEqualTo(emptyHeader(1)).isEqualTo(1L << 32);
+        assertThat(j.getLong(bufferOffset(2, BUFFER) + BUFFER - 8)).isEqualTo(emptyHeader(2));
     }
 
     @Test
@@ -154,10 +156,10 @@ class FrameFormatTest {
             assertThat(record.termCount()).isEqualTo(1);
             assertThat(record.offset()).isZero();
             assertThat(record.logSize()).isEqualTo(Files.size(dir.resolve("f.log"))).isEqualTo(8 * 8000);
-            // the drained buffer is zeroed again (which also pre-touched its pages)
+            // the drained buffer now holds the free slots of term 3, the next it hosts (which also pre-touched its pages)
             ByteBuffer j = journalBytes();
             for (int i = bufferOffset(0, BUFFER); i < bufferOffset(1, BUFFER); i += 8) {
-                assertThat(j.getLong(i)).isZero();
+                assertThat(j.getLong(i)).isEqualTo(emptyHeader(3));
             }
         }
     }

@@ -91,6 +91,29 @@ class JournalFaultsTest {
     }
 
     @Test
+    void journalWithAnAbsurdFrameLengthIsReadPastNotFatal() throws IOException {
+        Path log = dir.resolve("absurd.log");
+        Path journal = journalOf(log);
+        int base = io.github.lockfreelog.journal.JournalDescriptor.METADATA_LENGTH;
+        try (io.github.lockfreelog.journal.Journal j = io.github.lockfreelog.journal.Journal.create(journal, 3, 64 * 1024)) {
+            // a frame whose length would overflow when aligned, then a good one
+            j.putIntPlain(base, 0x80000001);
+            j.putIntPlain(base + 4, io.github.lockfreelog.journal.JournalDescriptor.TYPE_DATA);
+            byte[] good = "after the damage\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+            j.putBytes(base + 16 + 8, good, 0, good.length);
+            j.putIntPlain(base + 16 + 4, io.github.lockfreelog.journal.JournalDescriptor.TYPE_DATA);
+            j.putIntRelease(base + 16, 8 + good.length);
+            j.casRawTail(0, j.rawTailVolatile(0), io.github.lockfreelog.journal.JournalDescriptor.packTail(0, 48));
+        }
+        LockFreeFileAppender appender = TestAppenders.start(context, log, a -> { });
+        AppenderStatistics stats = appender.getStatistics();
+        appender.stop();
+        assertThat(stats.recoveredFrames()).isEqualTo(1);
+        assertThat(stats.skippedFrames()).isEqualTo(1);
+        assertThat(TestAppenders.lines(log)).containsExactly("after the damage");
+    }
+
+    @Test
     void logTruncatedByAnOutsideToolGoesOnAtTheNewEndWithoutNulBytes() throws Exception {
         Path log = dir.resolve("copytruncate.log");
         LockFreeFileAppender appender = TestAppenders.start(context, log,
