@@ -153,6 +153,13 @@ public final class JournalEngine {
      * @param mayDrop whether the {@code DROP} policy applies to this event (else it blocks)
      */
     public void append(byte[] payload, boolean mayDrop) {
+        append(payload, payload.length, mayDrop);
+    }
+
+    /**
+     * Appends the encoded event held in {@code payload[0..length)}; see {@link #append(byte[], boolean)}.
+     */
+    public void append(byte[] payload, int length, boolean mayDrop) {
         final JournalCounters counters = this.counters;
         counters.appended.increment();
         try {
@@ -163,8 +170,8 @@ public final class JournalEngine {
             final Journal journal = this.journal;
             final int bufferSize = this.bufferSize;
             final int bufferCount = this.bufferCount;
-            final boolean truncate = payload.length > maxEventSize;
-            final int kept = truncate ? utf8Boundary(payload, maxEventSize - TRUNCATION_MARKER.length) : payload.length;
+            final boolean truncate = length > maxEventSize;
+            final int kept = truncate ? utf8Boundary(payload, maxEventSize - TRUNCATION_MARKER.length) : length;
             final int frameLength = HEADER_LENGTH + kept + (truncate ? TRUNCATION_MARKER.length : 0);
             final int aligned = align(frameLength);
             long waitStart = NOT_WAITING;

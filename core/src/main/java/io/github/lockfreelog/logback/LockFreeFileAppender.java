@@ -85,6 +85,8 @@ public class LockFreeFileAppender extends UnsynchronizedAppenderBase<ILoggingEve
     private int dropBelow = Integer.MAX_VALUE;
     /** Set only for an encoder that may not be called by many threads at once. */
     private Object encoderGuard;
+    /** Allocation-free encoding for a plain pattern encoder, or {@code null}. */
+    private PatternEncoding patternEncoding;
 
     @Override
     public void start() {
@@ -149,6 +151,7 @@ public class LockFreeFileAppender extends UnsynchronizedAppenderBase<ILoggingEve
             return;
         }
         encoderGuard = EncoderSafety.isThreadSafe(encoder, encoderThreadSafe) ? null : new Object();
+        patternEncoding = encoderGuard == null ? PatternEncoding.of(encoder) : null;
         if (encoderGuard != null) {
             addWarn("The encoder " + encoder.getClass().getName() + suffix + " is not known to be safe for"
                     + " concurrent use, so events are encoded one at a time; set <encoderThreadSafe>true</encoderThreadSafe>"
@@ -290,6 +293,16 @@ public class LockFreeFileAppender extends UnsynchronizedAppenderBase<ILoggingEve
     @Override
     protected void append(ILoggingEvent event) {
         JournalEngine running = engine;
+        PatternEncoding fast = patternEncoding;
+        if (fast != null) {
+            PatternEncoding.Scratch encoded = fast.encode(event);
+            if (encoded != null) {
+                if (encoded.length > 0) {
+                    running.append(encoded.bytes, encoded.length, event.getLevel().toInt() < dropBelow);
+                }
+                return;
+            }
+        }
         byte[] bytes;
         Object guard = encoderGuard;
         if (guard == null) {
