@@ -7,7 +7,7 @@ import static org.awaitility.Awaitility.await;
 
 import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
 import io.github.lockfreelog.autoconfigure.LockFreeLogEndpoint.AppenderDescriptor;
-import io.github.lockfreelog.journal.LogSink;
+import io.github.lockfreelog.journal.ForwardingLogSink;
 import io.github.lockfreelog.logback.LockFreeFileAppender;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
@@ -215,23 +215,13 @@ class LockFreeLogActuatorAutoConfigurationTests {
         encoder.setPattern("%msg%n");
         encoder.start();
         appender.setEncoder(encoder);
-        appender.setSinkDecorator(sink -> new LogSink() {
+        appender.setSinkDecorator(sink -> new ForwardingLogSink(sink) {
             @Override
             public long write(ByteBuffer[] srcs, int offset, int length) throws IOException {
                 if (failing.get()) {
                     throw new IOException("disk full (test)");
                 }
-                return sink.write(srcs, offset, length);
-            }
-
-            @Override
-            public long size() throws IOException {
-                return sink.size();
-            }
-
-            @Override
-            public void close() throws IOException {
-                sink.close();
+                return super.write(srcs, offset, length);
             }
         });
         appender.start();

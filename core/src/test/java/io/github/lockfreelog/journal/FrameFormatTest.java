@@ -94,8 +94,8 @@ class FrameFormatTest {
 
     @Test
     void reservationCrossingTheEndWritesPaddingAndSwapsToTheNextBuffer() throws IOException {
-        GateSink gate = new GateSink();
-        start(s -> gate.wrap(s));
+        GatedSink[] gate = new GatedSink[1];
+        start(s -> gate[0] = new GatedSink(s));
         byte[] event = new byte[1000 - HEADER_LENGTH]; // frames of exactly 1000 bytes, aligned to 1000
         java.util.Arrays.fill(event, (byte) 'a');
         event[event.length - 1] = '\n';
@@ -113,17 +113,17 @@ class FrameFormatTest {
         assertThat(j.getInt(second + FRAME_LENGTH_OFFSET)).isEqualTo(1000);
         assertThat(j.getLong(tailCounterOffset(1))).isEqualTo(packTail(1, 1000));
         assertThat(engine.statistics().swaps()).isEqualTo(1);
-        gate.open();
+        gate[0].open();
     }
 
     @Test
     void aWaitingCallerReservesPastTheEndOnlyOncePerTerm() throws IOException {
-        GateSink gate = new GateSink();
+        GatedSink[] gate = new GatedSink[1];
         JournalEngine.Config config = new JournalEngine.Config("frames", dir.resolve("f.log"),
                 dir.resolve(".lockfreelog/f.log.journal"), 3, BUFFER, BUFFER / 4, Backpressure.BLOCK,
                 TimeUnit.MILLISECONDS.toNanos(300), TimeUnit.HOURS.toNanos(1), TimeUnit.SECONDS.toNanos(10),
                 TimeUnit.SECONDS.toNanos(10));
-        engine = JournalEngine.start(config, QUIET, (UnaryOperator<LogSink>) gate::wrap);
+        engine = JournalEngine.start(config, QUIET, (UnaryOperator<LogSink>) sink -> gate[0] = new GatedSink(sink));
         byte[] event = new byte[1000 - HEADER_LENGTH];
         java.util.Arrays.fill(event, (byte) 'w');
         while (engine.statistics().dropped() == 0) {
@@ -135,7 +135,7 @@ class FrameFormatTest {
         // 300 ms of waiting did not keep adding to the tail: one frame past the end at most
         assertThat(tailOffset(rawTail)).isLessThanOrEqualTo(BUFFER + 1000);
         assertThat(termId(rawTail)).isEqualTo((int) active);
-        gate.open();
+        gate[0].open();
     }
 
     @Test
@@ -190,38 +190,5 @@ class FrameFormatTest {
         byte[] bytes = new byte[length];
         buffer.get(at, bytes);
         return new String(bytes, StandardCharsets.US_ASCII);
-    }
-
-    /** Holds the drainer's first write until opened, so the journal stays as writers left it. */
-    static final class GateSink {
-        private final java.util.concurrent.CountDownLatch latch = new java.util.concurrent.CountDownLatch(1);
-
-        LogSink wrap(LogSink delegate) {
-            return new LogSink() {
-                @Override
-                public long write(ByteBuffer[] srcs, int offset, int length) throws IOException {
-                    try {
-                        latch.await(30, TimeUnit.SECONDS);
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                    }
-                    return delegate.write(srcs, offset, length);
-                }
-
-                @Override
-                public long size() throws IOException {
-                    return delegate.size();
-                }
-
-                @Override
-                public void close() throws IOException {
-                    delegate.close();
-                }
-            };
-        }
-
-        void open() {
-            latch.countDown();
-        }
     }
 }

@@ -8,6 +8,7 @@ import ch.qos.logback.core.status.Status;
 import ch.qos.logback.core.util.Duration;
 import ch.qos.logback.core.util.FileSize;
 import io.github.lockfreelog.journal.Backpressure;
+import io.github.lockfreelog.journal.GatedSink;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;

@@ -6,6 +6,7 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.core.status.Status;
 import ch.qos.logback.core.util.Duration;
+import io.github.lockfreelog.journal.ForwardingLogSink;
 import io.github.lockfreelog.journal.LogSink;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -32,12 +33,11 @@ class DiskFullTest {
     final LoggerContext context = TestAppenders.newContext();
 
     /** A sink that, while full, writes part of what it is given and then fails like a full disk. */
-    static final class FullDiskSink implements LogSink {
-        private final LogSink delegate;
+    static final class FullDiskSink extends ForwardingLogSink {
         volatile boolean full = true;
 
         FullDiskSink(LogSink delegate) {
-            this.delegate = delegate;
+            super(delegate);
         }
 
         @Override
@@ -55,16 +55,6 @@ class DiskFullTest {
                 throw new IOException("No space left on device");
             }
             return delegate.write(srcs, offset, length);
-        }
-
-        @Override
-        public long size() throws IOException {
-            return delegate.size();
-        }
-
-        @Override
-        public void close() throws IOException {
-            delegate.close();
         }
     }
 

@@ -1,23 +1,21 @@
-package io.github.lockfreelog.logback;
+package io.github.lockfreelog.journal;
 
-import io.github.lockfreelog.journal.LogSink;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /** A log sink whose writes wait until the test opens the gate: a deliberately slowed drainer. */
-final class GatedSink implements LogSink {
+public final class GatedSink extends ForwardingLogSink {
 
-    private final LogSink delegate;
     private final CountDownLatch gate = new CountDownLatch(1);
-    final CountDownLatch firstWriteArrived = new CountDownLatch(1);
+    public final CountDownLatch firstWriteArrived = new CountDownLatch(1);
 
-    GatedSink(LogSink delegate) {
-        this.delegate = delegate;
+    public GatedSink(LogSink delegate) {
+        super(delegate);
     }
 
-    void open() {
+    public void open() {
         gate.countDown();
     }
 
@@ -32,16 +30,6 @@ final class GatedSink implements LogSink {
             Thread.currentThread().interrupt();
             throw new IOException(e);
         }
-        return delegate.write(srcs, offset, length);
-    }
-
-    @Override
-    public long size() throws IOException {
-        return delegate.size();
-    }
-
-    @Override
-    public void close() throws IOException {
-        delegate.close();
+        return super.write(srcs, offset, length);
     }
 }

@@ -1,0 +1,42 @@
+package io.github.lockfreelog.journal;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+
+/**
+ * A sink that passes every call to another one; decorators given to
+ * {@code LockFreeFileAppender.setSinkDecorator} override only what they change.
+ */
+public class ForwardingLogSink implements LogSink {
+
+    protected final LogSink delegate;
+
+    public ForwardingLogSink(LogSink delegate) {
+        this.delegate = delegate;
+    }
+
+    @Override
+    public long write(ByteBuffer[] srcs, int offset, int length) throws IOException {
+        return delegate.write(srcs, offset, length);
+    }
+
+    @Override
+    public long size() throws IOException {
+        return delegate.size();
+    }
+
+    @Override
+    public boolean shouldRoll(long pendingBytes, int nextBytes) {
+        return delegate.shouldRoll(pendingBytes, nextBytes);
+    }
+
+    @Override
+    public void roll() throws IOException {
+        delegate.roll();
+    }
+
+    @Override
+    public void close() throws IOException {
+        delegate.close();
+    }
+}
