@@ -4,6 +4,7 @@ import ch.qos.logback.classic.PatternLayout;
 import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.encoder.Encoder;
+import ch.qos.logback.core.encoder.LayoutWrappingEncoder;
 import ch.qos.logback.core.pattern.Converter;
 import ch.qos.logback.core.pattern.PatternLayoutBase;
 import java.lang.invoke.MethodHandles;
@@ -18,8 +19,9 @@ import java.nio.charset.StandardCharsets;
  * reused {@code StringBuilder}, and its characters are encoded to UTF-8 into a reused array.
  *
  * <p>Used only where the result is the same by construction: the encoder is exactly
- * {@code PatternLayoutEncoder}, its layout exactly {@code PatternLayout}, its charset UTF-8, and
- * the layout's converter chain is readable; anything else goes through {@code encoder.encode}.
+ * {@code PatternLayoutEncoder} or {@code LayoutWrappingEncoder} (the Spring Boot starter's), its
+ * layout exactly {@code PatternLayout} (its converters may be any), its charset UTF-8, and the
+ * layout's converter chain is readable; anything else goes through {@code encoder.encode}.
  */
 final class PatternEncoding {
 
@@ -45,15 +47,17 @@ final class PatternEncoding {
     }
 
     /** The fast path for this encoder, or {@code null} where it would not give the same bytes. */
+    @SuppressWarnings("unchecked")
     static PatternEncoding of(Encoder<ILoggingEvent> encoder) {
-        if (HEAD == null || encoder == null || encoder.getClass() != PatternLayoutEncoder.class) {
+        if (HEAD == null || encoder == null
+                || (encoder.getClass() != PatternLayoutEncoder.class && encoder.getClass() != LayoutWrappingEncoder.class)) {
+            return null; // a subclass may encode differently
+        }
+        LayoutWrappingEncoder<ILoggingEvent> wrapping = (LayoutWrappingEncoder<ILoggingEvent>) encoder;
+        if (!(wrapping.getLayout() instanceof PatternLayout layout) || layout.getClass() != PatternLayout.class) {
             return null;
         }
-        PatternLayoutEncoder patternEncoder = (PatternLayoutEncoder) encoder;
-        if (!(patternEncoder.getLayout() instanceof PatternLayout layout) || layout.getClass() != PatternLayout.class) {
-            return null;
-        }
-        Charset charset = patternEncoder.getCharset() != null ? patternEncoder.getCharset() : Charset.defaultCharset();
+        Charset charset = wrapping.getCharset() != null ? wrapping.getCharset() : Charset.defaultCharset();
         if (!StandardCharsets.UTF_8.equals(charset)) {
             return null;
         }

@@ -89,6 +89,35 @@ class PatternEncodingTest {
     }
 
     @Test
+    void alsoServesALayoutWrappingEncoderWithAPatternLayoutAndCustomConverters() {
+        ch.qos.logback.classic.PatternLayout layout = new ch.qos.logback.classic.PatternLayout();
+        layout.setContext(context);
+        layout.getInstanceConverterMap().put("shout", Shout::new);
+        layout.setPattern("%-5level %shout(%msg) [%thread]%n");
+        layout.start();
+        ch.qos.logback.core.encoder.LayoutWrappingEncoder<ILoggingEvent> encoder =
+                new ch.qos.logback.core.encoder.LayoutWrappingEncoder<>();
+        encoder.setContext(context);
+        encoder.setLayout(layout);
+        encoder.setCharset(StandardCharsets.UTF_8);
+        encoder.start();
+        PatternEncoding fast = PatternEncoding.of(encoder);
+        assertThat(fast).isNotNull();
+        ILoggingEvent event = event("quiet ü 😀", null);
+        PatternEncoding.Scratch actual = fast.encode(event);
+        assertThat(new String(actual.bytes, 0, actual.length, StandardCharsets.UTF_8)).isEqualTo("WARN  QUIET Ü 😀 [worker-7]\n");
+        assertThat(Arrays.copyOf(actual.bytes, actual.length)).isEqualTo(encoder.encode(event));
+    }
+
+    /** A custom composite converter, as Spring Boot registers its own conversion words. */
+    public static final class Shout extends ch.qos.logback.core.pattern.CompositeConverter<ILoggingEvent> {
+        @Override
+        protected String transform(ILoggingEvent event, String in) {
+            return in.toUpperCase(java.util.Locale.ROOT);
+        }
+    }
+
+    @Test
     void isNotUsedWhereItCouldDiffer() {
         PatternLayoutEncoder latin1 = encoder("%m%n");
         latin1.setCharset(StandardCharsets.ISO_8859_1);
