@@ -4,6 +4,7 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.PatternLayout;
+import ch.qos.logback.classic.filter.ThresholdFilter;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.classic.spi.LoggerContextListener;
 import ch.qos.logback.core.Appender;
@@ -15,10 +16,13 @@ import ch.qos.logback.core.status.Status;
 import ch.qos.logback.core.util.Duration;
 import ch.qos.logback.core.util.FileSize;
 import io.github.lockfreelog.logback.LockFreeFileAppender;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.springframework.beans.BeanUtils;
@@ -55,6 +59,8 @@ public final class LockFreeLogAppenderHolder {
     /** True between "Spring Boot is about to reset Logback" and the next attach: resets must not re-attach. */
     private static boolean suspended;
     private static final ReattachOnReset RESET_LISTENER = new ReattachOnReset();
+    /** Open application contexts that stop the appender when they close (no logging shutdown hook). */
+    private static final Set<Object> STOP_WHEN_CLOSED = Collections.newSetFromMap(new IdentityHashMap<>());
 
     private LockFreeLogAppenderHolder() {
     }
@@ -118,6 +124,18 @@ public final class LockFreeLogAppenderHolder {
         suspended = false;
     }
 
+    /** Registers an open application context whose close is to stop the appender. */
+    static synchronized void stopWhenClosed(Object context) {
+        STOP_WHEN_CLOSED.add(context);
+    }
+
+    /** The application context registered with {@link #stopWhenClosed} closed: the last one stops the appender. */
+    static synchronized void closed(Object context) {
+        if (STOP_WHEN_CLOSED.remove(context) && STOP_WHEN_CLOSED.isEmpty()) {
+            detachAndStop();
+        }
+    }
+
     /** The appender the starter runs now, or {@code null}. */
     public static synchronized LockFreeFileAppender current() {
         return appender;
@@ -148,6 +166,14 @@ public final class LockFreeLogAppenderHolder {
         }
         created.setFlushInterval(Duration.buildByMilliseconds(settings.flushInterval().toMillis()));
         created.setDropBelowLevel(settings.dropBelowLevel());
+        if (settings.threshold() != null) {
+            // As Spring Boot's file appender: logging.threshold.file keeps lower levels out of the file.
+            ThresholdFilter threshold = new ThresholdFilter();
+            threshold.setContext(loggerContext);
+            threshold.setLevel(settings.threshold());
+            threshold.start();
+            created.addFilter(threshold);
+        }
         LockFreeLogRolling rolling = settings.rolling();
         if (rolling != null) {
             created.setFileNamePattern(rolling.fileNamePattern());

@@ -1,10 +1,12 @@
 package io.github.lockfreelog.autoconfigure;
 
 import ch.qos.logback.classic.LoggerContext;
+import java.util.List;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.event.ApplicationEnvironmentPreparedEvent;
 import org.springframework.boot.context.event.ApplicationStartingEvent;
 import org.springframework.boot.context.logging.LoggingApplicationListener;
+import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.ApplicationEvent;
 import org.springframework.context.event.GenericApplicationListener;
@@ -16,7 +18,8 @@ import org.springframework.util.ClassUtils;
  * Attaches the lock-free appender right after Spring Boot's {@link LoggingApplicationListener} has
  * initialised Logback, so that start-up lines are in the file. Registered in
  * {@code META-INF/spring.factories}; does nothing unless Logback is on the class path and bound to
- * SLF4J, and {@code lockfreelog.enabled} is not {@code false}.
+ * SLF4J, {@code lockfreelog.enabled} is not {@code false} and {@code spring.autoconfigure.exclude} does not name
+ * {@link LockFreeLogAutoConfiguration}.
  *
  * <p>On {@link ApplicationStartingEvent}, when Spring Boot is going to reset Logback again (a second
  * {@code SpringApplication.run} after the first context closed), it takes the running appender off
@@ -57,6 +60,20 @@ public class LockFreeLogApplicationListener implements GenericApplicationListene
         return ORDER;
     }
 
+    /** The property Spring Boot reads auto-configurations to exclude from. */
+    static final String EXCLUDE_PROPERTY = "spring.autoconfigure.exclude";
+
+    /**
+     * Whether {@code spring.autoconfigure.exclude} names {@link LockFreeLogAutoConfiguration}: then the starter is
+     * off, as with {@code lockfreelog.enabled=false}. (An exclusion in {@code @SpringBootApplication(exclude = ...)}
+     * cannot be seen this early.)
+     */
+    static boolean isExcluded(ConfigurableEnvironment environment) {
+        String name = LockFreeLogAutoConfiguration.class.getName();
+        return Binder.get(environment).bind(EXCLUDE_PROPERTY, Bindable.listOf(String.class)).orElse(List.of()).stream()
+                .anyMatch(excluded -> excluded != null && name.equals(excluded.trim()));
+    }
+
     /** Kept apart so that Logback classes are loaded only when Logback is present. */
     private static final class Logback {
 
@@ -73,12 +90,13 @@ public class LockFreeLogApplicationListener implements GenericApplicationListene
             LockFreeLogProperties properties = Binder.get(environment)
                     .bind(LockFreeLogProperties.PREFIX, LockFreeLogProperties.class)
                     .orElseGet(LockFreeLogProperties::new);
-            if (!properties.isEnabled()) {
+            if (!properties.isEnabled() || isExcluded(environment)) {
                 LockFreeLogAppenderHolder.detachAndStop();
                 return;
             }
             try {
-                LockFreeLogAppenderHolder.attach(context, LockFreeLogSettings.resolve(properties, environment), environment);
+                LockFreeLogAppenderHolder.attach(context, LockFreeLogSettings.resolve(properties, environment, context),
+                        environment);
             } catch (InvalidLockFreeLogPropertyException ex) {
                 LockFreeLogAppenderHolder.detachAndStop();
                 throw ex;

@@ -26,7 +26,7 @@ public class LockFreeLogAttachment implements InitializingBean {
 
     @Override
     public void afterPropertiesSet() {
-        appender = LockFreeLogAppenderHolder.attach(loggerContext, LockFreeLogSettings.resolve(properties, environment),
+        appender = LockFreeLogAppenderHolder.attach(loggerContext, LockFreeLogSettings.resolve(properties, environment, loggerContext),
                 environment);
     }
 

@@ -20,7 +20,8 @@ import org.springframework.core.type.AnnotatedTypeMetadata;
 
 /**
  * Auto-configuration of the lock-free log file: binds {@code lockfreelog.*} and attaches the
- * appender (see {@link LockFreeLogApplicationListener} for the early attach at start-up).
+ * appender (see {@link LockFreeLogApplicationListener} for the early attach at start-up), and
+ * stops it when the context closes if no logging shutdown hook will (see {@link LockFreeLogShutdown}).
  */
 @AutoConfiguration
 @ConditionalOnClass({ LoggerContext.class, LockFreeFileAppender.class })
@@ -39,6 +40,12 @@ public class LockFreeLogAutoConfiguration {
     @ConditionalOnMissingBean
     LockFreeLogAttachment lockFreeLogAttachment(LockFreeLogProperties properties, Environment environment) {
         return new LockFreeLogAttachment((LoggerContext) LoggerFactory.getILoggerFactory(), properties, environment);
+    }
+
+    /** Stops the appender when the context closes, but only with {@code logging.register-shutdown-hook=false}. */
+    @Bean
+    static LockFreeLogShutdown lockFreeLogShutdown(Environment environment) {
+        return new LockFreeLogShutdown(environment);
     }
 
     /** Matches when SLF4J is bound to Logback, i.e. Logback is the logging system. */

@@ -21,9 +21,13 @@ import java.util.function.ToLongFunction;
  * Micrometer meters carrying the same numbers as the {@code lockfreelog} endpoint, one set per
  * appender (tag {@code appender}); drops are tagged by {@code reason}, page faults by
  * {@code scope} and {@code type}. Meters read {@link LockFreeFileAppender#getStatistics()} when
- * they are published; nothing is counted twice.
+ * they are published, through one snapshot per appender that is reused for {@link #SNAPSHOT_MAX_AGE_NANOS}
+ * (a snapshot reads {@code /proc}), so the meters of one publication agree with one another; nothing is counted twice.
  */
 public class LockFreeLogMetrics implements MeterBinder {
+
+    /** How long one statistics snapshot serves the meters of an appender: about one publication. */
+    static final long SNAPSHOT_MAX_AGE_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
     private final LockFreeLogAppenders appenders;
 
@@ -39,43 +43,44 @@ public class LockFreeLogMetrics implements MeterBinder {
     }
 
     private static void bind(MeterRegistry registry, LockFreeFileAppender appender) {
+        Snapshot snapshot = new Snapshot(appender);
         Tags tags = Tags.of("appender", String.valueOf(appender.getName()));
-        counter(registry, appender, tags, "lockfreelog.events.appended", null, "Events handed to the appender",
+        counter(registry, appender, snapshot, tags, "lockfreelog.events.appended", null, "Events handed to the appender",
                 AppenderStatistics::appended);
-        counter(registry, appender, tags, "lockfreelog.events.written", null, "Events written to the log file",
+        counter(registry, appender, snapshot, tags, "lockfreelog.events.written", null, "Events written to the log file",
                 AppenderStatistics::eventsWritten);
         for (DropReason reason : DropReason.values()) {
-            counter(registry, appender, tags.and("reason", reason.id()), "lockfreelog.events.dropped", null,
+            counter(registry, appender, snapshot, tags.and("reason", reason.id()), "lockfreelog.events.dropped", null,
                     "Events dropped, by reason", s -> s.drops().getOrDefault(reason.id(), 0L));
         }
-        counter(registry, appender, tags, "lockfreelog.events.truncated", null, "Events cut to the maximum event size",
+        counter(registry, appender, snapshot, tags, "lockfreelog.events.truncated", null, "Events cut to the maximum event size",
                 AppenderStatistics::truncated);
-        gauge(registry, appender, tags, "lockfreelog.events.in.flight", null,
+        gauge(registry, appender, snapshot, tags, "lockfreelog.events.in.flight", null,
                 "Events in the journal, not yet in the log file", AppenderStatistics::inFlight);
-        counter(registry, appender, tags, "lockfreelog.bytes.written", BaseUnits.BYTES, "Bytes written to the log file",
+        counter(registry, appender, snapshot, tags, "lockfreelog.bytes.written", BaseUnits.BYTES, "Bytes written to the log file",
                 AppenderStatistics::bytesWritten);
-        counter(registry, appender, tags, "lockfreelog.buffer.swaps", null, "Buffer swaps", AppenderStatistics::swaps);
-        FunctionTimer.builder("lockfreelog.buffer.waits", appender, a -> a.getStatistics().waits(),
-                        a -> a.getStatistics().waitTotalNanos(), TimeUnit.NANOSECONDS)
+        counter(registry, appender, snapshot, tags, "lockfreelog.buffer.swaps", null, "Buffer swaps", AppenderStatistics::swaps);
+        FunctionTimer.builder("lockfreelog.buffer.waits", appender, a -> snapshot.get().waits(),
+                        a -> snapshot.get().waitTotalNanos(), TimeUnit.NANOSECONDS)
                 .tags(tags).description("Appends that waited for a drained buffer").register(registry);
         TimeGauge.builder("lockfreelog.buffer.wait.max", appender, TimeUnit.NANOSECONDS,
-                        a -> a.getStatistics().waitMaxNanos())
+                        a -> snapshot.get().waitMaxNanos())
                 .tags(tags).description("Longest wait for a drained buffer since start").register(registry);
-        gauge(registry, appender, tags, "lockfreelog.buffer.active.fill", BaseUnits.BYTES,
+        gauge(registry, appender, snapshot, tags, "lockfreelog.buffer.active.fill", BaseUnits.BYTES,
                 "Bytes reserved in the active buffer", AppenderStatistics::activeBufferFill);
-        gauge(registry, appender, tags, "lockfreelog.buffer.size", BaseUnits.BYTES, "Bytes per buffer",
+        gauge(registry, appender, snapshot, tags, "lockfreelog.buffer.size", BaseUnits.BYTES, "Bytes per buffer",
                 AppenderStatistics::bufferSize);
-        gauge(registry, appender, tags, "lockfreelog.buffer.count", null, "Buffers in the journal",
+        gauge(registry, appender, snapshot, tags, "lockfreelog.buffer.count", null, "Buffers in the journal",
                 AppenderStatistics::bufferCount);
-        gauge(registry, appender, tags, "lockfreelog.drain.lag", BaseUnits.BYTES,
+        gauge(registry, appender, snapshot, tags, "lockfreelog.drain.lag", BaseUnits.BYTES,
                 "Bytes in the journal not yet in the log file", AppenderStatistics::drainLagBytes);
-        counter(registry, appender, tags, "lockfreelog.drainer.errors", null, "Errors met by the background thread",
+        counter(registry, appender, snapshot, tags, "lockfreelog.drainer.errors", null, "Errors met by the background thread",
                 AppenderStatistics::drainerErrors);
-        counter(registry, appender, tags, "lockfreelog.frames.recovered", null,
+        counter(registry, appender, snapshot, tags, "lockfreelog.frames.recovered", null,
                 "Events recovered from the journal at start", AppenderStatistics::recoveredFrames);
-        counter(registry, appender, tags, "lockfreelog.frames.skipped", null,
+        counter(registry, appender, snapshot, tags, "lockfreelog.frames.skipped", null,
                 "Damaged or unfinished frames skipped", AppenderStatistics::skippedFrames);
-        gauge(registry, appender, tags, "lockfreelog.started", null, "1 while the appender runs, else 0",
+        gauge(registry, appender, snapshot, tags, "lockfreelog.started", null, "1 while the appender runs, else 0",
                 s -> s.started() ? 1 : 0);
         if (appender.getStatistics().pageFaults().available()) {
             List<Object[]> faults = List.of(
@@ -86,21 +91,42 @@ public class LockFreeLogMetrics implements MeterBinder {
             for (Object[] fault : faults) {
                 @SuppressWarnings("unchecked")
                 ToLongFunction<AppenderStatistics> value = (ToLongFunction<AppenderStatistics>) fault[2];
-                counter(registry, appender, tags.and(Tag.of("scope", (String) fault[0]), Tag.of("type", (String) fault[1])),
+                counter(registry, appender, snapshot, tags.and(Tag.of("scope", (String) fault[0]), Tag.of("type", (String) fault[1])),
                         "lockfreelog.page.faults", null, "Page faults since the appender started", value);
             }
         }
     }
 
-    private static void counter(MeterRegistry registry, LockFreeFileAppender appender, Tags tags, String name,
-            String baseUnit, String description, ToLongFunction<AppenderStatistics> value) {
-        FunctionCounter.builder(name, appender, a -> value.applyAsLong(a.getStatistics()))
+    private static void counter(MeterRegistry registry, LockFreeFileAppender appender, Snapshot snapshot, Tags tags,
+            String name, String baseUnit, String description, ToLongFunction<AppenderStatistics> value) {
+        FunctionCounter.builder(name, appender, a -> value.applyAsLong(snapshot.get()))
                 .tags(tags).baseUnit(baseUnit).description(description).register(registry);
     }
 
-    private static void gauge(MeterRegistry registry, LockFreeFileAppender appender, Tags tags, String name,
-            String baseUnit, String description, ToDoubleFunction<AppenderStatistics> value) {
-        Gauge.builder(name, appender, a -> value.applyAsDouble(a.getStatistics()))
+    private static void gauge(MeterRegistry registry, LockFreeFileAppender appender, Snapshot snapshot, Tags tags,
+            String name, String baseUnit, String description, ToDoubleFunction<AppenderStatistics> value) {
+        Gauge.builder(name, appender, a -> value.applyAsDouble(snapshot.get()))
                 .tags(tags).baseUnit(baseUnit).description(description).strongReference(true).register(registry);
+    }
+
+    /** One appender's statistics, taken again once older than {@link #SNAPSHOT_MAX_AGE_NANOS}. */
+    static final class Snapshot {
+
+        private final LockFreeFileAppender appender;
+        private AppenderStatistics statistics;
+        private long takenAt;
+
+        Snapshot(LockFreeFileAppender appender) {
+            this.appender = appender;
+        }
+
+        synchronized AppenderStatistics get() {
+            long now = System.nanoTime();
+            if (statistics == null || now - takenAt > SNAPSHOT_MAX_AGE_NANOS) {
+                statistics = appender.getStatistics();
+                takenAt = now;
+            }
+            return statistics;
+        }
     }
 }

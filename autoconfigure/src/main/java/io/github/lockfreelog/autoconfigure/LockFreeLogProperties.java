@@ -51,7 +51,7 @@ public class LockFreeLogProperties {
     /** Loggers to attach the appender to. */
     private List<String> loggers = new ArrayList<>(List.of("ROOT"));
 
-    /** Logback pattern of each line. When unset, "logging.pattern.file", then Spring Boot's default file pattern. */
+    /** Logback pattern of each line, read as written: Logback substitutes its ${...} variables (Spring properties included). When unset, "logging.pattern.file", then Spring Boot's default file pattern with "logging.pattern.*" applied. */
     private String pattern;
 
     /** Structured log format of each line (ecs, gelf, logstash, or the fully-qualified name of a StructuredLogFormatter), written as one JSON document per line. When unset, "logging.structured.format.file" unless a pattern is set here. */
@@ -198,19 +198,19 @@ public class LockFreeLogProperties {
         /** Whether the log file rolls. With false the file grows for ever, as with a plain Logback FileAppender. */
         private boolean enabled = true;
 
-        /** Names of rolled files, in Logback's syntax: %d{...} for the period (required), %i for the index within a period (required with a max-file-size), .gz or .zip at the end to compress. ${LOG_FILE} and ${LOG_PATH} stand for the log file and its folder. When unset, "logging.logback.rollingpolicy.file-name-pattern". */
+        /** Names of rolled files, in Logback's syntax: %d{...} for the period (required), %i for the index within a period (required with a max-file-size), .gz or .zip at the end to compress. ${LOG_FILE} and ${LOG_PATH} stand for the log file and its folder. When unset, "logging.logback.rollingpolicy.file-name-pattern" if set, which takes precedence over the default here. */
         private String fileNamePattern;
 
-        /** Size the log file may reach before it rolls; 0B to roll by time only. When unset, "logging.logback.rollingpolicy.max-file-size". */
+        /** Size the log file may reach before it rolls; 0B to roll by time only. When unset, "logging.logback.rollingpolicy.max-file-size" if set, which takes precedence over the default here; the default applies only to a pattern with %i. */
         private DataSize maxFileSize;
 
-        /** Number of periods (as set by %d in the file name pattern) of rolled files to keep; 0 keeps all. When unset, "logging.logback.rollingpolicy.max-history". */
+        /** Number of periods (as set by %d in the file name pattern) of rolled files to keep; 0 keeps all. When unset, "logging.logback.rollingpolicy.max-history" if set, which takes precedence over the default here. */
         private Integer maxHistory;
 
-        /** Total size of rolled files above which the oldest are deleted; 0B for no cap. When unset, "logging.logback.rollingpolicy.total-size-cap". */
+        /** Total size of rolled files above which the oldest are deleted; 0B for no cap. When unset, "logging.logback.rollingpolicy.total-size-cap" if set, which takes precedence over the default here. */
         private DataSize totalSizeCap;
 
-        /** Whether to delete rolled files beyond max-history and total-size-cap at start-up too. When unset, "logging.logback.rollingpolicy.clean-history-on-start". */
+        /** Whether to delete rolled files beyond max-history and total-size-cap at start-up too. When unset, "logging.logback.rollingpolicy.clean-history-on-start" if set, which takes precedence over the default here. */
         private Boolean cleanHistoryOnStart;
 
         public boolean isEnabled() {

@@ -194,7 +194,7 @@ record LockFreeLogRolling(String fileNamePattern, String fileNamePatternProperty
      * The value as written, placeholders not resolved: the environment would resolve {@code ${LOG_FILE}} to Spring
      * Boot's log file, which is not always the file this appender writes.
      */
-    private static String rawOr(PropertyResolver environment, String property, String fallback) {
+    static String rawOr(PropertyResolver environment, String property, String fallback) {
         if (environment instanceof ConfigurableEnvironment configurable) {
             ConfigurationPropertyName name = ConfigurationPropertyName.of(property);
             for (ConfigurationPropertySource source : ConfigurationPropertySources.get(configurable)) {

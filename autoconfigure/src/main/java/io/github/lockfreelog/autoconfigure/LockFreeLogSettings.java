@@ -1,5 +1,8 @@
 package io.github.lockfreelog.autoconfigure;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.core.spi.PropertyContainer;
+import ch.qos.logback.core.spi.ScanException;
 import io.github.lockfreelog.journal.Backpressure;
 import io.github.lockfreelog.journal.JournalDescriptor;
 import io.github.lockfreelog.logback.LockFreeFileAppender;
@@ -29,7 +32,8 @@ import org.springframework.util.unit.DataSize;
  *
  * @param file absolute path of the log file
  * @param journal absolute path of the journal, or {@code null} for the appender's default
- * @param pattern Logback pattern of each line, or {@code null} when {@code structuredFormat} is set
+ * @param pattern Logback pattern of each line, its {@code ${...}} variables substituted, or {@code null} when
+ *        {@code structuredFormat} is set
  * @param patternProperty property the pattern came from (for error messages)
  * @param structuredFormat Spring Boot structured log format ({@code ecs}, {@code gelf}, {@code logstash} or a class
  *        name), or {@code null} for a pattern
@@ -48,16 +52,21 @@ import org.springframework.util.unit.DataSize;
  * @param replaceBootFileAppender whether Spring Boot's file appender for {@code bootLogFile} is removed
  * @param bootLogFile absolute path of Spring Boot's log file ({@code logging.file.*}), or {@code null}
  * @param rolling rolling of the log file, or {@code null} when it never rolls
+ * @param threshold level name from {@code logging.threshold.file} below which events are not written, or
+ *        {@code null} when every level is written
  */
 record LockFreeLogSettings(String file, String journal, String pattern, String patternProperty,
         String structuredFormat, String structuredFormatProperty, Map<String, Object> structuredProperties,
         Charset charset, long bufferSize, int bufferCount, Backpressure backpressure, Duration maxBlockTime,
         Long maxEventSize, Duration flushInterval, String dropBelowLevel, List<String> loggers,
-        boolean replaceBootFileAppender, String bootLogFile, LockFreeLogRolling rolling) {
+        boolean replaceBootFileAppender, String bootLogFile, LockFreeLogRolling rolling, String threshold) {
 
-    /** Spring Boot's default file pattern (see its logback {@code defaults.xml}), with the process id filled in. */
-    static final String DEFAULT_PATTERN = "%d{yyyy-MM-dd'T'HH:mm:ss.SSSXXX} %5p " + ProcessHandle.current().pid()
-            + " --- %esb(){APPLICATION_NAME}%esb{APPLICATION_GROUP}[%t] %-40.40logger{39} : %m%n%wEx";
+    /** Where the default pattern's variables come from, for error messages. */
+    static final String DEFAULT_PATTERN_PROPERTIES = "logging.pattern.dateformat / logging.pattern.level / "
+            + "logging.pattern.correlation / logging.exception-conversion-word";
+
+    /** Spring Boot's property for the threshold of its log file. */
+    static final String BOOT_THRESHOLD = "logging.threshold.file";
 
     /** Spring Boot's property for the structured format of its log file. */
     static final String BOOT_STRUCTURED_FORMAT = "logging.structured.format.file";
@@ -71,7 +80,8 @@ record LockFreeLogSettings(String file, String journal, String pattern, String p
      * @return the settings, or {@code null} when no log file is set anywhere (then no appender is attached)
      * @throws InvalidLockFreeLogPropertyException naming the first property whose value cannot be used
      */
-    static LockFreeLogSettings resolve(LockFreeLogProperties properties, PropertyResolver environment) {
+    static LockFreeLogSettings resolve(LockFreeLogProperties properties, PropertyResolver environment,
+            PropertyContainer loggerContext) {
         LogFile bootLog = LogFile.get(environment);
         String bootLogFile = (bootLog != null) ? absolute(bootLog.toString()) : null;
         String file = StringUtils.hasText(properties.getFile()) ? absolute(properties.getFile()) : bootLogFile;
@@ -128,10 +138,14 @@ record LockFreeLogSettings(String file, String journal, String pattern, String p
                     "one or more logger names, e.g. ROOT or com.example");
         }
 
-        String pattern = properties.getPattern();
+        // Patterns are read as written and their ${...} substituted by Logback, as Spring Boot's file appender
+        // leaves unresolvable ones to Logback: ${NOPE} becomes NOPE_IS_UNDEFINED, ${NAME:-default} works.
+        String pattern = (properties.getPattern() != null)
+                ? LockFreeLogRolling.rawOr(environment, P + "pattern", properties.getPattern()) : null;
         String patternProperty = P + "pattern";
         String structuredFormat = null;
         String structuredFormatProperty = null;
+        String bootStructuredFormat = property(environment, BOOT_STRUCTURED_FORMAT);
         if (StringUtils.hasText(properties.getStructuredFormat())) {
             structuredFormat = properties.getStructuredFormat().trim();
             structuredFormatProperty = P + "structured-format";
@@ -139,34 +153,70 @@ record LockFreeLogSettings(String file, String journal, String pattern, String p
                 throw new InvalidLockFreeLogPropertyException(structuredFormatProperty, structuredFormat,
                         "unset while " + P + "pattern is set: each line is either a pattern or a structured document");
             }
-        } else if (pattern == null && StringUtils.hasText(environment.getProperty(BOOT_STRUCTURED_FORMAT))) {
+        } else if (pattern == null && StringUtils.hasText(bootStructuredFormat)) {
             // As in Spring Boot's own file appender, a structured format wins over logging.pattern.file.
-            structuredFormat = environment.getProperty(BOOT_STRUCTURED_FORMAT).trim();
+            structuredFormat = bootStructuredFormat.trim();
             structuredFormatProperty = BOOT_STRUCTURED_FORMAT;
         }
+        LockFreeLogVariables variables = new LockFreeLogVariables(environment);
         if (structuredFormat == null) {
-            if (pattern == null && environment.getProperty("logging.pattern.file") != null) {
-                pattern = environment.getProperty("logging.pattern.file");
+            if (pattern == null) {
+                pattern = LockFreeLogRolling.rawOr(environment, "logging.pattern.file", null);
                 patternProperty = "logging.pattern.file";
             }
             if (pattern == null) {
-                pattern = DEFAULT_PATTERN;
+                pattern = LockFreeLogVariables.FILE_LOG_PATTERN;
+                patternProperty = DEFAULT_PATTERN_PROPERTIES;
             }
             if (!StringUtils.hasText(pattern)) {
                 throw new InvalidLockFreeLogPropertyException(patternProperty, pattern, "a Logback pattern, e.g. %d %5p [%t] %logger : %m%n");
             }
+            pattern = substitute(variables, pattern, loggerContext, patternProperty, "a Logback pattern");
         } else {
             pattern = null;
         }
+        String threshold = substitute(variables, LockFreeLogVariables.FILE_LOG_THRESHOLD, loggerContext, BOOT_THRESHOLD,
+                "a level").trim();
+        Level thresholdLevel = Level.toLevel(threshold, null);
+        if (thresholdLevel == null) {
+            throw new InvalidLockFreeLogPropertyException(BOOT_THRESHOLD, threshold,
+                    "one of TRACE, DEBUG, INFO, WARN, ERROR, OFF (or false, which Spring Boot reads as OFF)");
+        }
+        threshold = (thresholdLevel.toInt() <= Level.TRACE_INT) ? null : thresholdLevel.toString();
         Charset charset = properties.getCharset();
         if (charset == null) {
-            charset = charset(environment.getProperty("logging.charset.file"));
+            charset = charset(property(environment, "logging.charset.file"));
         }
         LockFreeLogRolling rolling = LockFreeLogRolling.resolve(properties.getRolling(), environment, file);
         return new LockFreeLogSettings(file, journal, pattern, patternProperty, structuredFormat,
                 structuredFormatProperty, (structuredFormat != null) ? structuredProperties(environment) : Map.of(),
                 charset, bufferSize, bufferCount, properties.getBackpressure(), maxBlockTime, maxEventSize,
-                flushInterval, dropBelowLevel, loggers, properties.isReplaceBootFileAppender(), bootLogFile, rolling);
+                flushInterval, dropBelowLevel, loggers, properties.isReplaceBootFileAppender(), bootLogFile, rolling,
+                threshold);
+    }
+
+    /** Logback's substitution of {@code ${...}}; what it cannot parse is reported against {@code property}. */
+    private static String substitute(LockFreeLogVariables variables, String template, PropertyContainer loggerContext,
+            String property, String what) {
+        try {
+            return variables.substitute(template, loggerContext);
+        } catch (ScanException | RuntimeException ex) {
+            throw new InvalidLockFreeLogPropertyException(property, template,
+                    what + " whose ${...} variables Logback can substitute (" + ex.getMessage() + ")");
+        }
+    }
+
+    /**
+     * A Spring property; one whose placeholders cannot be resolved is reported against its name rather than
+     * failing start-up with a stack trace.
+     */
+    private static String property(PropertyResolver environment, String name) {
+        try {
+            return environment.getProperty(name);
+        } catch (IllegalArgumentException ex) {
+            throw new InvalidLockFreeLogPropertyException(name, LockFreeLogRolling.rawOr(environment, name, null),
+                    "a value whose ${...} placeholders can be resolved (" + ex.getMessage() + ")");
+        }
     }
 
     /** What the structured formatters read from the environment, so that other values make another appender. */

@@ -8,6 +8,7 @@ import static org.awaitility.Awaitility.await;
 import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
 import io.github.lockfreelog.autoconfigure.LockFreeLogEndpoint.AppenderDescriptor;
 import io.github.lockfreelog.journal.ForwardingLogSink;
+import io.github.lockfreelog.logback.AppenderStatistics;
 import io.github.lockfreelog.logback.LockFreeFileAppender;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
@@ -149,6 +150,24 @@ class LockFreeLogActuatorAutoConfigurationTests {
             assertThat(registry.get("lockfreelog.started").tag("appender", name).gauge().value()).isEqualTo(1);
             assertThat(registry.get("lockfreelog.buffer.waits").tag("appender", name).functionTimer().count()).isZero();
             assertThat(registry.find("lockfreelog.drainer.errors").tag("appender", name).functionCounter()).isNotNull();
+        });
+    }
+
+    @Test
+    void metersOfOnePublicationShouldShareOneStatisticsSnapshot() {
+        withFile().run(context -> {
+            LockFreeFileAppender appender = context.getBean(LockFreeLogAttachment.class).getAppender();
+            LockFreeLogMetrics.Snapshot snapshot = new LockFreeLogMetrics.Snapshot(appender);
+            long start = System.nanoTime();
+            AppenderStatistics first = snapshot.get();
+            LoggerFactory.getLogger("test.snapshot").info("between two reads");
+            AppenderStatistics second = snapshot.get();
+            if (System.nanoTime() - start < LockFreeLogMetrics.SNAPSHOT_MAX_AGE_NANOS) {
+                // (Only a pause of the test thread longer than the snapshot's age could make this not apply.)
+                assertThat(second).isSameAs(first);
+            }
+            await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(snapshot.get()).isNotSameAs(first));
+            assertThat(snapshot.get().appended()).isGreaterThan(first.appended());
         });
     }
 

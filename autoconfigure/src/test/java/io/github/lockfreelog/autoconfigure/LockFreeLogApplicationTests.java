@@ -30,10 +30,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.DisposableBean;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.context.properties.bind.BindException;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -171,6 +173,102 @@ class LockFreeLogApplicationTests {
     }
 
     @Test
+    void runWhenTheAutoConfigurationIsExcludedShouldLeaveSpringBootsFileAppenderInPlace() {
+        try (ConfigurableApplicationContext context = application(
+                "spring.autoconfigure.exclude=" + LockFreeLogAutoConfiguration.class.getName()).run()) {
+            assertThat(context.getBeansOfType(LockFreeLogAttachment.class)).isEmpty();
+            assertThat(LockFreeLogAppenderHolder.current()).isNull();
+            assertThat(lockFreeAppenders()).isEmpty();
+            assertThat(appenders(root())).anyMatch(a -> a instanceof FileAppender && "FILE".equals(a.getName()));
+            awaitContent(dir.resolve("app.log"), "Started LockFreeLogApplicationTests.TestApplication in");
+        }
+    }
+
+    @Test
+    void runWhenAnotherAutoConfigurationIsExcludedShouldStillAttach() {
+        try (ConfigurableApplicationContext context = application(
+                "spring.autoconfigure.exclude[0]=org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration",
+                "spring.autoconfigure.exclude[1]=" + LockFreeLogAutoConfiguration.class.getName() + "Other").run()) {
+            assertThat(lockFreeAppenders()).singleElement().isSameAs(LockFreeLogAppenderHolder.current());
+        }
+    }
+
+    @Test
+    void closingTheContextWithoutLoggingShutdownHookShouldDrainAndStopTheAppender() throws IOException {
+        Path log = dir.resolve("app.log");
+        Path journal = dir.resolve(".lockfreelog/app.log.journal");
+        LockFreeFileAppender first;
+        try (ConfigurableApplicationContext context = application("logging.register-shutdown-hook=false")
+                .sources(ShutdownLoggingBean.class).run()) {
+            first = context.getBean(LockFreeLogAttachment.class).getAppender();
+            assertThat(journal).exists();
+            for (int i = 0; i < 500; i++) {
+                LoggerFactory.getLogger("test.war").info("before close {}", i);
+            }
+        }
+        // What a servlet container does on undeploy: nothing stops Logback, so the context close must.
+        assertThat(first.isStarted()).isFalse();
+        assertThat(LockFreeLogAppenderHolder.current()).isNull();
+        assertThat(lockFreeAppenders()).isEmpty();
+        assertThat(Files.size(journal)).isZero();
+        String content = LogbackTestSupport.read(log);
+        for (int i = 0; i < 500; i++) {
+            assertThat(content).contains("before close " + i + "\n");
+        }
+        // Beans destroyed while the context closes still have their lines written.
+        assertThat(content).contains("user bean destroyed");
+        assertThat(first.getStatistics().dropped()).isZero();
+
+        // A redeploy into the same JVM: the journal is free again.
+        try (ConfigurableApplicationContext context = application("logging.register-shutdown-hook=false").run()) {
+            LockFreeFileAppender second = context.getBean(LockFreeLogAttachment.class).getAppender();
+            assertThat(second).isNotSameAs(first);
+            assertThat(second.isStarted()).isTrue();
+            LoggerFactory.getLogger("test.war").info("after redeploy");
+            assertThat(awaitContent(log, "after redeploy")).contains("before close 499");
+        }
+    }
+
+    @Test
+    void closingOneOfTwoContextsWithoutLoggingShutdownHookShouldKeepTheAppenderForTheOther() {
+        try (ConfigurableApplicationContext two = application("logging.register-shutdown-hook=false").run()) {
+            LockFreeFileAppender appender = two.getBean(LockFreeLogAttachment.class).getAppender();
+            application("logging.register-shutdown-hook=false").run().close();
+            assertThat(appender.isStarted()).isTrue();
+            assertThat(lockFreeAppenders()).containsExactly(appender);
+        }
+    }
+
+    @Test
+    void stoppingLogbackAsSpringBootsShutdownHookDoesShouldDrainAndStopTheAppender() throws IOException {
+        Path journal = dir.resolve(".lockfreelog/app.log.journal");
+        LockFreeFileAppender appender;
+        try (ConfigurableApplicationContext context = application().run()) {
+            appender = context.getBean(LockFreeLogAttachment.class).getAppender();
+            for (int i = 0; i < 500; i++) {
+                LoggerFactory.getLogger("test.hook").info("before exit {}", i);
+            }
+        }
+        // With the hook (the default) the appender outlives the context, as Spring Boot's file appender does ...
+        assertThat(appender.isStarted()).isTrue();
+        LoggerFactory.getLogger("test.hook").info("after close");
+        // ... until the hook stops Logback (LogbackLoggingSystem's shutdown handler: LoggerContext.stop()).
+        try {
+            LogbackTestSupport.loggerContext().stop();
+            assertThat(appender.isStarted()).isFalse();
+            assertThat(Files.size(journal)).isZero();
+            String content = LogbackTestSupport.read(dir.resolve("app.log"));
+            for (int i = 0; i < 500; i++) {
+                assertThat(content).contains("before exit " + i + "\n");
+            }
+            assertThat(content).contains("after close\n");
+            assertThat(appender.getStatistics().dropped()).isZero();
+        } finally {
+            LogbackTestSupport.loggerContext().start();
+        }
+    }
+
+    @Test
     void appenderDeclaredInTheLogbackConfigurationShouldBeUsedAsItIsAndReported() {
         try (ConfigurableApplicationContext context = application(
                 "logging.config=classpath:lockfreelog-declared-logback.xml").run()) {
@@ -197,7 +295,10 @@ class LockFreeLogApplicationTests {
 
     @Test
     void unknownBackpressureShouldFailStartUpListingTheAllowedValues(CapturedOutput output) {
-        assertThatThrownBy(() -> application("lockfreelog.backpressure=SOMETIMES").run()).isNotNull();
+        // Bound by the listener while logging is set up, so Spring's BindException reaches the caller as it is.
+        assertThatThrownBy(() -> application("lockfreelog.backpressure=SOMETIMES").run())
+                .isInstanceOf(BindException.class).hasMessageContaining("lockfreelog.backpressure")
+                .rootCause().hasMessageContaining("SOMETIMES");
         assertThat(output).contains("APPLICATION FAILED TO START").contains("lockfreelog.backpressure")
                 .contains("SOMETIMES").containsPattern("(?s)The following values are valid:\\s+BLOCK\\s+DROP");
     }
@@ -215,5 +316,14 @@ class LockFreeLogApplicationTests {
     @SpringBootConfiguration
     @EnableAutoConfiguration
     static class TestApplication {
+    }
+
+    /** A user bean that logs while the context closes; created before the auto-configured beans, destroyed after. */
+    static class ShutdownLoggingBean implements DisposableBean {
+
+        @Override
+        public void destroy() {
+            LoggerFactory.getLogger("test.war").info("user bean destroyed");
+        }
     }
 }

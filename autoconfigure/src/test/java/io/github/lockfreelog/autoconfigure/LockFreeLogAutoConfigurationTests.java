@@ -86,9 +86,15 @@ class LockFreeLogAutoConfigurationTests {
         runner.withClassLoader(new FilteredClassLoader(LoggerContext.class))
                 .withPropertyValues("lockfreelog.file=" + file("app.log"))
                 .run(context -> {
+                    assertThat(context).hasNotFailed();
                     assertThat(context).doesNotHaveBean(LockFreeLogAttachment.class);
                     assertThat(context).doesNotHaveBean(LockFreeLogProperties.class);
-                    assertThat(lockFreeAppenders()).isEmpty();
+                    // Logback is still what the test runs on: had the starter not backed off, its appender would
+                    // be on ROOT and would write the file.
+                    assertThat(LockFreeLogAppenderHolder.current()).isNull();
+                    assertThat(root().getAppender(LockFreeLogAppenderHolder.APPENDER_NAME)).isNull();
+                    LoggerFactory.getLogger("test.backoff").info("not for the file");
+                    assertThat(dir.resolve("app.log")).doesNotExist();
                 });
     }
 
@@ -205,6 +211,43 @@ class LockFreeLogAutoConfigurationTests {
     }
 
     @Test
+    void runWithPlaceholdersInPatternsShouldLeaveThemToLogback() {
+        runner.withPropertyValues("lockfreelog.file=" + file("ph.log"), "test.label=from-spring",
+                "lockfreelog.pattern=[${NOPE}] [${LEVEL_VAR:-%5p}] [${test.label}] %m%n").run(context -> {
+                    assertThat(context).hasNotFailed();
+                    LoggerFactory.getLogger("test.placeholders").info("lockfreelog pattern");
+                    assertThat(awaitContent(dir.resolve("ph.log"), "lockfreelog pattern"))
+                            .contains("[NOPE_IS_UNDEFINED] [ INFO] [from-spring] lockfreelog pattern\n");
+                });
+        runner.withPropertyValues("lockfreelog.file=" + file("ph2.log"), "logging.pattern.file=%level ${NOPE} %m%n")
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    LoggerFactory.getLogger("test.placeholders").info("logging pattern");
+                    assertThat(awaitContent(dir.resolve("ph2.log"), "logging pattern"))
+                            .contains("INFO NOPE_IS_UNDEFINED logging pattern\n");
+                });
+    }
+
+    @Test
+    void runWithFileThresholdShouldKeepLowerLevelsOutOfTheFile() {
+        runner.withPropertyValues("lockfreelog.file=" + file("t.log"), "logging.threshold.file=error").run(context -> {
+            LoggerFactory.getLogger("test.threshold").warn("warn line");
+            LoggerFactory.getLogger("test.threshold").error("error line");
+            assertThat(awaitContent(dir.resolve("t.log"), "error line")).doesNotContain("warn line");
+        });
+    }
+
+    @Test
+    void runWithBootPatternPropertiesShouldShapeTheDefaultPatternWithoutSpringApplication() {
+        runner.withPropertyValues("lockfreelog.file=" + file("b.log"), "logging.pattern.level=<%p>",
+                "logging.pattern.dateformat=HH:mm").run(context -> {
+                    LoggerFactory.getLogger("test.bare").info("bare context");
+                    assertThat(awaitContent(dir.resolve("b.log"), "bare context")).containsPattern(
+                            "(?m)^\\d\\d:\\d\\d <INFO> " + ProcessHandle.current().pid() + " --- .* : bare context$");
+                });
+    }
+
+    @Test
     void runWithLoggersShouldAttachToThoseLoggersOnly() {
         runner.withPropertyValues("lockfreelog.file=" + file("l.log"), "lockfreelog.loggers=com.example.a,com.example.b")
                 .run(context -> {
@@ -298,6 +341,8 @@ class LockFreeLogAutoConfigurationTests {
         "lockfreelog.drop-below-level|LOUD|one of TRACE, DEBUG, INFO, WARN, ERROR, OFF",
         "lockfreelog.pattern|%d %noSuchWord|a valid Logback pattern",
         "logging.charset.file|NO-SUCH-CHARSET|a charset name this JVM supports",
+        "logging.charset.file|${NOPE}|a value whose ${...} placeholders can be resolved",
+        "logging.threshold.file|LOUD|one of TRACE, DEBUG, INFO, WARN, ERROR, OFF",
     })
     void runWithInvalidValueShouldFailNamingThePropertyAndTheAllowedValues(String property, String value, String allowed) {
         runner.withPropertyValues("lockfreelog.file=" + file("bad.log"), property + "=" + value).run(context -> {

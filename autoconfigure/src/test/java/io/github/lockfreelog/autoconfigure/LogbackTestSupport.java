@@ -21,6 +21,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
 import org.slf4j.LoggerFactory;
+import org.springframework.boot.logging.LoggingSystemProperty;
 
 /** Small helpers shared by the tests: what is attached where, and what the log file holds. */
 final class LogbackTestSupport {
@@ -87,6 +88,13 @@ final class LogbackTestSupport {
                 logger.detachAppender(appender);
             }
             appender.stop();
+        }
+        // Spring Boot writes its logging variables (LOG_LEVEL_PATTERN, FILE_LOG_THRESHOLD, ...) as system properties,
+        // only where none is set yet, and into the logger context: clear both so that one test's logging.* values do
+        // not shape the next test's lines.
+        for (LoggingSystemProperty property : LoggingSystemProperty.values()) {
+            System.clearProperty(property.getEnvironmentVariableName());
+            loggerContext().putProperty(property.getEnvironmentVariableName(), null);
         }
         // Error statuses left by one test (a bad pattern, a failing disk) would make Spring Boot's
         // next logging initialisation with logging.config report a configuration error.
