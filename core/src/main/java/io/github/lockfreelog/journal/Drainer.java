@@ -59,6 +59,12 @@ final class Drainer implements Runnable {
     private long drainSeq;
     private long lastLogSize;
 
+    /** Per buffer: offsets of frames abandoned in the term it holds, and how many. */
+    private final int[][] abandoned;
+    private final int[] abandonedCount;
+    /** Per buffer: the term it will host once its abandoned frames are acknowledged, or -1. */
+    private final long[] quarantinedUntil;
+
     private volatile boolean stopRequested;
     private volatile boolean finishedCleanly;
     private long lastFaultSample;
@@ -80,6 +86,10 @@ final class Drainer implements Runnable {
         this.flushIntervalNanos = config.flushIntervalNanos();
         this.unblockTimeoutNanos = config.unblockTimeoutNanos();
         this.mapping = journal.duplicate();
+        this.abandoned = new int[bufferCount][4];
+        this.abandonedCount = new int[bufferCount];
+        this.quarantinedUntil = new long[bufferCount];
+        java.util.Arrays.fill(quarantinedUntil, -1);
         this.large = journal.duplicate();
     }
 
@@ -108,6 +118,7 @@ final class Drainer implements Runnable {
         for (;;) {
             try {
                 sampleFaults();
+                releaseQuarantined();
                 if (out[0] != null) {
                     writeBatch(); // a write that failed before: finish it first
                 }
@@ -180,8 +191,12 @@ final class Drainer implements Runnable {
             gather(at, length);
         }
         writeBatch();
-        // the free slots of the term this buffer hosts next (this also pre-touches its pages)
-        journal.fillEmpty(base, bufferSize, (int) (drainTerm + bufferCount));
+        final long hostsNext = drainTerm + bufferCount;
+        final boolean quarantine = abandonedCount[index] > 0;
+        if (!quarantine) {
+            // the free slots of the term this buffer hosts next (this also pre-touches its pages)
+            journal.fillEmpty(base, bufferSize, (int) hostsNext);
+        }
         long next = drainTerm + 1;
         // record first, then hand the buffer back: once writers may reuse it, recovery must not
         // start from the term it held
@@ -189,7 +204,11 @@ final class Drainer implements Runnable {
         drainTerm = next;
         drainOffset = 0;
         scanOffset = 0;
-        engine.markClean(index, next - 1 + bufferCount);
+        if (quarantine) {
+            quarantinedUntil[index] = hostsNext; // handed back once its stalled writers resume
+        } else {
+            engine.markClean(index, hostsNext);
+        }
     }
 
     /**
@@ -313,7 +332,6 @@ final class Drainer implements Runnable {
      */
     private int awaitCommit(int at, int room) {
         final long start = System.nanoTime();
-        boolean warned = false;
         for (int tries = 0;; tries++) {
             int length = journal.getIntAcquire(at + FRAME_LENGTH_OFFSET);
             if (length > 0) {
@@ -326,16 +344,12 @@ final class Drainer implements Runnable {
                     padFollowingGap(at + FRAME_ALIGNMENT, room - FRAME_ALIGNMENT);
                     return FRAME_ALIGNMENT;
                 }
-                if (length < 0 && stopRequested && engine.stopGaveUp()) {
-                    // stop gave up on callers still inside append: this frame is left out, counted
-                    journal.putIntPlain(at + FRAME_TYPE_OFFSET, TYPE_PADDING);
+                if (length < 0 && abandon(at, length)) {
                     counters.unblocked++;
+                    status.warn("a writer stalled for over " + TimeUnit.NANOSECONDS.toMillis(waited)
+                            + " ms while copying its event (journal offset " + at + "): its frame is left out, the"
+                            + " writer writes the event again when it resumes, and this buffer is reused only then", null);
                     return -length;
-                }
-                if (length < 0 && !warned) {
-                    warned = true;
-                    status.warn("a writer has been copying its event at journal offset " + at + " for over "
-                            + TimeUnit.NANOSECONDS.toMillis(waited) + " ms; draining waits for it", null);
                 }
             }
             if (tries < 100) {
@@ -343,6 +357,51 @@ final class Drainer implements Runnable {
             } else {
                 LockSupport.parkNanos(this, COMMIT_PARK_NANOS);
             }
+        }
+    }
+
+    /**
+     * Abandons the claimed frame at {@code at} (length {@code length} &lt; 0) and remembers it, so
+     * that its buffer is not reused before the writer has resumed and acknowledged.
+     *
+     * @return {@code false} if the writer committed meanwhile
+     */
+    private boolean abandon(int at, int length) {
+        long claimed = journal.getLongVolatile(at);
+        int type = headerType(claimed);
+        if (headerLength(claimed) != length || (type != TYPE_DATA && type != TYPE_PADDING)
+                || !journal.casLong(at, claimed, header(length, TYPE_ABANDONED))) {
+            return false;
+        }
+        int index = (int) (drainTerm % bufferCount);
+        int[] offsets = abandoned[index];
+        if (abandonedCount[index] == offsets.length) {
+            abandoned[index] = offsets = java.util.Arrays.copyOf(offsets, offsets.length * 2);
+        }
+        offsets[abandonedCount[index]++] = at;
+        return true;
+    }
+
+    /**
+     * Hands back, cleaned, every drained buffer whose abandoned frames have all been acknowledged
+     * by their resumed writers.
+     */
+    private void releaseQuarantined() {
+        buffers:
+        for (int index = 0; index < bufferCount; index++) {
+            long next = quarantinedUntil[index];
+            if (next < 0) {
+                continue;
+            }
+            for (int i = 0; i < abandonedCount[index]; i++) {
+                if (headerType(journal.getLongVolatile(abandoned[index][i])) != TYPE_ACKNOWLEDGED) {
+                    continue buffers;
+                }
+            }
+            abandonedCount[index] = 0;
+            quarantinedUntil[index] = -1;
+            journal.fillEmpty(journal.bufferBase(index), bufferSize, (int) next);
+            engine.markClean(index, next);
         }
     }
 

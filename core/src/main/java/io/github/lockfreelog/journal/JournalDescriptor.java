@@ -45,9 +45,16 @@ package io.github.lockfreelog.journal;
  *       reserves again. Because the expected value names the term, a writer that stalls until
  *       its buffer hosts a later term can never claim a slot there;</li>
  *   <li>copy the payload;</li>
- *   <li>store {@code +length} with release: a positive length means committed. A reader loads
- *       the length with acquire and, if it is positive, may read the type and payload.</li>
+ *   <li>compare-and-set the header from {@code (-length, type)} to {@code (+length, type)}: a
+ *       positive length means committed. A reader loads the length with acquire and, if it is
+ *       positive, may read the type and payload.</li>
  * </ol>
+ * A writer that stays between claim and commit for longer than the unblock timeout has its frame
+ * <em>abandoned</em> by the drainer: compare-and-set from {@code (-length, type)} to
+ * {@code (-length, ABANDONED)}. The frame is left out of the log, and the buffer is not reused
+ * until the writer resumes: its commit then fails, it marks the frame {@code ACKNOWLEDGED} and
+ * writes its event again elsewhere. So a stalled writer can hold back one buffer, never the log,
+ * and its late copy can never land in a buffer that hosts a later term.
  * A {@link #TYPE_PADDING} frame fills the end of a buffer that a reservation crossed, or a
  * reservation whose writer never wrote its header. Type words carry the ASCII marker
  * {@code "LF"} in their upper half so that recovery can re-synchronise on a valid header.
@@ -98,6 +105,10 @@ public final class JournalDescriptor {
     private static final int TYPE_MARKER = 0x4C46_0000; // "LF"
     public static final int TYPE_DATA = TYPE_MARKER | 1;
     public static final int TYPE_PADDING = TYPE_MARKER | 2;
+    /** A claimed frame whose writer stalled: left out of the log; its buffer waits for the writer. */
+    public static final int TYPE_ABANDONED = TYPE_MARKER | 3;
+    /** An abandoned frame whose writer has resumed and written its event again elsewhere. */
+    public static final int TYPE_ACKNOWLEDGED = TYPE_MARKER | 4;
 
     static {
         if (TAIL_COUNTERS_OFFSET + MAX_BUFFER_COUNT * COUNTER_PADDING > METADATA_LENGTH) {
@@ -148,7 +159,17 @@ public final class JournalDescriptor {
     }
 
     public static boolean isValidType(int type) {
-        return type == TYPE_DATA || type == TYPE_PADDING;
+        return type == TYPE_DATA || type == TYPE_PADDING || type == TYPE_ABANDONED || type == TYPE_ACKNOWLEDGED;
+    }
+
+    /** The length word of a header long. */
+    public static int headerLength(long header) {
+        return (int) header;
+    }
+
+    /** The type word of a header long. */
+    public static int headerType(long header) {
+        return (int) (header >>> 32);
     }
 
     /** Checks a buffer count; returns an error message, or {@code null} when it is allowed. */

@@ -185,7 +185,11 @@ public final class JournalEngine {
                     if (!journal.casLong(at, emptyHeader(termId(rawTail)), header(-frameLength, TYPE_DATA))) {
                         continue; // the drainer padded over this reservation while we stalled: reserve again
                     }
-                    if (!copyAndCommit(journal, at, frameLength, payload, kept, truncate)) {
+                    final int outcome = copyAndCommit(journal, at, frameLength, payload, kept, truncate);
+                    if (outcome == ABANDONED) {
+                        continue; // we stalled so long that the drainer left our frame out: write the event again
+                    }
+                    if (outcome == FAILED) {
                         counters.drop(DropReason.IO);
                         return;
                     }
@@ -261,20 +265,35 @@ public final class JournalEngine {
      * as a stack overflow, is treated alike and not passed to the caller) the frame is committed
      * as padding so that the drainer is not held up, and {@code false} is returned.
      */
-    private static boolean copyAndCommit(Journal journal, int at, int frameLength, byte[] payload, int kept,
+    private static int copyAndCommit(Journal journal, int at, int frameLength, byte[] payload, int kept,
             boolean truncate) {
         try {
             journal.putBytes(at + HEADER_LENGTH, payload, 0, kept);
             if (truncate) {
                 journal.putBytes(at + HEADER_LENGTH + kept, TRUNCATION_MARKER, 0, TRUNCATION_MARKER.length);
             }
-            journal.putIntRelease(at + FRAME_LENGTH_OFFSET, frameLength);
-            return true;
         } catch (Throwable e) {
-            journal.putIntPlain(at + FRAME_TYPE_OFFSET, TYPE_PADDING);
-            journal.putIntRelease(at + FRAME_LENGTH_OFFSET, frameLength);
-            return false;
+            commit(journal, at, frameLength, TYPE_DATA, TYPE_PADDING); // committed as padding, or acknowledged
+            return FAILED;
         }
+        return commit(journal, at, frameLength, TYPE_DATA, TYPE_DATA) ? COMMITTED : ABANDONED;
+    }
+
+    private static final int COMMITTED = 0;
+    private static final int ABANDONED = 1;
+    private static final int FAILED = 2;
+
+    /**
+     * Commits a claimed frame: {@code (-length, claimedType)} becomes {@code (+length, committedType)}.
+     * If the drainer abandoned the frame meanwhile, marks it acknowledged instead (so that its
+     * buffer may be reused) and returns {@code false}: the caller then writes its event again.
+     */
+    static boolean commit(Journal journal, int at, int frameLength, int claimedType, int committedType) {
+        if (journal.casLong(at, header(-frameLength, claimedType), header(frameLength, committedType))) {
+            return true;
+        }
+        journal.casLong(at, header(-frameLength, TYPE_ABANDONED), header(-frameLength, TYPE_ACKNOWLEDGED));
+        return false;
     }
 
     /** The largest cut point at or below {@code limit} that does not split a UTF-8 sequence. */
@@ -289,7 +308,7 @@ public final class JournalEngine {
     /** Claims the free slot at {@code at} of term {@code termId} as a padding frame of {@code length} bytes. */
     static boolean writePadding(Journal journal, int at, int length, int termId) {
         if (journal.casLong(at, emptyHeader(termId), header(-length, TYPE_PADDING))) {
-            journal.putIntRelease(at + FRAME_LENGTH_OFFSET, length);
+            commit(journal, at, length, TYPE_PADDING, TYPE_PADDING);
             return true;
         }
         return false;

@@ -20,6 +20,15 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class StalledWriterTest {
 
+    /** The accounting identity, at rest: everything appended was written or dropped. */
+    static final class AppenderStatisticsCheck {
+        static void assertBalanced(JournalEngine engine) {
+            var stats = engine.statistics();
+            assertThat(stats.appended()).isEqualTo(stats.eventsWritten() + stats.dropped());
+            assertThat(stats.inFlight()).isZero();
+        }
+    }
+
     @TempDir
     Path dir;
 
@@ -58,6 +67,62 @@ class StalledWriterTest {
             assertThat(lines.get(i + 1)).isEqualTo("after " + i);
         }
         assertThat(engine.statistics().dropped()).isZero();
+    }
+
+    @Test
+    void aWriterStalledMidCopyHoldsBackOnlyItsBufferAndWritesItsEventWhenItResumes() throws Exception {
+        Path log = dir.resolve("midcopy.log");
+        JournalEngine.Config config = new JournalEngine.Config("midcopy", log, dir.resolve("midcopy.journal"), 3,
+                64 * 1024, 16 * 1024, Backpressure.BLOCK, TimeUnit.SECONDS.toNanos(30), TimeUnit.MILLISECONDS.toNanos(20),
+                TimeUnit.MILLISECONDS.toNanos(300), TimeUnit.SECONDS.toNanos(10));
+        JournalEngine engine = JournalEngine.start(config, FrameFormatTest.QUIET, UnaryOperator.identity());
+        Journal journal = engine.journal();
+        byte[] stalledEvent = "the stalled writer's event\n".getBytes(StandardCharsets.US_ASCII);
+        int frameLength = HEADER_LENGTH + stalledEvent.length;
+        try {
+            engine.append("before\n".getBytes(StandardCharsets.US_ASCII), true);
+            // a writer reserves, claims its header, copies half its event, and stalls
+            long rawTail = journal.getAndAddRawTail(0, align(frameLength));
+            int at = journal.bufferBase(0) + (int) tailOffset(rawTail);
+            assertThat(journal.casLong(at, emptyHeader(termId(rawTail)), header(-frameLength, TYPE_DATA))).isTrue();
+            journal.putBytes(at + HEADER_LENGTH, stalledEvent, 0, 10);
+
+            // others go on logging: about two buffers' worth reach the log while the writer is stalled
+            int others = 7_000; // 7,000 x 24 bytes = 168 KB of 192 KB
+            for (int i = 0; i < others; i++) {
+                engine.append(("other " + i + "\n").getBytes(StandardCharsets.US_ASCII), true);
+            }
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(20))
+                    .until(() -> engine.statistics().eventsWritten() == 1 + others);
+            assertThat(engine.statistics().skippedFrames()).isEqualTo(1);
+            assertThat(headerType(journal.getLongVolatile(at))).isEqualTo(TYPE_ABANDONED);
+
+            // the writer resumes: it finishes its copy, its commit fails, it acknowledges and writes again
+            journal.putBytes(at + HEADER_LENGTH + 10, stalledEvent, 10, stalledEvent.length - 10);
+            assertThat(JournalEngine.commit(journal, at, frameLength, TYPE_DATA, TYPE_DATA)).isFalse();
+            assertThat(headerType(journal.getLongVolatile(at))).isEqualTo(TYPE_ACKNOWLEDGED);
+            engine.append(stalledEvent, true);
+
+            // buffer 0 is handed back: logging cycles through every buffer again
+            for (int i = 0; i < 20_000; i++) {
+                engine.append(("after " + i + "\n").getBytes(StandardCharsets.US_ASCII), true);
+            }
+        } finally {
+            engine.stop();
+        }
+        List<String> lines = Files.readAllLines(log);
+        assertThat(lines).hasSize(1 + 7_000 + 1 + 20_000);
+        assertThat(lines.get(0)).isEqualTo("before");
+        for (int i = 0; i < 7_000; i++) {
+            assertThat(lines.get(1 + i)).isEqualTo("other " + i);
+        }
+        assertThat(lines.get(7_001)).isEqualTo("the stalled writer's event");
+        assertThat(lines).filteredOn(l -> l.startsWith("the stalled")).hasSize(1);
+        for (int i = 0; i < 20_000; i++) {
+            assertThat(lines.get(7_002 + i)).isEqualTo("after " + i);
+        }
+        AppenderStatisticsCheck.assertBalanced(engine);
+        assertThat(engine.statistics().swaps()).isGreaterThan(5);
     }
 
     @Test
