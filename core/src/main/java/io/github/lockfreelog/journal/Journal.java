@@ -193,14 +193,6 @@ public final class Journal implements AutoCloseable {
         return (long) LONG.getAcquire(buffer, offset);
     }
 
-    public long getLongPlain(int offset) {
-        return (long) LONG.get(buffer, offset);
-    }
-
-    public void putLongRelease(int offset, long value) {
-        LONG.setRelease(buffer, offset, value);
-    }
-
     public boolean casLong(int offset, long expected, long value) {
         return LONG.compareAndSet(buffer, offset, expected, value);
     }
@@ -212,14 +204,6 @@ public final class Journal implements AutoCloseable {
     /** Absolute bulk copy into the mapping (plain stores; publish with a release store after). */
     public void putBytes(int offset, byte[] src, int srcOffset, int length) {
         buffer.put(offset, src, srcOffset, length);
-    }
-
-    public void getBytes(int offset, byte[] dst, int dstOffset, int length) {
-        buffer.get(offset, dst, dstOffset, length);
-    }
-
-    public byte getByte(int offset) {
-        return buffer.get(offset);
     }
 
     /**

@@ -378,10 +378,6 @@ public final class JournalEngine {
         return state == STOPPED;
     }
 
-    Thread drainerThread() {
-        return drainerThread;
-    }
-
     // ---- stop -------------------------------------------------------------------------------
 
     /**
@@ -485,10 +481,6 @@ public final class JournalEngine {
         }
     }
 
-    public boolean isRunning() {
-        return state == RUNNING;
-    }
-
     // ---- statistics -------------------------------------------------------------------------
 
     public AppenderStatistics statistics() {
@@ -540,10 +532,6 @@ public final class JournalEngine {
         }
         return new PageFaults(true, now[0] - processFaultsAtStart[0], now[1] - processFaultsAtStart[1], dMinor,
                 dMajor);
-    }
-
-    JournalCounters counters() {
-        return counters;
     }
 
     /** For tests that play a stalled writer. */
