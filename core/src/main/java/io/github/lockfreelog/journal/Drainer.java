@@ -9,32 +9,33 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * The one background thread of an appender. It writes the payloads of committed frames to the
- * log file (copied through a staging buffer, one write per megabyte), records in the journal how
- * far the log file reached, zeroes each drained buffer (which also pre-touches its pages for the
- * next writers) and marks it clean. Between flush intervals it parks; a swap or a waiting caller
- * unparks it.
+ * log file (copied through a staging buffer, one write per megabyte) through a {@link DrainLog},
+ * which records in the journal how far the log file reached; it then refills each drained buffer
+ * with the free slots of the term it hosts next (which also pre-touches its pages for the next
+ * writers) and marks it clean. Between flush intervals it parks; a swap or a waiting caller
+ * unparks it. An interrupt of this thread means nothing to it: it is cleared and ignored.
  *
- * <p>Frames of a dirty term are waited for until committed. A reservation whose writer has not
- * even written its header after {@code unblockTimeout} is padded over, 8 bytes at a time with
- * compare-and-set, so one stalled thread cannot stop the log; the stalled writer's own
- * compare-and-set then fails and it reserves again, so its event is not lost.
+ * <p>Unfinished frames are waited for, in the active term as in a dirty one, and passed over by
+ * the {@link TermUnblocker} once overdue, so one stalled writer can never stop the log.
  */
 final class Drainer implements Runnable {
 
     private static final int STAGING_BYTES = 1 << 20;
     private static final long FAULT_SAMPLE_NANOS = TimeUnit.SECONDS.toNanos(1);
-    private static final long IO_RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
+    static final long IO_RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
     private static final long COMMIT_PARK_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
 
     private final JournalEngine engine;
     private final Journal journal;
     private final LogSink sink;
+    private final BufferStates states;
     private final JournalCounters counters;
     private final StatusReporter status;
     private final int bufferCount;
     private final int bufferSize;
     private final long flushIntervalNanos;
-    private final long unblockTimeoutNanos;
+    private final TermUnblocker unblocker;
+    private final DrainLog log;
 
     /**
      * Payloads are copied from the mapping into this buffer and written with one call. (A gathering
@@ -46,8 +47,10 @@ final class Drainer implements Runnable {
     private final ByteBuffer mapping;
     /** A second view, positioned on an event larger than staging, which is written straight from the mapping. */
     private final ByteBuffer large;
-    /** What is being written now (staging, or a large event's view); kept across a failed write to resume it. */
-    private final ByteBuffer[] out = new ByteBuffer[1];
+    /** What is being written now (staging, or a large event's view), its first byte, and its range; kept across a failed write. */
+    private ByteBuffer out;
+    private int outStart;
+    private int outTo;
     private int batchEvents;
     private long batchBytes;
 
@@ -56,14 +59,6 @@ final class Drainer implements Runnable {
     volatile int drainOffset;
     /** How far frames were gathered into the pending batch. */
     private int scanOffset;
-    private long drainSeq;
-    private long lastLogSize;
-
-    /** Per buffer: offsets of frames abandoned in the term it holds, and how many. */
-    private final int[][] abandoned;
-    private final int[] abandonedCount;
-    /** Per buffer: the term it will host once its abandoned frames are acknowledged, or -1. */
-    private final long[] quarantinedUntil;
 
     private volatile boolean stopRequested;
     private volatile boolean finishedCleanly;
@@ -72,24 +67,20 @@ final class Drainer implements Runnable {
     volatile long[] threadFaultsAtStart;
     private long lastErrorReport;
 
-    Drainer(JournalEngine engine, Journal journal, LogSink sink, JournalCounters counters, StatusReporter status,
-            JournalEngine.Config config, long logSize, long firstSeq) {
+    Drainer(JournalEngine engine, Journal journal, LogSink sink, BufferStates states, JournalCounters counters,
+            StatusReporter status, JournalEngine.Config config, DrainLog log) {
         this.engine = engine;
-        this.lastLogSize = logSize;
-        this.drainSeq = firstSeq;
         this.journal = journal;
         this.sink = sink;
+        this.states = states;
         this.counters = counters;
         this.status = status;
+        this.log = log;
         this.bufferCount = config.bufferCount();
         this.bufferSize = config.bufferSize();
         this.flushIntervalNanos = config.flushIntervalNanos();
-        this.unblockTimeoutNanos = config.unblockTimeoutNanos();
+        this.unblocker = new TermUnblocker(journal, config.unblockTimeoutNanos());
         this.mapping = journal.duplicate();
-        this.abandoned = new int[bufferCount][4];
-        this.abandonedCount = new int[bufferCount];
-        this.quarantinedUntil = new long[bufferCount];
-        java.util.Arrays.fill(quarantinedUntil, -1);
         this.large = journal.duplicate();
     }
 
@@ -117,24 +108,24 @@ final class Drainer implements Runnable {
         long nextFlush = System.nanoTime() + flushIntervalNanos;
         for (;;) {
             try {
+                Thread.interrupted(); // an interrupt must not close the log's channel or make parking spin
                 sampleFaults();
-                releaseQuarantined();
-                if (out[0] != null) {
+                if (out != null) {
                     writeBatch(); // a write that failed before: finish it first
                 }
                 long active = journal.activeTermCountAcquire();
                 if (drainTerm < active) {
-                    drainDirtyTerm();
+                    drainTerm(true);
                     continue;
                 }
                 if (stopRequested) {
-                    drainActiveTerm(true);
+                    drainTerm(true);
                     finishedCleanly = true;
                     return;
                 }
                 long now = System.nanoTime();
                 if (now - nextFlush >= 0) {
-                    drainActiveTerm(false);
+                    drainTerm(false);
                     nextFlush = now + flushIntervalNanos;
                 }
                 if (journal.activeTermCountAcquire() == drainTerm && !stopRequested) {
@@ -174,96 +165,123 @@ final class Drainer implements Runnable {
         }
     }
 
-    /** Drains the whole of term {@link #drainTerm}, which writers have left, then cleans its buffer. */
-    private void drainDirtyTerm() throws IOException {
-        final int index = (int) (drainTerm % bufferCount);
-        final int base = journal.bufferBase(index);
-        while (scanOffset < bufferSize) {
-            final int at = base + scanOffset;
-            int length = journal.getIntAcquire(at + FRAME_LENGTH_OFFSET);
-            if (length <= 0) {
-                writeBatch();
-                length = awaitCommit(at, bufferSize - scanOffset);
-            }
-            if (!plausible(at, length, bufferSize)) {
-                continue;
-            }
-            gather(at, length);
-        }
-        writeBatch();
-        final long hostsNext = drainTerm + bufferCount;
-        final boolean quarantine = abandonedCount[index] > 0;
-        if (!quarantine) {
-            // the free slots of the term this buffer hosts next (this also pre-touches its pages)
-            journal.fillEmpty(base, bufferSize, (int) hostsNext);
-        }
-        long next = drainTerm + 1;
-        // record first, then hand the buffer back: once writers may reuse it, recovery must not
-        // start from the term it held
-        journal.writeDrainRecord(next, 0, lastLogSize, drainSeq++);
-        drainTerm = next;
-        drainOffset = 0;
-        scanOffset = 0;
-        if (quarantine) {
-            quarantinedUntil[index] = hostsNext; // handed back once its stalled writers resume
-        } else {
-            engine.markClean(index, hostsNext);
-        }
-    }
-
     /**
-     * Drains the committed prefix of the active term. At stop ({@code all}) every reservation up
-     * to the tail is waited for (bounded by the unblock timeout) so nothing accepted is left.
+     * Drains term {@link #drainTerm}. A dirty term (writers have left it: its tail is at the
+     * buffer's end) and the active one at stop are drained to their tail, waiting for unfinished
+     * frames until they are committed or overdue; then a dirty term's buffer is cleaned. Otherwise
+     * the committed prefix of the active term is drained, and an unfinished frame ends the pass
+     * unless it is overdue.
      */
-    private void drainActiveTerm(boolean all) throws IOException {
+    private void drainTerm(boolean toTail) throws IOException {
         final int index = (int) (drainTerm % bufferCount);
         final int base = journal.bufferBase(index);
         final long rawTail = journal.rawTailVolatile(index);
         if (termId(rawTail) != (int) drainTerm) {
-            return;
+            return; // not rotated into yet (the active count moves after the tail)
+        }
+        if (scanOffset < journal.termStartVolatile(index)) {
+            scanOffset = drainOffset = journal.termStartVolatile(index);
         }
         final int limit = (int) Math.min(tailOffset(rawTail), bufferSize);
+        final boolean dirty = limit == bufferSize && journal.activeTermCountAcquire() > drainTerm;
         while (scanOffset < limit) {
             final int at = base + scanOffset;
-            int length = journal.getIntAcquire(at + FRAME_LENGTH_OFFSET);
-            if (length <= 0) {
-                if (!all) {
-                    break;
+            final int room = limit - scanOffset;
+            final long header = journal.getLongAcquire(at);
+            if (FrameScanner.isCommitted(header, room)) {
+                gather(at, headerLength(header), headerType(header));
+            } else if (FrameScanner.isAbandoned(header, room)) {
+                scanOffset += align(-headerLength(header));
+            } else if (FrameScanner.isClaimed(header, room) || FrameScanner.isFree(header, (int) drainTerm)) {
+                if (!unfinished(index, at, header, base + limit, toTail || dirty)) {
+                    break; // the active term's committed prefix is drained: the rest waits for the next pass
                 }
-                writeBatch();
-                length = awaitCommit(at, limit - scanOffset);
+            } else {
+                skipDamaged(at, header, base, limit);
             }
-            if (!plausible(at, length, limit)) {
-                continue;
-            }
-            gather(at, length);
         }
         writeBatch();
+        if (dirty && scanOffset >= limit) {
+            clean(index);
+        }
     }
 
     /**
-     * Checks a committed frame's length and type before trusting them. A damaged header (which the
-     * commit protocol never produces) is reported and skipped by re-synchronising on the next
-     * plausible frame, so it cannot make the drainer discard the rest of the term.
+     * An unfinished frame at {@code at}: waits for it if {@code wait}, and passes over it once
+     * overdue. Returns whether the scan may go on (the frame is committed, padded over or left out).
      */
-    private boolean plausible(int at, int length, int limit) {
-        int type = journal.getIntPlain(at + FRAME_TYPE_OFFSET);
-        if (length >= HEADER_LENGTH && length <= limit - scanOffset && align(length) <= limit - scanOffset
-                && isValidType(type)) {
-            return true;
+    private boolean unfinished(int index, int at, long header, int tail, boolean wait) throws IOException {
+        for (int tries = 0;; tries++) {
+            long now = System.nanoTime();
+            if (unblocker.overdue(at, tail, now)) {
+                if (headerLength(header) == 0) {
+                    if (unblocker.padOver(at, tail, (int) drainTerm)) {
+                        counters.unblocked++;
+                    }
+                    return true;
+                }
+                if (unblocker.abandon(index, at, header)) {
+                    counters.unblocked++;
+                    status.warn("a writer stalled for over " + TimeUnit.NANOSECONDS.toMillis(now - unblocker.waitingSince())
+                            + " ms while copying its event (journal offset " + at + "): its frame is left out, the"
+                            + " writer writes the event again when it resumes, and later terms of this buffer start"
+                            + " after the frame until then", null);
+                }
+                return true;
+            }
+            if (!wait) {
+                return false;
+            }
+            if (tries == 0) {
+                writeBatch(); // what is before the stalled frame reaches the log meanwhile
+            }
+            if (tries < 100) {
+                Thread.onSpinWait();
+            } else {
+                LockSupport.parkNanos(this, COMMIT_PARK_NANOS);
+            }
+            long now2 = journal.getLongAcquire(at);
+            if (now2 != header) {
+                return true; // committed, or claimed: the scan looks at it again
+            }
         }
-        int base = at - scanOffset;
-        int next = Recovery.nextPlausibleFrame(journal, base, scanOffset + FRAME_ALIGNMENT, limit);
+    }
+
+    /**
+     * A header that the commit protocol never produces: reported and skipped by re-synchronising
+     * on the next plausible frame, so it cannot make the drainer discard the rest of the term.
+     */
+    private void skipDamaged(int at, long header, int base, int limit) {
+        int next = FrameScanner.nextPlausibleFrame(journal, base, scanOffset + FRAME_ALIGNMENT, limit);
         counters.unblocked++;
-        status.warn("damaged frame header (length=" + length + ", type=0x" + Integer.toHexString(type)
-                + ") at journal offset " + at + "; skipped " + (next - scanOffset) + " bytes", null);
+        status.warn("damaged frame header (length=" + headerLength(header) + ", type=0x"
+                + Integer.toHexString(headerType(header)) + ") at journal offset " + at + "; skipped "
+                + (next - scanOffset) + " bytes", null);
         scanOffset = next;
-        return false;
+    }
+
+    /**
+     * Hands the drained buffer {@code index} back for the term it hosts next: records that the
+     * drained term is done first (once writers may reuse the buffer, recovery must not start from
+     * the term it held), then writes the next term's start and free slots, then marks it clean.
+     */
+    private void clean(int index) {
+        final long next = drainTerm + 1;
+        final long hostsNext = drainTerm + bufferCount;
+        log.record(next, 0);
+        drainTerm = next;
+        drainOffset = 0;
+        scanOffset = 0;
+        unblocker.termChanged();
+        final int start = unblocker.nextTermStart(index);
+        journal.putTermStartVolatile(index, start);
+        journal.fillEmpty(journal.bufferBase(index) + start, bufferSize - start, (int) hostsNext);
+        states.markClean(index, hostsNext);
     }
 
     /** Adds a committed frame to the batch; writes the batch when staging is full. */
-    private void gather(int at, int length) throws IOException {
-        if (journal.getIntPlain(at + FRAME_TYPE_OFFSET) == TYPE_DATA) {
+    private void gather(int at, int length, int type) throws IOException {
+        if (type == TYPE_DATA) {
             final int payload = length - HEADER_LENGTH;
             if (sink.shouldRoll(batchBytes, payload)) {
                 roll();
@@ -273,10 +291,12 @@ final class Drainer implements Runnable {
             }
             if (payload > staging.capacity()) {
                 // larger than staging: written straight from the mapping, on its own
-                out[0] = large.limit(at + length).position(at + HEADER_LENGTH);
+                out = large.limit(at + length).position(at + HEADER_LENGTH);
+                outStart = at + HEADER_LENGTH;
                 batchEvents = 1;
                 batchBytes = payload;
                 scanOffset += align(length);
+                outTo = scanOffset;
                 writeBatch();
                 return;
             }
@@ -290,131 +310,40 @@ final class Drainer implements Runnable {
 
     /**
      * Rolls the log file between two events: what was gathered is written and recorded first, and
-     * the new file's empty size is recorded right after, so recovery never writes an event into
-     * the new file that already reached the rolled one.
+     * the new file's empty size is recorded right after.
      */
     private void roll() throws IOException {
         writeBatch();
         sink.roll();
-        lastLogSize = sink.size();
-        journal.writeDrainRecord(drainTerm, drainOffset, lastLogSize, drainSeq++);
+        log.rolled(drainTerm, drainOffset);
     }
 
     /** Writes the batch (resuming after a partial or failed write), then records the drain position. */
     private void writeBatch() throws IOException {
-        if (out[0] == null) {
-            if (scanOffset == drainOffset && staging.position() == 0) {
+        if (out == null) {
+            if (scanOffset == drainOffset) {
                 return;
             }
-            out[0] = staging.flip();
+            if (staging.position() == 0) {
+                log.record(drainTerm, scanOffset); // only padding or frames left out: nothing to write
+                drainOffset = scanOffset;
+                return;
+            }
+            out = staging.flip();
+            outStart = 0;
+            outTo = scanOffset;
         }
-        while (out[0].hasRemaining()) {
-            sink.write(out, 0, 1);
-        }
-        out[0] = null;
+        log.write(out, outStart, drainTerm, drainOffset, outTo);
+        out = null;
         staging.clear();
         counters.eventsWritten += batchEvents;
         counters.bytesWritten += batchBytes;
         batchEvents = 0;
         batchBytes = 0;
-        lastLogSize = sink.size();
-        drainOffset = scanOffset;
-        journal.writeDrainRecord(drainTerm, scanOffset, lastLogSize, drainSeq++);
+        drainOffset = outTo;
         if (engine.ioFailing) {
             engine.ioFailing = false;
             status.info("writing the log file works again");
-        }
-    }
-
-    /**
-     * Waits for the frame at {@code at} to be committed and returns its length. A reservation
-     * whose header is still zero after the unblock timeout is padded over, 8 bytes at a time.
-     */
-    private int awaitCommit(int at, int room) {
-        final long start = System.nanoTime();
-        for (int tries = 0;; tries++) {
-            int length = journal.getIntAcquire(at + FRAME_LENGTH_OFFSET);
-            if (length > 0) {
-                return length;
-            }
-            long waited = System.nanoTime() - start;
-            if (waited >= unblockTimeoutNanos) {
-                if (length == 0 && JournalEngine.writePadding(journal, at, FRAME_ALIGNMENT, (int) drainTerm)) {
-                    counters.unblocked++;
-                    padFollowingGap(at + FRAME_ALIGNMENT, room - FRAME_ALIGNMENT);
-                    return FRAME_ALIGNMENT;
-                }
-                if (length < 0 && abandon(at, length)) {
-                    counters.unblocked++;
-                    status.warn("a writer stalled for over " + TimeUnit.NANOSECONDS.toMillis(waited)
-                            + " ms while copying its event (journal offset " + at + "): its frame is left out, the"
-                            + " writer writes the event again when it resumes, and this buffer is reused only then", null);
-                    return -length;
-                }
-            }
-            if (tries < 100) {
-                Thread.onSpinWait();
-            } else {
-                LockSupport.parkNanos(this, COMMIT_PARK_NANOS);
-            }
-        }
-    }
-
-    /**
-     * Abandons the claimed frame at {@code at} (length {@code length} &lt; 0) and remembers it, so
-     * that its buffer is not reused before the writer has resumed and acknowledged.
-     *
-     * @return {@code false} if the writer committed meanwhile
-     */
-    private boolean abandon(int at, int length) {
-        long claimed = journal.getLongVolatile(at);
-        int type = headerType(claimed);
-        if (headerLength(claimed) != length || (type != TYPE_DATA && type != TYPE_PADDING)
-                || !journal.casLong(at, claimed, header(length, TYPE_ABANDONED))) {
-            return false;
-        }
-        int index = (int) (drainTerm % bufferCount);
-        int[] offsets = abandoned[index];
-        if (abandonedCount[index] == offsets.length) {
-            abandoned[index] = offsets = java.util.Arrays.copyOf(offsets, offsets.length * 2);
-        }
-        offsets[abandonedCount[index]++] = at;
-        return true;
-    }
-
-    /**
-     * Hands back, cleaned, every drained buffer whose abandoned frames have all been acknowledged
-     * by their resumed writers.
-     */
-    private void releaseQuarantined() {
-        buffers:
-        for (int index = 0; index < bufferCount; index++) {
-            long next = quarantinedUntil[index];
-            if (next < 0) {
-                continue;
-            }
-            for (int i = 0; i < abandonedCount[index]; i++) {
-                if (headerType(journal.getLongVolatile(abandoned[index][i])) != TYPE_ACKNOWLEDGED) {
-                    continue buffers;
-                }
-            }
-            abandonedCount[index] = 0;
-            quarantinedUntil[index] = -1;
-            journal.fillEmpty(journal.bufferBase(index), bufferSize, (int) next);
-            engine.markClean(index, next);
-        }
-    }
-
-    /**
-     * After padding over a stalled reservation, goes on padding over the zero words that follow
-     * it (the rest of that reservation) up to the next written header. Every step is a
-     * compare-and-set, so a writer that publishes its header meanwhile keeps its frame.
-     */
-    private void padFollowingGap(int at, int room) {
-        for (int end = at + room; at < end; at += FRAME_ALIGNMENT) {
-            if (!JournalEngine.writePadding(journal, at, FRAME_ALIGNMENT, (int) drainTerm)) {
-                return;
-            }
         }
     }
 }

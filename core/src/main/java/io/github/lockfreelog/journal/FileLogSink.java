@@ -2,6 +2,7 @@ package io.github.lockfreelog.journal;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,29 +11,78 @@ import java.nio.file.StandardOpenOption;
 /**
  * The log file, opened for appending: every write lands at the file's current end, so when an
  * outside tool truncates the file (logrotate's {@code copytruncate}) writing goes on at the new
- * end with no gap of NUL bytes.
+ * end with no gap of NUL bytes, and other processes may append to the same file between our writes.
+ *
+ * <p>An interrupt of the writing thread makes the JDK close the channel for good
+ * ({@link ClosedByInterruptException}), even when the write itself completed. This sink then
+ * clears the interrupt, reopens the file in append mode, and finds out by content how much of the
+ * write landed, so an interrupt never costs or repeats a byte.
  */
 public final class FileLogSink implements LogSink {
 
-    private final FileChannel channel;
+    private final Path file;
+    private FileChannel channel;
 
     public FileLogSink(Path file) throws IOException {
+        this.file = file;
         Path parent = file.toAbsolutePath().getParent();
         if (parent != null) {
             Files.createDirectories(parent);
         }
-        this.channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.APPEND);
+        this.channel = openUninterrupted();
+    }
+
+    private FileChannel openUninterrupted() throws IOException {
+        for (int tries = 0;; tries++) {
+            try {
+                return FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                        StandardOpenOption.APPEND);
+            } catch (ClosedByInterruptException e) {
+                Thread.interrupted();
+                if (tries == 3) {
+                    throw e;
+                }
+            }
+        }
     }
 
     @Override
-    public long write(ByteBuffer[] srcs, int offset, int length) throws IOException {
-        return channel.write(srcs, offset, length);
+    public int write(ByteBuffer src) throws IOException {
+        FileChannel current = channel;
+        if (!current.isOpen()) {
+            current = channel = openUninterrupted();
+        }
+        long before = current.size();
+        int start = src.position();
+        try {
+            return current.write(src);
+        } catch (ClosedByInterruptException e) {
+            Thread.interrupted();
+            channel = openUninterrupted();
+            byte[] attempted = new byte[src.limit() - start];
+            src.get(start, attempted);
+            int landed = landed(before, attempted);
+            src.position(start + landed);
+            return landed;
+        }
+    }
+
+    @Override
+    public int landed(long from, byte[] expected) throws IOException {
+        try (FileChannel reader = FileChannel.open(file, StandardOpenOption.READ)) {
+            return LandedBytes.find(reader, from, expected);
+        }
     }
 
     @Override
     public long size() throws IOException {
-        return channel.size();
+        try {
+            return channel.size();
+        } catch (ClosedByInterruptException e) {
+            Thread.interrupted();
+            channel = openUninterrupted();
+            return channel.size();
+        }
     }
 
     @Override

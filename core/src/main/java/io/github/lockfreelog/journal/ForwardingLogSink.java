@@ -16,8 +16,13 @@ public class ForwardingLogSink implements LogSink {
     }
 
     @Override
-    public long write(ByteBuffer[] srcs, int offset, int length) throws IOException {
-        return delegate.write(srcs, offset, length);
+    public int write(ByteBuffer src) throws IOException {
+        return delegate.write(src);
+    }
+
+    @Override
+    public int landed(long from, byte[] expected) throws IOException {
+        return delegate.landed(from, expected);
     }
 
     @Override

@@ -11,16 +11,14 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
 /**
  * The journal file, mapped once and kept mapped until {@link #close()}. All access to shared
  * words goes through the methods below, whose names say their memory ordering: {@code plain}
- * (no ordering), {@code Acquire}, {@code Release}, {@code Volatile}, {@code cas} and
- * {@code getAndAdd} (both volatile). Offsets are absolute within the file and must be aligned
- * to the size of the value.
+ * (no ordering), {@code Acquire}, {@code Release}, {@code Volatile} and {@code cas} (volatile).
+ * Offsets are absolute within the file and must be aligned to the size of the value.
  */
 public final class Journal implements AutoCloseable {
 
@@ -47,19 +45,17 @@ public final class Journal implements AutoCloseable {
      * Creates a fresh journal at {@code path}, replacing any file there. Every block of the file is
      * written with zeros before it is mapped, so stores to the mapping never land on an unbacked
      * (sparse) block: a full disk shows here, as an {@link IOException}, never later as a fault in
-     * mapped memory.
+     * mapped memory. The file is opened without following a symbolic link (see
+     * {@link SafeFiles#refuseLink}).
      */
     public static Journal create(Path path, int bufferCount, int bufferSize) throws IOException {
         String error = checkGeometry(bufferCount, bufferSize);
         if (error != null) {
             throw new IllegalArgumentException(error);
         }
-        Path parent = path.toAbsolutePath().getParent();
-        if (parent != null) {
-            Files.createDirectories(parent);
-        }
+        SafeFiles.createPrivateDirectories(path.toAbsolutePath().getParent());
         long length = journalLength(bufferCount, bufferSize);
-        FileChannel channel = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.READ,
+        FileChannel channel = SafeFiles.open(path, StandardOpenOption.CREATE, StandardOpenOption.READ,
                 StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
         try {
             ByteBuffer zeros = ByteBuffer.allocateDirect(1 << 20);
@@ -85,7 +81,7 @@ public final class Journal implements AutoCloseable {
      * @throws JournalFormatException when the file is not a journal of this version, or is damaged
      */
     public static Journal open(Path path) throws IOException {
-        FileChannel channel = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        FileChannel channel = SafeFiles.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
         try {
             long size = channel.size();
             if (size < METADATA_LENGTH) {
@@ -133,6 +129,7 @@ public final class Journal implements AutoCloseable {
         for (int i = 0; i < bufferCount; i++) {
             long raw = i == 0 ? packTail(0, 0) : packTail(i - bufferCount, bufferSize);
             LONG.setVolatile(buffer, tailCounterOffset(i), raw);
+            INT.setVolatile(buffer, termStartOffset(i), 0);
             if (i > 0) {
                 fillEmpty(bufferBase(i), bufferSize, i); // buffer i hosts term i first (term 0's free slots are zeros)
             }
@@ -169,20 +166,12 @@ public final class Journal implements AutoCloseable {
         return (int) INT.get(buffer, offset);
     }
 
-    public int getIntAcquire(int offset) {
-        return (int) INT.getAcquire(buffer, offset);
-    }
-
     public void putIntPlain(int offset, int value) {
         INT.set(buffer, offset, value);
     }
 
     public void putIntRelease(int offset, int value) {
         INT.setRelease(buffer, offset, value);
-    }
-
-    public boolean casInt(int offset, int expected, int value) {
-        return INT.compareAndSet(buffer, offset, expected, value);
     }
 
     public long getLongVolatile(int offset) {
@@ -197,8 +186,9 @@ public final class Journal implements AutoCloseable {
         return LONG.compareAndSet(buffer, offset, expected, value);
     }
 
-    public long getAndAddLong(int offset, long delta) {
-        return (long) LONG.getAndAdd(buffer, offset, delta);
+    /** Copies {@code length} bytes from the mapping at {@code offset} into {@code dst} (plain loads). */
+    public void getBytes(int offset, byte[] dst, int dstOffset, int length) {
+        buffer.get(offset, dst, dstOffset, length);
     }
 
     /** Absolute bulk copy into the mapping (plain stores; publish with a release store after). */
@@ -237,8 +227,13 @@ public final class Journal implements AutoCloseable {
         return getLongVolatile(tailCounterOffset(index));
     }
 
-    public long getAndAddRawTail(int index, long delta) {
-        return getAndAddLong(tailCounterOffset(index), delta);
+    /** Where the term that buffer {@code index} hosts starts (written by the drainer before the buffer is handed out). */
+    public int termStartVolatile(int index) {
+        return (int) INT.getVolatile(buffer, termStartOffset(index));
+    }
+
+    public void putTermStartVolatile(int index, int start) {
+        INT.setVolatile(buffer, termStartOffset(index), start);
     }
 
     public boolean casRawTail(int index, long expected, long value) {
@@ -277,6 +272,44 @@ public final class Journal implements AutoCloseable {
     public record DrainRecord(long seq, long termCount, long offset, long logSize) {
     }
 
+    /** Records the write the drainer is about to make; see {@link JournalDescriptor}. */
+    public void writeIntent(long seq, long termCount, long from, long to, long skip, long logSizeBefore) {
+        int at = INTENT_OFFSET;
+        LONG.setVolatile(buffer, at + INTENT_SEQ_FIELD, 0L); // torn from here until the check is written
+        LONG.set(buffer, at + INTENT_TERM_FIELD, termCount);
+        LONG.set(buffer, at + INTENT_FROM_FIELD, from);
+        LONG.set(buffer, at + INTENT_TO_FIELD, to);
+        LONG.set(buffer, at + INTENT_SKIP_FIELD, skip);
+        LONG.set(buffer, at + INTENT_LOG_SIZE_FIELD, logSizeBefore);
+        LONG.set(buffer, at + INTENT_CHECK_FIELD, intentCheck(seq, termCount, from, to, skip, logSizeBefore));
+        LONG.setRelease(buffer, at + INTENT_SEQ_FIELD, seq);
+    }
+
+    /** The intent last recorded, or {@code null} if none is intact. */
+    public WriteIntent readIntent() {
+        int at = INTENT_OFFSET;
+        long seq = (long) LONG.getAcquire(buffer, at + INTENT_SEQ_FIELD);
+        long term = (long) LONG.get(buffer, at + INTENT_TERM_FIELD);
+        long from = (long) LONG.get(buffer, at + INTENT_FROM_FIELD);
+        long to = (long) LONG.get(buffer, at + INTENT_TO_FIELD);
+        long skip = (long) LONG.get(buffer, at + INTENT_SKIP_FIELD);
+        long logSize = (long) LONG.get(buffer, at + INTENT_LOG_SIZE_FIELD);
+        long check = (long) LONG.get(buffer, at + INTENT_CHECK_FIELD);
+        if (seq == 0 || check != intentCheck(seq, term, from, to, skip, logSize)) {
+            return null;
+        }
+        return new WriteIntent(term, from, to, skip, logSize);
+    }
+
+    private static long intentCheck(long seq, long term, long from, long to, long skip, long logSize) {
+        return seq ^ Long.rotateLeft(term, 7) ^ Long.rotateLeft(from, 19) ^ Long.rotateLeft(to, 29)
+                ^ Long.rotateLeft(skip, 37) ^ Long.rotateLeft(logSize, 47) ^ CHECK_SALT;
+    }
+
+    /** A write the drainer was about to make; see {@link JournalDescriptor}. */
+    public record WriteIntent(long termCount, long from, long to, long skip, long logSizeBefore) {
+    }
+
     /**
      * Unmaps and closes the journal. The caller guarantees that no thread touches the mapping
      * any more: an access after unmapping would crash the JVM.
@@ -297,7 +330,7 @@ public final class Journal implements AutoCloseable {
     /** Unmaps and closes the journal, then truncates its file to zero bytes. */
     public void closeAndEmpty() throws IOException {
         close();
-        try (FileChannel c = FileChannel.open(path, StandardOpenOption.WRITE)) {
+        try (FileChannel c = SafeFiles.open(path, StandardOpenOption.WRITE)) {
             c.truncate(0);
         }
     }

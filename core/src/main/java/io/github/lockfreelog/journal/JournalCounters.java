@@ -50,14 +50,6 @@ public final class JournalCounters {
         }
     }
 
-    long droppedTotal() {
-        long total = 0;
-        for (LongAdder adder : drops) {
-            total += adder.sum();
-        }
-        return total;
-    }
-
     long inside() {
         // exited first: every call counted there was counted in appended before
         long out = exited.sum();

@@ -13,8 +13,10 @@ package io.github.lockfreelog.journal;
  *   128: active term count (long)             own 128-byte line: written on every swap
  *   256: drain record slot 0 (5 longs)        written by the drainer only
  *   320: drain record slot 1 (5 longs)
- *   384 + i * 128: raw tail of buffer i (long) own 128-byte line each: the contended counters
- *                  raw tail = (termId &lt;&lt; 32) | offset
+ *   384: write intent (7 longs)               written by the drainer before each write to the log
+ *   512 + i * 128: raw tail of buffer i (long) own 128-byte line each: the contended counters
+ *                  raw tail = (termId &lt;&lt; 32) | offset, offset never above bufferSize
+ *   512 + i * 128 + 64: term start of buffer i (int): where the term it hosts starts (see below)
  *   4096: buffer 0, 4096 + bufferSize: buffer 1, ...
  * </pre>
  * A term is one use of a buffer: term {@code n} lives in buffer {@code n % bufferCount} and
@@ -26,6 +28,25 @@ package io.github.lockfreelog.journal;
  * (and every earlier term) has reached the log file, which was then {@code logSize} bytes
  * long. {@code check = seq ^ termCount ^ offset ^ logSize ^ CHECK_SALT}; at recovery the valid
  * slot with the higher {@code seq} wins, so a record torn by a crash is never trusted.
+ *
+ * <h2>Write intent</h2>
+ * Before each write to the log file the drainer records {@code (seq, termCount, from, to, skip,
+ * logSizeBefore, check)}: it is about to write the payloads of the data frames of term
+ * {@code termCount} in {@code [from, to)}, less the first {@code skip} bytes (written by earlier
+ * calls of the same batch), to a log file that was {@code logSizeBefore} bytes long. The write
+ * may land after bytes that are not ours (another process appending to the same file), so at
+ * recovery an intent that no drain record covers is settled by content: the log is searched after
+ * {@code logSizeBefore} for those bytes, and only what is not there is written. An intent torn by
+ * a crash fails its check; it was written before its write began, so nothing of it is in the log.
+ *
+ * <h2>Tail and term start</h2>
+ * A caller moves a tail only after reading it in range: it compare-and-sets {@code offset} to
+ * {@code offset + aligned} while that fits, or to {@code bufferSize} when it does not (and pads
+ * the rest), so however long the buffers stay full, a tail offset never leaves
+ * {@code [termStart, bufferSize]} and never reaches the term id. A term usually starts at 0; it
+ * starts later when a writer stalled mid-copy in an earlier term of the buffer and has not
+ * resumed yet (its frame was abandoned, see below): the term then starts after that frame, so the
+ * writer's late copy can only land in its own frame.
  *
  * <h2>Frame</h2>
  * <pre>
@@ -51,10 +72,10 @@ package io.github.lockfreelog.journal;
  * </ol>
  * A writer that stays between claim and commit for longer than the unblock timeout has its frame
  * <em>abandoned</em> by the drainer: compare-and-set from {@code (-length, type)} to
- * {@code (-length, ABANDONED)}. The frame is left out of the log, and the buffer is not reused
- * until the writer resumes: its commit then fails, it marks the frame {@code ACKNOWLEDGED} and
- * writes its event again elsewhere. So a stalled writer can hold back one buffer, never the log,
- * and its late copy can never land in a buffer that hosts a later term.
+ * {@code (-length, ABANDONED)}. The frame is left out of the log; later terms of its buffer start
+ * after it until the writer resumes: its commit then fails, it marks the frame
+ * {@code ACKNOWLEDGED} and writes its event again elsewhere. So a stalled writer costs some room
+ * in one buffer, never the log, and its late copy can never land in a frame of a later term.
  * A {@link #TYPE_PADDING} frame fills the end of a buffer that a reservation crossed, or a
  * reservation whose writer never wrote its header. Type words carry the ASCII marker
  * {@code "LF"} in their upper half so that recovery can re-synchronise on a valid header.
@@ -69,7 +90,7 @@ public final class JournalDescriptor {
     public static final int FRAME_ALIGNMENT = 8;
 
     public static final long MAGIC = 0x3130_4C4E_524A_464CL; // "LFJRNL01" read as little-endian bytes
-    public static final int VERSION = 1;
+    public static final int VERSION = 2;
 
     public static final int MAGIC_OFFSET = 0;
     public static final int VERSION_OFFSET = MAGIC_OFFSET + Long.BYTES;
@@ -87,7 +108,19 @@ public final class JournalDescriptor {
     public static final int DRAIN_CHECK_FIELD = 32;
     public static final long CHECK_SALT = 0x5AFE_D0C5_1234_ABCDL;
 
-    public static final int TAIL_COUNTERS_OFFSET = DRAIN_RECORD_OFFSET + 2 * DRAIN_RECORD_LENGTH;
+    public static final int INTENT_OFFSET = DRAIN_RECORD_OFFSET + 2 * DRAIN_RECORD_LENGTH;
+    public static final int INTENT_SEQ_FIELD = 0;
+    public static final int INTENT_TERM_FIELD = 8;
+    public static final int INTENT_FROM_FIELD = 16;
+    public static final int INTENT_TO_FIELD = 24;
+    public static final int INTENT_SKIP_FIELD = 32;
+    public static final int INTENT_LOG_SIZE_FIELD = 40;
+    public static final int INTENT_CHECK_FIELD = 48;
+    public static final int INTENT_LENGTH = 128;
+
+    public static final int TAIL_COUNTERS_OFFSET = INTENT_OFFSET + INTENT_LENGTH;
+    /** Offset of a buffer's term start within its tail counter's 128 bytes (a line of its own). */
+    public static final int TERM_START_FIELD = 64;
 
     public static final int MIN_BUFFER_COUNT = 2;
     public static final int MAX_BUFFER_COUNT = 16;
@@ -123,6 +156,10 @@ public final class JournalDescriptor {
         return TAIL_COUNTERS_OFFSET + bufferIndex * COUNTER_PADDING;
     }
 
+    public static int termStartOffset(int bufferIndex) {
+        return tailCounterOffset(bufferIndex) + TERM_START_FIELD;
+    }
+
     public static int bufferOffset(int bufferIndex, int bufferSize) {
         return METADATA_LENGTH + bufferIndex * bufferSize;
     }
@@ -153,7 +190,7 @@ public final class JournalDescriptor {
         return (int) (rawTail >>> 32);
     }
 
-    /** Offset part of a raw tail; may exceed the buffer size once the buffer is full. */
+    /** Offset part of a raw tail; at most the buffer size. */
     public static long tailOffset(long rawTail) {
         return rawTail & 0xFFFF_FFFFL;
     }

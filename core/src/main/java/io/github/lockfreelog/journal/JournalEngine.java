@@ -5,29 +5,22 @@ import static io.github.lockfreelog.journal.JournalDescriptor.*;
 import io.github.lockfreelog.logback.AppenderStatistics;
 import io.github.lockfreelog.logback.PageFaults;
 import java.io.IOException;
+import java.nio.channels.ClosedByInterruptException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.UnaryOperator;
 
 /**
- * The lock-free engine: callers {@link #append} encoded events into the mapped journal with one
- * atomic reservation; a {@link Drainer} thread moves committed bytes to the log file.
- *
- * <h2>Reservation</h2>
- * A caller reads the active term count (acquire), adds the aligned frame length to that
- * buffer's raw tail with one {@code getAndAdd}, and owns {@code [offset, offset + aligned)} if it
- * fits. The one caller whose reservation crosses the end of the buffer writes a padding frame
- * up to the end. Every caller that finds the buffer full tries to rotate: when the next buffer
- * has been cleaned by the drainer it sets that buffer's tail to {@code (nextTermId, 0)} and
- * advances the active term count with compare-and-set (either step may be done by any of the
- * racing callers; each is done once). When the next buffer is not clean yet the caller follows
- * the {@link Backpressure} policy.
+ * The lock-free engine: callers {@link #append} encoded events into the mapped journal through a
+ * {@link TermAppender} (one compare-and-set reserves their space); a {@link Drainer} thread moves
+ * committed bytes to the log file. When the active buffer is full, a caller rotates to the next
+ * one if the drainer has cleaned it, else follows the {@link Backpressure} policy.
  */
 public final class JournalEngine {
 
@@ -47,19 +40,20 @@ public final class JournalEngine {
     private static final int SPIN_TRIES = 64;
     private static final int YIELD_TRIES = 128;
     private static final long MAX_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    /** Attempts at start when an interrupt of the starting thread closes a channel under it. */
+    private static final int START_ATTEMPTS = 3;
 
     private final Config config;
     private final Journal journal;
     private final LogSink sink;
     private final StatusReporter status;
     private final JournalCounters counters = new JournalCounters();
+    private final TermAppender appender;
     private final int bufferCount;
     private final int bufferSize;
     private final int maxEventSize;
     private final boolean dropWhenFull;
     private final long maxBlockNanos;
-    /** Per buffer: the term count it is clean for and may host next (written by the drainer). */
-    private final AtomicLongArray readyTerm;
     /** Threads reading the mapping for statistics; {@link #close} waits for them. */
     private final AtomicInteger mappingReaders = new AtomicInteger();
     private final long[] processFaultsAtStart;
@@ -72,13 +66,13 @@ public final class JournalEngine {
     /** Stop and the drainer's exit each set one of these and read the other, so one of them closes the journal. */
     private volatile boolean closeWhenDrainerExits;
     private volatile boolean drainerExited;
-    private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
+    private final AtomicBoolean closed = new AtomicBoolean();
     private volatile boolean mapped = true;
     /** Set by the drainer while the log file cannot be written. */
     volatile boolean ioFailing;
 
     private JournalEngine(Config config, Journal journal, LogSink sink, StatusReporter status,
-            Recovery.Result recovered, long logSize, JournalLock lock) {
+            Recovery.Result recovered, JournalLock lock) throws IOException {
         this.lock = lock;
         this.config = config;
         this.journal = journal;
@@ -89,17 +83,15 @@ public final class JournalEngine {
         this.maxEventSize = config.maxEventSize();
         this.dropWhenFull = config.backpressure() == Backpressure.DROP;
         this.maxBlockNanos = config.maxBlockNanos();
-        this.readyTerm = new AtomicLongArray(bufferCount);
-        for (int i = 0; i < bufferCount; i++) {
-            readyTerm.set(i, i);
-        }
+        BufferStates states = new BufferStates(config.bufferCount());
+        this.appender = new TermAppender(journal, states);
         counters.recoveredFrames = recovered.recoveredFrames();
         counters.recoveredBytes = recovered.recoveredBytes();
         counters.skippedFrames = recovered.skippedFrames();
         this.processFaultsAtStart = ProcStat.processFaults();
-        // the first drain record: nothing drained yet, and the log file is this long
-        journal.writeDrainRecord(0, 0, logSize, 1);
-        this.drainer = new Drainer(this, journal, sink, counters, status, config, logSize, 2);
+        DrainLog log = new DrainLog(journal, sink, 1, 0);
+        log.record(0, 0); // the first drain record: nothing drained yet
+        this.drainer = new Drainer(this, journal, sink, states, counters, status, config, log);
         this.drainerThread = new Thread(drainer, "lockfreelog-drainer-" + config.name());
         drainerThread.setDaemon(true);
     }
@@ -117,18 +109,43 @@ public final class JournalEngine {
 
     /**
      * Recovers what a previous process left in the journal into the sink, creates a fresh journal,
-     * and starts the drainer.
+     * and starts the drainer. An interrupt of the calling thread does not make it fail: the JDK
+     * closes a channel that an interrupted thread uses, so the interrupt is held back until start
+     * returns, and a start that one interrupts anyway is begun again (recovery records its
+     * progress in the old journal, so it never writes an event twice).
      */
     public static JournalEngine start(Config config, StatusReporter status, LogSink.Factory sinkFactory)
             throws IOException {
-        JournalLock lock = JournalLock.acquire(config.journalFile());
+        boolean interrupted = Thread.interrupted();
+        try {
+            for (int attempt = 1;; attempt++) {
+                try {
+                    return startOnce(config, status, sinkFactory);
+                } catch (ClosedByInterruptException e) {
+                    interrupted |= Thread.interrupted();
+                    if (attempt == START_ATTEMPTS) {
+                        throw e;
+                    }
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private static JournalEngine startOnce(Config config, StatusReporter status, LogSink.Factory sinkFactory)
+            throws IOException {
+        JournalLock lock = JournalLock.acquire(config.journalFile(), status);
         LogSink sink = null;
         Journal journal = null;
         try {
             sink = sinkFactory.open();
             Recovery.Result recovered = Recovery.recover(config.journalFile(), sink, status);
+            SafeFiles.refuseLink(config.journalFile(), status);
             journal = Journal.create(config.journalFile(), config.bufferCount(), config.bufferSize());
-            JournalEngine engine = new JournalEngine(config, journal, sink, status, recovered, sink.size(), lock);
+            JournalEngine engine = new JournalEngine(config, journal, sink, status, recovered, lock);
             engine.drainerThread.start();
             return engine;
         } catch (IOException | RuntimeException | Error e) {
@@ -158,59 +175,71 @@ public final class JournalEngine {
 
     /**
      * Appends the encoded event held in {@code payload[0..length)}; see {@link #append(byte[], boolean)}.
+     *
+     * <p>From the claim of a frame to its commit, a {@code finally} makes sure that the frame is
+     * settled (committed as padding) and the event counted, whatever {@code Error} arrives
+     * (a second stack overflow, a fault in mapped memory delivered at a safepoint): a frame left
+     * claimed would otherwise hold the drainer until the unblock timeout.
      */
     public void append(byte[] payload, int length, boolean mayDrop) {
         final JournalCounters counters = this.counters;
         counters.appended.increment();
+        int pendingAt = -1; // a frame this call may have claimed and not yet settled
+        int frameLength = 0;
+        boolean counted = false;
         try {
             if (state != RUNNING) {
                 counters.drop(DropReason.STOPPED);
+                counted = true;
                 return;
             }
             final Journal journal = this.journal;
-            final int bufferSize = this.bufferSize;
-            final int bufferCount = this.bufferCount;
+            final TermAppender appender = this.appender;
             final boolean truncate = length > maxEventSize;
             final int kept = truncate ? utf8Boundary(payload, maxEventSize - TRUNCATION_MARKER.length) : length;
-            final int frameLength = HEADER_LENGTH + kept + (truncate ? TRUNCATION_MARKER.length : 0);
+            frameLength = HEADER_LENGTH + kept + (truncate ? TRUNCATION_MARKER.length : 0);
             final int aligned = align(frameLength);
             long waitStart = NOT_WAITING;
             for (;;) {
                 final long termCount = journal.activeTermCountAcquire();
-                final int index = (int) (termCount % bufferCount);
-                final long rawTail = journal.getAndAddRawTail(index, aligned);
-                final long offset = tailOffset(rawTail);
-                if (offset + aligned <= bufferSize) {
-                    final int at = journal.bufferBase(index) + (int) offset;
-                    if (!journal.casLong(at, emptyHeader(termId(rawTail)), header(-frameLength, TYPE_DATA))) {
-                        continue; // the drainer padded over this reservation while we stalled: reserve again
-                    }
-                    final int outcome = copyAndCommit(journal, at, frameLength, payload, kept, truncate);
-                    if (outcome == ABANDONED) {
-                        continue; // we stalled so long that the drainer left our frame out: write the event again
-                    }
-                    if (outcome == FAILED) {
-                        counters.drop(DropReason.IO);
+                final long reservation = appender.reserve(termCount, aligned);
+                if (reservation == TermAppender.FULL) {
+                    waitStart = awaitNextBuffer(termCount, mayDrop, waitStart);
+                    if (waitStart == DROPPED) {
+                        counted = true;
                         return;
                     }
-                    if (truncate) {
-                        counters.truncated.increment();
-                    }
-                    if (waitStart != NOT_WAITING) {
-                        counters.recordWait(System.nanoTime() - waitStart);
-                    }
-                    return;
+                    continue;
                 }
-                if (offset < bufferSize) {
-                    writePadding(journal, journal.bufferBase(index) + (int) offset, (int) (bufferSize - offset),
-                            termId(rawTail));
+                pendingAt = TermAppender.position(reservation);
+                if (!TermAppender.claim(journal, reservation, frameLength)) {
+                    pendingAt = -1;
+                    continue; // the drainer padded over this reservation while we stalled: reserve again
                 }
-                waitStart = awaitNextBuffer(termCount, mayDrop, waitStart);
-                if (waitStart == DROPPED) {
-                    return;
+                final int outcome = TermAppender.copyAndCommit(journal, pendingAt, frameLength, payload, kept,
+                        truncate ? TRUNCATION_MARKER : null);
+                pendingAt = -1;
+                if (outcome == TermAppender.ABANDONED) {
+                    continue; // we stalled so long that the drainer left our frame out: write the event again
                 }
+                if (outcome == TermAppender.FAILED) {
+                    counters.drop(DropReason.IO);
+                } else if (truncate) {
+                    counters.truncated.increment();
+                }
+                counted = true;
+                if (waitStart != NOT_WAITING) {
+                    counters.recordWait(System.nanoTime() - waitStart);
+                }
+                return;
             }
         } finally {
+            if (pendingAt >= 0) {
+                TermAppender.settleFailed(journal, pendingAt, frameLength);
+            }
+            if (!counted) {
+                counters.drop(DropReason.IO);
+            }
             counters.exited.increment();
         }
     }
@@ -220,8 +249,7 @@ public final class JournalEngine {
 
     /**
      * The slow path, taken when the active buffer is full: rotates to the next buffer if it is
-     * clean, else applies the backpressure policy. It does not reserve again while it waits, so
-     * a caller adds at most one reservation past the end of each term.
+     * clean, else applies the backpressure policy. It does not reserve while it waits.
      *
      * @return the time this append started waiting ({@link #NOT_WAITING} if it has not), or
      *         {@link #DROPPED} once the event was dropped and counted
@@ -230,7 +258,12 @@ public final class JournalEngine {
         boolean interrupted = false;
         try {
             for (int tries = 0;; tries++) {
-                if (journal.activeTermCountAcquire() != termCount || tryRotate(termCount)) {
+                int rotation = appender.tryRotate(termCount);
+                if (rotation == TermAppender.ROTATED) {
+                    counters.swaps.increment();
+                    LockSupport.unpark(drainerThread);
+                }
+                if (rotation != TermAppender.NOT_READY) {
                     return waitStart; // a buffer is active again: reserve anew
                 }
                 if (state != RUNNING) {
@@ -259,43 +292,6 @@ public final class JournalEngine {
         }
     }
 
-    /**
-     * Copies the payload after the claimed header and publishes the frame. If the copy fails (a
-     * fault in mapped memory surfaces as {@link InternalError}; any other {@code Throwable}, such
-     * as a stack overflow, is treated alike and not passed to the caller) the frame is committed
-     * as padding so that the drainer is not held up, and {@code false} is returned.
-     */
-    private static int copyAndCommit(Journal journal, int at, int frameLength, byte[] payload, int kept,
-            boolean truncate) {
-        try {
-            journal.putBytes(at + HEADER_LENGTH, payload, 0, kept);
-            if (truncate) {
-                journal.putBytes(at + HEADER_LENGTH + kept, TRUNCATION_MARKER, 0, TRUNCATION_MARKER.length);
-            }
-        } catch (Throwable e) {
-            commit(journal, at, frameLength, TYPE_DATA, TYPE_PADDING); // committed as padding, or acknowledged
-            return FAILED;
-        }
-        return commit(journal, at, frameLength, TYPE_DATA, TYPE_DATA) ? COMMITTED : ABANDONED;
-    }
-
-    private static final int COMMITTED = 0;
-    private static final int ABANDONED = 1;
-    private static final int FAILED = 2;
-
-    /**
-     * Commits a claimed frame: {@code (-length, claimedType)} becomes {@code (+length, committedType)}.
-     * If the drainer abandoned the frame meanwhile, marks it acknowledged instead (so that its
-     * buffer may be reused) and returns {@code false}: the caller then writes its event again.
-     */
-    static boolean commit(Journal journal, int at, int frameLength, int claimedType, int committedType) {
-        if (journal.casLong(at, header(-frameLength, claimedType), header(frameLength, committedType))) {
-            return true;
-        }
-        journal.casLong(at, header(-frameLength, TYPE_ABANDONED), header(-frameLength, TYPE_ACKNOWLEDGED));
-        return false;
-    }
-
     /** The largest cut point at or below {@code limit} that does not split a UTF-8 sequence. */
     static int utf8Boundary(byte[] bytes, int limit) {
         int cut = limit;
@@ -303,47 +299,6 @@ public final class JournalEngine {
             cut--;
         }
         return cut;
-    }
-
-    /** Claims the free slot at {@code at} of term {@code termId} as a padding frame of {@code length} bytes. */
-    static boolean writePadding(Journal journal, int at, int length, int termId) {
-        if (journal.casLong(at, emptyHeader(termId), header(-length, TYPE_PADDING))) {
-            commit(journal, at, length, TYPE_PADDING, TYPE_PADDING);
-            return true;
-        }
-        return false;
-    }
-
-    /**
-     * Makes term {@code termCount + 1} active if its buffer is clean. The next buffer's tail is set
-     * to {@code (nextTermId, 0)} before the active term count moves, and the compare-and-set on the
-     * tail is retried while it still shows the buffer's previous term: a stale writer may add to
-     * that old tail meanwhile, and the active term must never move to a buffer whose tail was
-     * not re-initialised.
-     *
-     * @return {@code false} when the next buffer is not clean yet (or our view is stale and the
-     *         active term has not moved): the caller applies backpressure
-     */
-    private boolean tryRotate(long termCount) {
-        final long next = termCount + 1;
-        final int nextIndex = (int) (next % bufferCount);
-        if (readyTerm.get(nextIndex) != next) {
-            return false;
-        }
-        for (long rawTail = journal.rawTailVolatile(nextIndex); termId(rawTail) != (int) next;
-                rawTail = journal.rawTailVolatile(nextIndex)) {
-            if (termId(rawTail) != (int) (next - bufferCount)) {
-                return journal.activeTermCountAcquire() != termCount; // stale view: re-read if it moved
-            }
-            if (journal.casRawTail(nextIndex, rawTail, packTail((int) next, 0))) {
-                break;
-            }
-        }
-        if (journal.casActiveTermCount(termCount, next)) {
-            counters.swaps.increment();
-            LockSupport.unpark(drainerThread);
-        }
-        return true;
     }
 
     /** Spins, then yields, then parks for growing periods; returns whether an interrupt was swallowed. */
@@ -369,10 +324,6 @@ public final class JournalEngine {
     }
 
     // ---- drainer support --------------------------------------------------------------------
-
-    void markClean(int index, long nextTerm) {
-        readyTerm.set(index, nextTerm);
-    }
 
     boolean stopGaveUp() {
         return state == STOPPED;
@@ -451,14 +402,20 @@ public final class JournalEngine {
     }
 
     private boolean awaitCallers(long deadline) {
-        int tries = 0;
-        while (counters.inside() != 0) {
-            if (System.nanoTime() - deadline > 0) {
-                return false;
+        boolean interrupted = false;
+        try {
+            for (int tries = 0; counters.inside() != 0; tries++) {
+                if (System.nanoTime() - deadline > 0) {
+                    return false;
+                }
+                interrupted |= backOff(tries, deadline - System.nanoTime());
             }
-            backOff(tries++, deadline - System.nanoTime());
+            return true;
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt(); // the interrupt belongs to the thread calling stop
+            }
         }
-        return true;
     }
 
     private void close(boolean drained) {
@@ -504,7 +461,7 @@ public final class JournalEngine {
             if (mapped) {
                 long active = journal.activeTermCountAcquire();
                 activeBuffer = (int) (active % bufferCount);
-                fill = Math.min(bufferSize, tailOffset(journal.rawTailVolatile(activeBuffer)));
+                fill = tailOffset(journal.rawTailVolatile(activeBuffer));
                 lag = Math.max(0, (active - drainer.drainTerm) * bufferSize + fill - drainer.drainOffset);
             }
         } finally {
@@ -537,5 +494,10 @@ public final class JournalEngine {
     /** For tests that play a stalled writer. */
     Journal journal() {
         return journal;
+    }
+
+    /** For tests that play a stalled writer. */
+    TermAppender appender() {
+        return appender;
     }
 }

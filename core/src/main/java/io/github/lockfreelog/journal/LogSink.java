@@ -3,14 +3,23 @@ package io.github.lockfreelog.journal;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 
-/** Where drained bytes go: the log file. Only the drainer thread calls it. */
+/** Where drained bytes go: the log file. Only the drainer thread (or recovery, before it starts) calls it. */
 public interface LogSink extends AutoCloseable {
 
-    /** Writes some of the bytes of {@code srcs[offset..offset+length)}, like a gathering channel write. */
-    long write(ByteBuffer[] srcs, int offset, int length) throws IOException;
+    /** Writes some of the bytes remaining in {@code src}, like a channel write; returns how many. */
+    int write(ByteBuffer src) throws IOException;
 
     /** Current size of the log file in bytes. */
     long size() throws IOException;
+
+    /**
+     * How many leading bytes of {@code expected} reached the log file after offset {@code from},
+     * judged by content (see {@link LandedBytes}); recovery asks it about a write that a crash
+     * interrupted. Sinks that cannot read their file back say none.
+     */
+    default int landed(long from, byte[] expected) throws IOException {
+        return 0;
+    }
 
     /**
      * Whether the file should roll before another event of {@code nextBytes} is written after the

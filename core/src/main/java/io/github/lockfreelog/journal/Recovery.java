@@ -5,28 +5,32 @@ import static io.github.lockfreelog.journal.JournalDescriptor.*;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.time.LocalDateTime;
-import java.time.format.DateTimeFormatter;
 
 /**
  * Appends to the log file, exactly once, the committed events that a previous process left in
  * its journal when it died.
  *
  * <p>The newest intact drain record says up to which term and offset the log file had been
- * written, and how long the log file was then. If the log file is now longer than that, the
- * process died after a write and before recording it: the extra bytes are exactly the first
- * payload bytes after the recorded position, so that many bytes are skipped. If it is shorter,
- * an outside tool truncated it, and everything after the recorded position is appended.
+ * written. If the write intent names the range right after it, the process died during or just
+ * after that write: the log file is searched, by content, for those bytes after the size it had
+ * then ({@link LogSink#landed}), and only what did not land is written. Bytes that others appended
+ * to the log meanwhile therefore never cost an event or tear a line.
  *
- * <p>Frames are read from the recorded position onwards, term after term while a buffer's tail
- * still carries the expected term id. A committed data frame is recovered; padding is skipped; a
- * frame whose writer died mid-copy (negative length) is skipped and counted; a reservation whose
- * header was never written (zero) is skipped by re-synchronising, 8 bytes at a time, on the next
- * plausible committed header, and counted.
+ * <p>Frames are then read from there onwards, term after term while a buffer's tail still carries
+ * the expected term id, each term from its start ({@link JournalDescriptor}). A committed data
+ * frame is recovered; padding and frames the drainer left out are skipped; a frame whose writer
+ * died mid-copy (negative length) is skipped and counted; a reservation whose header was never
+ * written is skipped by re-synchronising on the next plausible header, and counted.
+ *
+ * <p>Recovery writes through a {@link DrainLog} on the old journal, so a crash during recovery
+ * is itself recovered exactly once by the next start.
  */
 final class Recovery {
+
+    /** Recovered events are written in batches of about this many bytes. */
+    private static final int BATCH_BYTES = 1 << 20;
 
     record Result(long recoveredFrames, long recoveredBytes, long skippedFrames) {
         static final Result NONE = new Result(0, 0, 0);
@@ -36,14 +40,17 @@ final class Recovery {
     }
 
     static Result recover(Path journalFile, LogSink sink, StatusReporter status) throws IOException {
-        if (!Files.exists(journalFile) || Files.size(journalFile) == 0) {
+        if (SafeFiles.refuseLink(journalFile, status)) {
+            return Result.NONE;
+        }
+        if (!Files.exists(journalFile, LinkOption.NOFOLLOW_LINKS) || Files.size(journalFile) == 0) {
             return Result.NONE;
         }
         Journal journal;
         try {
             journal = Journal.open(journalFile);
         } catch (JournalFormatException e) {
-            Path aside = moveAside(journalFile);
+            Path aside = SafeFiles.moveAside(journalFile);
             status.warn(e.getMessage() + "; moved it to " + aside + " and started a fresh journal", null);
             return Result.NONE;
         }
@@ -51,7 +58,7 @@ final class Recovery {
             Journal.DrainRecord record = journal.readDrainRecord();
             if (record == null) {
                 journal.close();
-                Path aside = moveAside(journalFile);
+                Path aside = SafeFiles.moveAside(journalFile);
                 status.warn("journal " + journalFile + " has no intact drain record; moved it to " + aside
                         + " and started a fresh journal", null);
                 return Result.NONE;
@@ -61,7 +68,7 @@ final class Recovery {
                 result = new Replay(journal, sink, record).run();
             } catch (RuntimeException e) {
                 journal.close();
-                Path aside = moveAside(journalFile);
+                Path aside = SafeFiles.moveAside(journalFile);
                 status.warn("journal " + journalFile + " could not be read to its end (" + e
                         + "); moved it to " + aside + " and started a fresh journal", e);
                 return Result.NONE;
@@ -77,38 +84,15 @@ final class Recovery {
         }
     }
 
-    /**
-     * Re-synchronises after a gap or a damaged header: the offset (relative to {@code base}) of the
-     * next 8-byte slot at or after {@code offset} that holds a plausible committed header, or
-     * {@code limit} if none does.
-     */
-    static int nextPlausibleFrame(Journal journal, int base, int offset, int limit) {
-        for (; offset < limit; offset += FRAME_ALIGNMENT) {
-            int length = journal.getIntAcquire(base + offset + FRAME_LENGTH_OFFSET);
-            int type = journal.getIntPlain(base + offset + FRAME_TYPE_OFFSET);
-            if (length >= HEADER_LENGTH && isValidType(type) && length <= limit - offset
-                    && align(length) <= limit - offset) {
-                return offset;
-            }
-        }
-        return limit;
-    }
-
-    static Path moveAside(Path journalFile) throws IOException {
-        String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss-SSS"));
-        Path aside = journalFile.resolveSibling(journalFile.getFileName() + ".bad-" + stamp);
-        return Files.move(journalFile, aside, StandardCopyOption.ATOMIC_MOVE);
-    }
-
     /** One pass over the journal's undrained frames. */
     private static final class Replay {
         private final Journal journal;
         private final LogSink sink;
         private final Journal.DrainRecord record;
-        private final ByteBuffer view;
         private final int bufferCount;
         private final int bufferSize;
-        private long skipBytes;
+        private final ByteBuffer batch = ByteBuffer.allocate(BATCH_BYTES);
+        private DrainLog log;
         private long recovered;
         private long recoveredBytes;
         private long skipped;
@@ -117,14 +101,13 @@ final class Recovery {
             this.journal = journal;
             this.sink = sink;
             this.record = record;
-            this.view = journal.duplicate();
             this.bufferCount = journal.bufferCount();
             this.bufferSize = journal.bufferSize();
         }
 
         Result run() throws IOException {
-            long logSize = sink.size();
-            skipBytes = logSize > record.logSize() ? logSize - record.logSize() : 0;
+            Journal.WriteIntent intent = journal.readIntent();
+            log = new DrainLog(journal, sink, record.seq() + 1, Long.MAX_VALUE / 2);
             long term = record.termCount();
             long offset = record.offset();
             for (int seen = 0; seen < bufferCount; seen++, term++, offset = 0) {
@@ -133,51 +116,110 @@ final class Recovery {
                 if (termId(rawTail) != (int) term) {
                     break;
                 }
-                replayTerm(journal.bufferBase(index), (int) offset, (int) Math.min(tailOffset(rawTail), bufferSize));
+                int base = journal.bufferBase(index);
+                int start = Math.max((int) offset, journal.termStartVolatile(index));
+                int limit = (int) Math.min(tailOffset(rawTail), bufferSize);
+                if (seen == 0 && intent != null && intent.termCount() == term && intent.from() == start
+                        && intent.to() > start && intent.to() <= limit) {
+                    settle(term, base, intent);
+                    start = (int) intent.to();
+                }
+                replayTerm(term, base, start, limit);
             }
             return new Result(recovered, recoveredBytes, skipped);
         }
 
-        private void replayTerm(int base, int offset, int limit) throws IOException {
-            while (offset < limit) {
-                int at = base + offset;
-                int length = journal.getIntAcquire(at + FRAME_LENGTH_OFFSET);
-                int type = journal.getIntPlain(at + FRAME_TYPE_OFFSET);
-                if (length >= HEADER_LENGTH && isValidType(type) && length <= limit - offset
-                        && align(length) <= limit - offset) {
-                    if (type == TYPE_DATA) {
-                        emit(at + HEADER_LENGTH, length - HEADER_LENGTH);
-                    }
-                    offset += align(length);
-                } else if (length < 0 && length != Integer.MIN_VALUE && -length >= HEADER_LENGTH
-                        && -length <= limit - offset && align(-length) <= limit - offset) {
-                    skipped++; // the writer died while copying
-                    offset += align(-length);
-                } else {
-                    skipped++; // header never written, or damaged: find the next committed frame
-                    offset = nextPlausibleFrame(journal, base, offset + FRAME_ALIGNMENT, limit);
+        /** Writes what of the interrupted write {@code intent} did not reach the log file. */
+        private void settle(long term, int base, Journal.WriteIntent intent) throws IOException {
+            int from = (int) intent.from();
+            int to = (int) intent.to();
+            int length = 0;
+            int events = 0;
+            for (int offset = from; offset < to; offset = FrameScanner.nextFrame(journal, base, offset, to)) {
+                int payload = FrameScanner.dataPayload(journal.getLongAcquire(base + offset), to - offset);
+                if (payload >= 0) {
+                    length += payload;
+                    events++;
                 }
+            }
+            byte[] bytes = new byte[length];
+            int[] ends = new int[events];
+            events = 0;
+            int filled = 0;
+            for (int offset = from; offset < to; offset = FrameScanner.nextFrame(journal, base, offset, to)) {
+                int payload = FrameScanner.dataPayload(journal.getLongAcquire(base + offset), to - offset);
+                if (payload >= 0) {
+                    journal.getBytes(base + offset + HEADER_LENGTH, bytes, filled, payload);
+                    filled += payload;
+                    ends[events++] = filled;
+                }
+            }
+            int skip = (int) Math.min(Math.max(intent.skip(), 0), length);
+            int landed = sink.landed(intent.logSizeBefore(), java.util.Arrays.copyOfRange(bytes, skip, length));
+            int done = skip + landed;
+            for (int i = 0; i < events; i++) {
+                if (ends[i] > done) {
+                    recovered++;
+                }
+            }
+            recoveredBytes += length - done;
+            if (done < length) {
+                log.write(ByteBuffer.wrap(bytes, done, length - done), 0, term, from, to);
+            } else {
+                log.record(term, to);
             }
         }
 
-        private void emit(int at, int length) throws IOException {
-            int start = at;
-            int left = length;
-            if (skipBytes > 0) {
-                int skip = (int) Math.min(skipBytes, left);
-                skipBytes -= skip;
-                start += skip;
-                left -= skip;
+        /** Writes the data frames of {@code [offset, limit)} of term {@code term}, in batches. */
+        private void replayTerm(long term, int base, int offset, int limit) throws IOException {
+            int batchFrom = offset;
+            while (offset < limit) {
+                int at = base + offset;
+                int room = limit - offset;
+                long header = journal.getLongAcquire(at);
+                int length = headerLength(header);
+                if (FrameScanner.isCommitted(header, room)) {
+                    if (headerType(header) == TYPE_DATA) {
+                        int payload = length - HEADER_LENGTH;
+                        if (payload > batch.remaining()) {
+                            write(term, batchFrom, offset);
+                            batchFrom = offset;
+                        }
+                        if (payload > batch.capacity()) {
+                            byte[] large = new byte[payload];
+                            journal.getBytes(at + HEADER_LENGTH, large, 0, payload);
+                            log.write(ByteBuffer.wrap(large), 0, term, offset, offset + align(length));
+                            batchFrom = offset + align(length);
+                        } else {
+                            journal.getBytes(at + HEADER_LENGTH, batch.array(), batch.position(), payload);
+                            batch.position(batch.position() + payload);
+                        }
+                        recovered++;
+                        recoveredBytes += payload;
+                    }
+                    offset += align(length);
+                } else if (FrameScanner.isClaimed(header, room)) {
+                    skipped++; // the writer died while copying
+                    offset += align(-length);
+                } else if (FrameScanner.isAbandoned(header, room)) {
+                    offset += align(-length); // left out by the drainer; its writer wrote the event again
+                } else {
+                    skipped++; // header never written, or damaged: find the next committed frame
+                    offset = FrameScanner.nextPlausibleFrame(journal, base, offset + FRAME_ALIGNMENT, limit);
+                }
             }
-            if (left == 0) {
-                return; // this frame had reached the log file before the process died
+            write(term, batchFrom, limit);
+        }
+
+        /** Writes the batch, the data of {@code [from, to)} of term {@code term}, and records it. */
+        private void write(long term, int from, int to) throws IOException {
+            batch.flip();
+            if (batch.hasRemaining()) {
+                log.write(batch, 0, term, from, to);
+            } else if (to > from) {
+                log.record(term, to);
             }
-            recovered++;
-            recoveredBytes += left;
-            view.limit(start + left).position(start);
-            while (view.hasRemaining()) {
-                sink.write(new ByteBuffer[] {view}, 0, 1);
-            }
+            batch.clear();
         }
     }
 }

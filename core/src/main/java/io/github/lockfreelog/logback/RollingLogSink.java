@@ -127,10 +127,15 @@ final class RollingLogSink implements LogSink {
     }
 
     @Override
-    public long write(ByteBuffer[] srcs, int offset, int length) throws IOException {
-        long n = live.write(srcs, offset, length);
+    public int write(ByteBuffer src) throws IOException {
+        int n = live.write(src);
         size += n;
         return n;
+    }
+
+    @Override
+    public int landed(long from, byte[] expected) throws IOException {
+        return live.landed(from, expected);
     }
 
     @Override

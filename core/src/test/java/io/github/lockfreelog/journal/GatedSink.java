@@ -20,7 +20,7 @@ public final class GatedSink extends ForwardingLogSink {
     }
 
     @Override
-    public long write(ByteBuffer[] srcs, int offset, int length) throws IOException {
+    public int write(ByteBuffer src) throws IOException {
         firstWriteArrived.countDown();
         try {
             if (!gate.await(60, TimeUnit.SECONDS)) {
@@ -30,6 +30,6 @@ public final class GatedSink extends ForwardingLogSink {
             Thread.currentThread().interrupt();
             throw new IOException(e);
         }
-        return super.write(srcs, offset, length);
+        return super.write(src);
     }
 }

@@ -43,8 +43,8 @@ class StalledWriterTest {
         try {
             engine.append("before\n".getBytes(StandardCharsets.US_ASCII), true);
             // play a writer that reserved 64 bytes and stalled before its header
-            long rawTail = journal.getAndAddRawTail(0, 64);
-            int stalledAt = journal.bufferBase(0) + (int) tailOffset(rawTail);
+            long reservation = engine.appender().reserve(0, 64);
+            int stalledAt = TermAppender.position(reservation);
             long start = System.nanoTime();
             for (int i = 0; i < 40_000; i++) { // 640 KB: every buffer is drained and reused more than once
                 engine.append(("after " + i + "\n").getBytes(StandardCharsets.US_ASCII), true);
@@ -54,8 +54,8 @@ class StalledWriterTest {
             // the stalled writer wakes up long after: its buffer now hosts a later term, and its
             // claim, which names term 0, fails there too, so it would reserve again
             assertThat(engine.statistics().swaps()).isGreaterThan(6);
-            assertThat(journal.casLong(stalledAt, emptyHeader(termId(rawTail)), header(-20, TYPE_DATA))).isFalse();
-            assertThat(JournalEngine.writePadding(journal, stalledAt, 64, termId(rawTail))).isFalse();
+            assertThat(TermAppender.claim(journal, reservation, 20)).isFalse();
+            assertThat(TermAppender.writePadding(journal, stalledAt, 64, TermAppender.termIdOf(reservation))).isFalse();
             assertThat(engine.statistics().skippedFrames()).isEqualTo(1);
         } finally {
             engine.stop();
@@ -82,9 +82,9 @@ class StalledWriterTest {
         try {
             engine.append("before\n".getBytes(StandardCharsets.US_ASCII), true);
             // a writer reserves, claims its header, copies half its event, and stalls
-            long rawTail = journal.getAndAddRawTail(0, align(frameLength));
-            int at = journal.bufferBase(0) + (int) tailOffset(rawTail);
-            assertThat(journal.casLong(at, emptyHeader(termId(rawTail)), header(-frameLength, TYPE_DATA))).isTrue();
+            long reservation = engine.appender().reserve(0, align(frameLength));
+            int at = TermAppender.position(reservation);
+            assertThat(TermAppender.claim(journal, reservation, frameLength)).isTrue();
             journal.putBytes(at + HEADER_LENGTH, stalledEvent, 0, 10);
 
             // others go on logging: about two buffers' worth reach the log while the writer is stalled
@@ -99,7 +99,7 @@ class StalledWriterTest {
 
             // the writer resumes: it finishes its copy, its commit fails, it acknowledges and writes again
             journal.putBytes(at + HEADER_LENGTH + 10, stalledEvent, 10, stalledEvent.length - 10);
-            assertThat(JournalEngine.commit(journal, at, frameLength, TYPE_DATA, TYPE_DATA)).isFalse();
+            assertThat(TermAppender.commit(journal, at, frameLength, TYPE_DATA, TYPE_DATA)).isFalse();
             assertThat(headerType(journal.getLongVolatile(at))).isEqualTo(TYPE_ACKNOWLEDGED);
             engine.append(stalledEvent, true);
 

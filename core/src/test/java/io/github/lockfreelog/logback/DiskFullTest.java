@@ -41,20 +41,17 @@ class DiskFullTest {
         }
 
         @Override
-        public long write(ByteBuffer[] srcs, int offset, int length) throws IOException {
+        public int write(ByteBuffer src) throws IOException {
             if (full) {
-                for (int i = offset; i < offset + length; i++) {
-                    if (srcs[i].hasRemaining()) { // like a channel: bytes go out in order, then the disk is full
-                        ByteBuffer half = srcs[i].duplicate();
-                        half.limit(half.position() + Math.max(1, half.remaining() / 2));
-                        long n = delegate.write(new ByteBuffer[] {half}, 0, 1);
-                        srcs[i].position(srcs[i].position() + (int) n);
-                        break;
-                    }
+                if (src.hasRemaining()) { // like a channel: some bytes go out, then the disk is full
+                    ByteBuffer half = src.duplicate();
+                    half.limit(half.position() + Math.max(1, half.remaining() / 2));
+                    int n = delegate.write(half);
+                    src.position(src.position() + n);
                 }
                 throw new IOException("No space left on device");
             }
-            return delegate.write(srcs, offset, length);
+            return delegate.write(src);
         }
     }
 

@@ -1,0 +1,62 @@
+package io.github.lockfreelog.journal;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+
+/**
+ * Every write to the log file, by the drainer or by recovery, goes through here, so that the
+ * journal always says how far the log file reached: before each write the intent (journal range,
+ * bytes already written of it, the file's size), after the last write of a range the drain record
+ * (see {@link JournalDescriptor}). A crash at any point leaves at most one write unsettled, and
+ * recovery settles it by content.
+ */
+final class DrainLog {
+
+    private final Journal journal;
+    private final LogSink sink;
+    private long drainSeq;
+    private long intentSeq;
+    private long logSize;
+
+    DrainLog(Journal journal, LogSink sink, long drainSeq, long intentSeq) throws IOException {
+        this.journal = journal;
+        this.sink = sink;
+        this.drainSeq = drainSeq;
+        this.intentSeq = intentSeq;
+        this.logSize = sink.size();
+    }
+
+    /**
+     * Writes what remains in {@code src}: the payloads of the data frames of term {@code termCount}
+     * in {@code [from, to)}, whose first byte is at {@code src} index {@code start}. Resumes a
+     * write that failed part way when called again with the same arguments. Records the drain
+     * position {@code (termCount, to)} once all is written.
+     */
+    void write(ByteBuffer src, int start, long termCount, int from, int to) throws IOException {
+        while (src.hasRemaining()) {
+            journal.writeIntent(++intentSeq, termCount, from, to, src.position() - start, sink.size());
+            sink.write(src);
+        }
+        logSize = sink.size();
+        record(termCount, to);
+    }
+
+    /** Records that everything of term {@code termCount} below {@code offset} has reached the log file. */
+    void record(long termCount, int offset) {
+        journal.writeDrainRecord(termCount, offset, logSize, drainSeq++);
+    }
+
+    /** Records, after a roll, the new file's size at the same drain position. */
+    void rolled(long termCount, int offset) throws IOException {
+        logSize = sink.size();
+        record(termCount, offset);
+    }
+
+    long drainSeq() {
+        return drainSeq;
+    }
+
+    long intentSeq() {
+        return intentSeq;
+    }
+}

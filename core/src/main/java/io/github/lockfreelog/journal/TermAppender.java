@@ -1,0 +1,160 @@
+package io.github.lockfreelog.journal;
+
+import static io.github.lockfreelog.journal.JournalDescriptor.*;
+
+/**
+ * The caller's side of the journal: reserve space in the active term, claim it, copy, commit; pad
+ * the end of a term that a reservation does not fit; rotate to the next term. Lock-free: every
+ * step is one compare-and-set that some thread wins.
+ *
+ * <h2>Reservation</h2>
+ * A caller reads the active buffer's raw tail and compare-and-sets it forward only when it has
+ * seen it in range: to {@code offset + aligned} when the frame fits, else to {@code bufferSize}
+ * (and that one caller pads from {@code offset} to the end). A full buffer is never added to, so
+ * however long a fault lasts (a full disk, thousands of drops a second) a tail offset stays in
+ * {@code [termStart, bufferSize]} and cannot run into its term id.
+ */
+final class TermAppender {
+
+    /** {@link #reserve} found the buffer full. */
+    static final long FULL = Long.MIN_VALUE;
+
+    static final int COMMITTED = 0;
+    static final int ABANDONED = 1;
+    static final int FAILED = 2;
+
+    /** {@link #tryRotate}: the next buffer is not clean yet. */
+    static final int NOT_READY = 0;
+    /** {@link #tryRotate}: this caller moved the active term. */
+    static final int ROTATED = 1;
+    /** {@link #tryRotate}: the active term moved, or another caller is moving it: reserve anew. */
+    static final int MOVED = 2;
+
+    private final Journal journal;
+    private final BufferStates states;
+    private final int bufferCount;
+    private final int bufferSize;
+
+    TermAppender(Journal journal, BufferStates states) {
+        this.journal = journal;
+        this.states = states;
+        this.bufferCount = journal.bufferCount();
+        this.bufferSize = journal.bufferSize();
+    }
+
+    /**
+     * Reserves {@code aligned} bytes in the buffer of term {@code termCount}. Returns
+     * {@code (termId << 32) | position}, the absolute position of the reserved frame and the term
+     * it belongs to (see {@link #position} and {@link #termIdOf}), or {@link #FULL}.
+     */
+    long reserve(long termCount, int aligned) {
+        final Journal journal = this.journal;
+        final int bufferSize = this.bufferSize;
+        final int index = (int) (termCount % bufferCount);
+        for (;;) {
+            final long rawTail = journal.rawTailVolatile(index);
+            final long offset = tailOffset(rawTail);
+            if (offset >= bufferSize) {
+                return FULL;
+            }
+            final int termId = termId(rawTail);
+            final int base = journal.bufferBase(index);
+            if (offset + aligned > bufferSize) {
+                if (journal.casRawTail(index, rawTail, packTail(termId, bufferSize))) {
+                    writePadding(journal, base + (int) offset, (int) (bufferSize - offset), termId);
+                    return FULL;
+                }
+            } else if (journal.casRawTail(index, rawTail, rawTail + aligned)) {
+                return ((long) termId << 32) | (base + offset);
+            }
+        }
+    }
+
+    static int position(long reservation) {
+        return (int) reservation;
+    }
+
+    static int termIdOf(long reservation) {
+        return (int) (reservation >>> 32);
+    }
+
+    /**
+     * Claims the reserved frame: its free slot becomes {@code (-frameLength, DATA)}. Fails only if
+     * the drainer padded over the reservation while this writer stalled; the writer then reserves again.
+     */
+    static boolean claim(Journal journal, long reservation, int frameLength) {
+        return journal.casLong(position(reservation), emptyHeader(termIdOf(reservation)),
+                header(-frameLength, TYPE_DATA));
+    }
+
+    /**
+     * Copies the payload (and the truncation marker) after the claimed header and commits the
+     * frame. A copy that throws (a fault in mapped memory surfaces as {@link InternalError}; a
+     * stack overflow is treated alike) has its frame committed as padding, so that the drainer is
+     * not held up, and returns {@link #FAILED}; the caller's own {@code finally} settles the frame
+     * again should that throw too.
+     */
+    static int copyAndCommit(Journal journal, int at, int frameLength, byte[] payload, int kept, byte[] marker) {
+        try {
+            journal.putBytes(at + HEADER_LENGTH, payload, 0, kept);
+            if (marker != null) {
+                journal.putBytes(at + HEADER_LENGTH + kept, marker, 0, marker.length);
+            }
+        } catch (Throwable e) {
+            settleFailed(journal, at, frameLength);
+            return FAILED;
+        }
+        return commit(journal, at, frameLength, TYPE_DATA, TYPE_DATA) ? COMMITTED : ABANDONED;
+    }
+
+    /** Commits a claimed frame whose copy failed as padding (or acknowledges it, if it was abandoned). */
+    static void settleFailed(Journal journal, int at, int frameLength) {
+        commit(journal, at, frameLength, TYPE_DATA, TYPE_PADDING);
+    }
+
+    /**
+     * Commits a claimed frame: {@code (-length, claimedType)} becomes {@code (+length, committedType)}.
+     * If the drainer abandoned the frame meanwhile, marks it acknowledged instead (so that its
+     * space may be reused) and returns {@code false}: the caller then writes its event again.
+     */
+    static boolean commit(Journal journal, int at, int frameLength, int claimedType, int committedType) {
+        if (journal.casLong(at, header(-frameLength, claimedType), header(frameLength, committedType))) {
+            return true;
+        }
+        journal.casLong(at, header(-frameLength, TYPE_ABANDONED), header(-frameLength, TYPE_ACKNOWLEDGED));
+        return false;
+    }
+
+    /** Claims the free slot at {@code at} of term {@code termId} as a padding frame of {@code length} bytes. */
+    static boolean writePadding(Journal journal, int at, int length, int termId) {
+        if (journal.casLong(at, emptyHeader(termId), header(-length, TYPE_PADDING))) {
+            commit(journal, at, length, TYPE_PADDING, TYPE_PADDING);
+            return true;
+        }
+        return false;
+    }
+
+    /**
+     * Makes term {@code termCount + 1} active if its buffer is clean. The next buffer's tail is set
+     * to {@code (nextTermId, termStart)} before the active term count moves; either step may be
+     * done by any of the racing callers, and each is done once.
+     */
+    int tryRotate(long termCount) {
+        final long next = termCount + 1;
+        final int nextIndex = (int) (next % bufferCount);
+        if (!states.isCleanFor(nextIndex, next)) {
+            return journal.activeTermCountAcquire() != termCount ? MOVED : NOT_READY;
+        }
+        final int start = journal.termStartVolatile(nextIndex);
+        for (long rawTail = journal.rawTailVolatile(nextIndex); termId(rawTail) != (int) next;
+                rawTail = journal.rawTailVolatile(nextIndex)) {
+            if (termId(rawTail) != (int) (next - bufferCount)) {
+                return MOVED; // our view is stale: the buffer already hosts a later term
+            }
+            if (journal.casRawTail(nextIndex, rawTail, packTail((int) next, start))) {
+                break;
+            }
+        }
+        return journal.casActiveTermCount(termCount, next) ? ROTATED : MOVED;
+    }
+}
