@@ -37,6 +37,7 @@ final class DrainLog {
             journal.writeIntent(++intentSeq, termCount, from, to, src.position() - start, sink.size());
             sink.write(src);
         }
+        CrashPoint.reached(CrashPoint.AFTER_LOG_WRITE);
         logSize = sink.size();
         record(termCount, to);
     }

@@ -275,7 +275,10 @@ final class Drainer implements Runnable {
         unblocker.termChanged();
         final int start = unblocker.nextTermStart(index);
         journal.putTermStartVolatile(index, start);
-        journal.fillEmpty(journal.bufferBase(index) + start, bufferSize - start, (int) hostsNext);
+        int half = (bufferSize - start) / 2 & -FRAME_ALIGNMENT;
+        journal.fillEmpty(journal.bufferBase(index) + start, half, (int) hostsNext);
+        CrashPoint.reached(CrashPoint.MID_REFILL);
+        journal.fillEmpty(journal.bufferBase(index) + start + half, bufferSize - start - half, (int) hostsNext);
         states.markClean(index, hostsNext);
     }
 
@@ -315,6 +318,7 @@ final class Drainer implements Runnable {
     private void roll() throws IOException {
         writeBatch();
         sink.roll();
+        CrashPoint.reached(CrashPoint.AFTER_ROLL_MOVE);
         log.rolled(drainTerm, drainOffset);
     }
 

@@ -216,6 +216,7 @@ final class Recovery {
             batch.flip();
             if (batch.hasRemaining()) {
                 log.write(batch, 0, term, from, to);
+                CrashPoint.reached(CrashPoint.MID_RECOVERY);
             } else if (to > from) {
                 log.record(term, to);
             }

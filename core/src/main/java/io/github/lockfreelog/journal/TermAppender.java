@@ -152,6 +152,7 @@ final class TermAppender {
                 return MOVED; // our view is stale: the buffer already hosts a later term
             }
             if (journal.casRawTail(nextIndex, rawTail, packTail((int) next, start))) {
+                CrashPoint.reached(CrashPoint.BEFORE_ACTIVE_TERM_MOVES);
                 break;
             }
         }

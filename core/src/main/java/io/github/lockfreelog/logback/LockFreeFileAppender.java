@@ -12,14 +12,17 @@ import io.github.lockfreelog.journal.FileLogSink;
 import io.github.lockfreelog.journal.JournalDescriptor;
 import io.github.lockfreelog.journal.JournalEngine;
 import io.github.lockfreelog.journal.LogSink;
+import io.github.lockfreelog.journal.SafeFiles;
 import io.github.lockfreelog.journal.StatusReporter;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
 import java.util.function.UnaryOperator;
 
@@ -42,7 +45,8 @@ public class LockFreeFileAppender extends UnsynchronizedAppenderBase<ILoggingEve
     public static final int DEFAULT_BUFFER_COUNT = 3;
     public static final String DEFAULT_MAX_BLOCK_TIME = "1 second";
     public static final String DEFAULT_FLUSH_INTERVAL = "200 milliseconds";
-    public static final String DEFAULT_UNBLOCK_TIMEOUT = "10 seconds";
+    /** Below {@link #DEFAULT_MAX_BLOCK_TIME}, so that a stalled writer is passed over before waiting callers give up. */
+    public static final String DEFAULT_UNBLOCK_TIMEOUT = "500 milliseconds";
     public static final String DEFAULT_STOP_TIMEOUT = "10 seconds";
     /** Events above {@code bufferSize / MAX_EVENT_SIZE_DIVISOR} are truncated unless maxEventSize says otherwise. */
     public static final int MAX_EVENT_SIZE_DIVISOR = 4;
@@ -81,6 +85,8 @@ public class LockFreeFileAppender extends UnsynchronizedAppenderBase<ILoggingEve
     LongSupplier clock = System::currentTimeMillis;
 
     private volatile JournalEngine engine;
+    /** Events that arrived while no engine ran (start failed, or was never called): counted as dropped, reason stopped. */
+    private final LongAdder droppedWhileNotRunning = new LongAdder();
     private Path journalInUse;
     private int dropBelow = Integer.MAX_VALUE;
     /** Set only for an encoder that may not be called by many threads at once. */
@@ -138,6 +144,11 @@ public class LockFreeFileAppender extends UnsynchronizedAppenderBase<ILoggingEve
         if (errors > 0) {
             return;
         }
+        if (backpressure == Backpressure.BLOCK && unblockTimeout.getMilliseconds() >= maxBlockTime.getMilliseconds()) {
+            addWarn("unblockTimeout=" + unblockTimeout + " is not below maxBlockTime=" + maxBlockTime + suffix
+                    + ": callers waiting behind a stalled writer give up (dropped, reason timeout) before it is passed"
+                    + " over; set unblockTimeout below maxBlockTime");
+        }
         Path logFile = Paths.get(file).toAbsolutePath().normalize();
         Path journalFile = journalPath(logFile);
         String owner = JOURNALS_IN_USE.putIfAbsent(journalFile, String.valueOf(name));
@@ -146,7 +157,7 @@ public class LockFreeFileAppender extends UnsynchronizedAppenderBase<ILoggingEve
                     + ": give each appender its own <file> or <journal>");
             return;
         }
-        if (!checkWritable(logFile, suffix) || !checkWritable(journalFile, suffix)) {
+        if (!checkWritable(logFile, false, suffix) || !checkWritable(journalFile, true, suffix)) {
             JOURNALS_IN_USE.remove(journalFile);
             return;
         }
@@ -227,15 +238,20 @@ public class LockFreeFileAppender extends UnsynchronizedAppenderBase<ILoggingEve
         return 0;
     }
 
-    private boolean checkWritable(Path target, String suffix) {
+    private boolean checkWritable(Path target, boolean ownerOnly, String suffix) {
         Path dir = target.getParent();
         try {
-            Files.createDirectories(dir);
+            if (ownerOnly) {
+                SafeFiles.createPrivateDirectories(dir); // the journal's hidden folder: owner-only
+            } else {
+                Files.createDirectories(dir);
+            }
         } catch (IOException | RuntimeException e) {
             addError("Cannot create the directory " + dir + suffix + ": " + e);
             return false;
         }
-        if (!Files.isWritable(dir) || (Files.exists(target) && !Files.isWritable(target))) {
+        if (!Files.isWritable(dir) || (Files.exists(target, LinkOption.NOFOLLOW_LINKS) && !Files.isSymbolicLink(target)
+                && !Files.isWritable(target))) {
             addError("Cannot write " + target + suffix + ": check the permissions of " + dir);
             return false;
         }
@@ -286,6 +302,7 @@ public class LockFreeFileAppender extends UnsynchronizedAppenderBase<ILoggingEve
                 stopped.countStopped(); // counted, not silently ignored
                 return;
             }
+            droppedWhileNotRunning.increment(); // start failed or never ran: counted too
         }
         super.doAppend(event);
     }
@@ -334,8 +351,11 @@ public class LockFreeFileAppender extends UnsynchronizedAppenderBase<ILoggingEve
         for (DropReason reason : DropReason.values()) {
             drops.put(reason.id(), 0L);
         }
+        long dropped = droppedWhileNotRunning.sum();
+        drops.put(DropReason.STOPPED.id(), dropped);
         return new AppenderStatistics(String.valueOf(name), file, journal, false, (int) bufferSize.getSize(),
-                bufferCount, -1, 0, 0, 0, 0, 0, 0, drops, 0, 0, 0, 0, 0, 0, 0, 0, 0, null, PageFaults.UNAVAILABLE);
+                bufferCount, -1, 0, dropped, 0, 0, 0, dropped, drops, 0, 0, 0, 0, 0, 0, 0, 0, 0, null,
+                PageFaults.UNAVAILABLE);
     }
 
     /** Routes the engine's reports to Logback's status manager, naming this appender. */
