@@ -212,6 +212,15 @@ final class Drainer implements Runnable {
      */
     private boolean unfinished(int index, int at, long header, int tail, boolean wait) throws IOException {
         for (int tries = 0;; tries++) {
+            if (engine.isOrphan(at, (int) drainTerm)) {
+                // its caller failed before finishing, and its own attempt to settle it failed too
+                if (headerLength(header) == 0) {
+                    unblocker.padOver(at, tail, (int) drainTerm);
+                } else {
+                    TermAppender.settleFailed(journal, at, -headerLength(header));
+                }
+                return true;
+            }
             long now = System.nanoTime();
             if (unblocker.overdue(at, tail, now)) {
                 if (headerLength(header) == 0) {

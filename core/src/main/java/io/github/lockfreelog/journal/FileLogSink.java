@@ -48,14 +48,10 @@ public final class FileLogSink implements LogSink {
 
     @Override
     public int write(ByteBuffer src) throws IOException {
-        FileChannel current = channel;
-        if (!current.isOpen()) {
-            current = channel = openUninterrupted();
-        }
-        long before = current.size();
+        long before = size();
         int start = src.position();
         try {
-            return current.write(src);
+            return channel.write(src);
         } catch (ClosedByInterruptException e) {
             Thread.interrupted();
             channel = openUninterrupted();
@@ -76,12 +72,18 @@ public final class FileLogSink implements LogSink {
 
     @Override
     public long size() throws IOException {
-        try {
-            return channel.size();
-        } catch (ClosedByInterruptException e) {
-            Thread.interrupted();
-            channel = openUninterrupted();
-            return channel.size();
+        for (int tries = 0;; tries++) {
+            try {
+                if (!channel.isOpen()) {
+                    channel = openUninterrupted();
+                }
+                return channel.size();
+            } catch (ClosedByInterruptException e) {
+                Thread.interrupted();
+                if (tries == 3) {
+                    throw e;
+                }
+            }
         }
     }
 

@@ -22,6 +22,13 @@ public final class JournalCounters {
     final LongAdder waitTotalNanos = new LongAdder();
     final AtomicLong waitMaxNanos = new AtomicLong();
 
+    /**
+     * Counted with a plain read-modify-write, which calls no method, by a caller whose accounting
+     * itself failed with an {@code Error} (a second stack overflow): racy, but such calls are rare.
+     */
+    volatile long lateIoDrops;
+    volatile long lateExits;
+
     volatile long eventsWritten;
     volatile long bytesWritten;
     volatile long recoveredFrames;
@@ -52,7 +59,7 @@ public final class JournalCounters {
 
     long inside() {
         // exited first: every call counted there was counted in appended before
-        long out = exited.sum();
+        long out = exited.sum() + lateExits;
         return appended.sum() - out;
     }
 }

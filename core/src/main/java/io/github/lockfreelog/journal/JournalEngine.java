@@ -54,6 +54,15 @@ public final class JournalEngine {
     private final int maxEventSize;
     private final boolean dropWhenFull;
     private final long maxBlockNanos;
+    /**
+     * Hints left by callers that failed between reserving and committing (a stack overflow, a
+     * fault in mapped memory): {@code (termId << 32) | position} in slot {@code (position >>> 3) % 64}.
+     * Written with a plain array store, which calls no method and so cannot itself overflow the
+     * stack; the drainer settles a frame it waits for at once when a hint names it (a hint names
+     * one reservation: a position is reserved once per term).
+     */
+    final long[] orphans = new long[ORPHAN_SLOTS];
+    static final int ORPHAN_SLOTS = 64;
     /** Threads reading the mapping for statistics; {@link #close} waits for them. */
     private final AtomicInteger mappingReaders = new AtomicInteger();
     private final long[] processFaultsAtStart;
@@ -184,7 +193,9 @@ public final class JournalEngine {
     public void append(byte[] payload, int length, boolean mayDrop) {
         final JournalCounters counters = this.counters;
         counters.appended.increment();
-        int pendingAt = -1; // a frame this call may have claimed and not yet settled
+        int pendingAt = -1; // a reservation this call has not settled yet
+        int pendingTerm = 0;
+        int reserved = 0;
         int frameLength = 0;
         boolean counted = false;
         try {
@@ -203,44 +214,67 @@ public final class JournalEngine {
             for (;;) {
                 final long termCount = journal.activeTermCountAcquire();
                 final long reservation = appender.reserve(termCount, aligned);
-                if (reservation == TermAppender.FULL) {
-                    waitStart = awaitNextBuffer(termCount, mayDrop, waitStart);
-                    if (waitStart == DROPPED) {
+                if (reservation != TermAppender.FULL) {
+                    pendingAt = TermAppender.position(reservation);
+                    pendingTerm = TermAppender.termIdOf(reservation);
+                    if ((reservation & TermAppender.PAD_TO_END) != 0) {
+                        reserved = appender.restOf(reservation);
+                        TermAppender.writePadding(journal, pendingAt, reserved, pendingTerm);
+                        pendingAt = -1;
+                    } else {
+                        reserved = aligned;
+                        if (!TermAppender.claim(journal, reservation, frameLength)) {
+                            pendingAt = -1;
+                            continue; // the drainer padded over this reservation while we stalled: reserve again
+                        }
+                        final int outcome = TermAppender.copyAndCommit(journal, pendingAt, frameLength, payload, kept,
+                                truncate ? TRUNCATION_MARKER : null);
+                        pendingAt = -1;
+                        if (outcome == TermAppender.ABANDONED) {
+                            continue; // we stalled so long that the drainer left our frame out: write the event again
+                        }
+                        if (outcome == TermAppender.FAILED) {
+                            counters.drop(DropReason.IO);
+                        } else if (truncate) {
+                            counters.truncated.increment();
+                        }
                         counted = true;
+                        if (waitStart != NOT_WAITING) {
+                            counters.recordWait(System.nanoTime() - waitStart);
+                        }
                         return;
                     }
-                    continue;
                 }
-                pendingAt = TermAppender.position(reservation);
-                if (!TermAppender.claim(journal, reservation, frameLength)) {
-                    pendingAt = -1;
-                    continue; // the drainer padded over this reservation while we stalled: reserve again
+                waitStart = awaitNextBuffer(termCount, mayDrop, waitStart);
+                if (waitStart == DROPPED) {
+                    counted = true;
+                    return;
                 }
-                final int outcome = TermAppender.copyAndCommit(journal, pendingAt, frameLength, payload, kept,
-                        truncate ? TRUNCATION_MARKER : null);
-                pendingAt = -1;
-                if (outcome == TermAppender.ABANDONED) {
-                    continue; // we stalled so long that the drainer left our frame out: write the event again
-                }
-                if (outcome == TermAppender.FAILED) {
-                    counters.drop(DropReason.IO);
-                } else if (truncate) {
-                    counters.truncated.increment();
-                }
-                counted = true;
-                if (waitStart != NOT_WAITING) {
-                    counters.recordWait(System.nanoTime() - waitStart);
-                }
-                return;
             }
         } finally {
+            // Only an Error gets here with work left. It may strike again at any call made here (a
+            // stack overflow does, from this frame), so plain stores, which call nothing, come first.
             if (pendingAt >= 0) {
-                TermAppender.settleFailed(journal, pendingAt, frameLength);
+                orphans[(pendingAt >>> 3) & (ORPHAN_SLOTS - 1)] = ((long) pendingTerm << 32) | pendingAt;
+                try {
+                    TermAppender.settle(journal, pendingAt, pendingTerm, reserved, frameLength);
+                } catch (Throwable again) {
+                    // the drainer settles it from the hint
+                }
             }
-            if (!counted) {
-                counters.drop(DropReason.IO);
+            boolean dropCounted = counted;
+            try {
+                if (!counted) {
+                    counters.drop(DropReason.IO);
+                    dropCounted = true;
+                }
+                counters.exited.increment();
+            } catch (Throwable again) {
+                if (!dropCounted) {
+                    counters.lateIoDrops++;
+                }
+                counters.lateExits++;
             }
-            counters.exited.increment();
         }
     }
 
@@ -324,6 +358,11 @@ public final class JournalEngine {
     }
 
     // ---- drainer support --------------------------------------------------------------------
+
+    /** Whether a failed caller left a hint for the reservation at {@code at} of term {@code termId}. */
+    boolean isOrphan(int at, int termId) {
+        return orphans[(at >>> 3) & (ORPHAN_SLOTS - 1)] == (((long) termId << 32) | at);
+    }
 
     boolean stopGaveUp() {
         return state == STOPPED;
@@ -448,7 +487,7 @@ public final class JournalEngine {
         Map<String, Long> drops = new LinkedHashMap<>();
         long dropped = 0;
         for (DropReason reason : DropReason.values()) {
-            long n = c.drops[reason.ordinal()].sum();
+            long n = c.drops[reason.ordinal()].sum() + (reason == DropReason.IO ? c.lateIoDrops : 0);
             drops.put(reason.id(), n);
             dropped += n;
         }

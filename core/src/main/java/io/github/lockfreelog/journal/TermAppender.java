@@ -18,6 +18,12 @@ final class TermAppender {
 
     /** {@link #reserve} found the buffer full. */
     static final long FULL = Long.MIN_VALUE;
+    /**
+     * Set in a reservation from {@link #reserve} that did not fit: the caller pads from its position to
+     * the end of the buffer ({@link #padRest}) and then treats the buffer as full. Positions are
+     * 8-byte aligned, so the lowest bit is free for this.
+     */
+    static final long PAD_TO_END = 1;
 
     static final int COMMITTED = 0;
     static final int ABANDONED = 1;
@@ -45,7 +51,10 @@ final class TermAppender {
     /**
      * Reserves {@code aligned} bytes in the buffer of term {@code termCount}. Returns
      * {@code (termId << 32) | position}, the absolute position of the reserved frame and the term
-     * it belongs to (see {@link #position} and {@link #termIdOf}), or {@link #FULL}.
+     * it belongs to (see {@link #position} and {@link #termIdOf}); the same with {@link #PAD_TO_END}
+     * when the frame did not fit and this caller closed the buffer; or {@link #FULL}. Nothing after
+     * the compare-and-set calls a method, so no stack overflow can strike between it and the
+     * caller's {@code finally}.
      */
     long reserve(long termCount, int aligned) {
         final Journal journal = this.journal;
@@ -58,20 +67,37 @@ final class TermAppender {
                 return FULL;
             }
             final int termId = termId(rawTail);
-            final int base = journal.bufferBase(index);
+            final long reservation = ((long) termId << 32) | (journal.bufferBase(index) + offset);
             if (offset + aligned > bufferSize) {
                 if (journal.casRawTail(index, rawTail, packTail(termId, bufferSize))) {
-                    writePadding(journal, base + (int) offset, (int) (bufferSize - offset), termId);
-                    return FULL;
+                    return reservation | PAD_TO_END;
                 }
             } else if (journal.casRawTail(index, rawTail, rawTail + aligned)) {
-                return ((long) termId << 32) | (base + offset);
+                return reservation;
             }
         }
     }
 
     static int position(long reservation) {
-        return (int) reservation;
+        return (int) (reservation & ~PAD_TO_END);
+    }
+
+    /** The length of the padding frame that closes the buffer of a {@link #PAD_TO_END} reservation. */
+    int restOf(long reservation) {
+        int at = position(reservation);
+        return bufferSize - (at - METADATA_LENGTH) % bufferSize;
+    }
+
+    /**
+     * Settles a reservation whose caller failed before finishing it: a free slot is padded over
+     * ({@code reserved} bytes), a claimed frame ({@code frameLength}) is committed as padding. The
+     * drainer calls this too, for a caller that left a hint (see {@code JournalEngine}) and whose
+     * own attempt failed.
+     */
+    static void settle(Journal journal, int at, int termId, int reserved, int frameLength) {
+        if (!writePadding(journal, at, reserved, termId)) {
+            settleFailed(journal, at, frameLength);
+        }
     }
 
     static int termIdOf(long reservation) {
