@@ -25,6 +25,7 @@ import java.util.TimeZone;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongSupplier;
 
 /**
@@ -35,6 +36,12 @@ import java.util.function.LongSupplier;
  * old archives ({@code maxHistory}, {@code totalSizeCap}) run on a separate archiver thread, so
  * draining never waits for them. Logback's own helpers do the naming, period arithmetic,
  * compression and clean-up.
+ *
+ * <p>A shipper that follows the live file by name only sees a file that it finds under that name:
+ * when the drainer writes a backlog at once, a small file could be created, filled and renamed
+ * before the shipper gets to it. So a file is never rolled before it has been live for
+ * {@code maxFileSize} / {@link #SHIPPER_BYTES_PER_SECOND} (at most {@link #MAX_MIN_LIFETIME_NANOS}):
+ * a shipper that reads that fast has read the previous file to its end and opened this one.
  */
 final class RollingLogSink implements LogSink {
 
@@ -42,6 +49,11 @@ final class RollingLogSink implements LogSink {
     record Settings(String fileNamePattern, long maxFileSize, int maxHistory, long totalSizeCap,
             boolean cleanHistoryOnStart) {
     }
+
+    /** Reading rate that a shipper following the live file is assumed to reach. */
+    static final long SHIPPER_BYTES_PER_SECOND = 20L << 20;
+    /** Upper bound of the time a file is live at least, whatever its size. */
+    static final long MAX_MIN_LIFETIME_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
     private final Path file;
     private final Settings settings;
@@ -54,12 +66,15 @@ final class RollingLogSink implements LogSink {
     private final ArchiveRemover remover;
     private final boolean indexed;
     private final ExecutorService archiver;
+    private final long minLifetimeNanos;
 
     private LogSink live;
     private long size;
     private Instant period;
     private long nextPeriodMillis;
     private int index;
+    /** When the live file was opened ({@link System#nanoTime()}). */
+    private long liveSince;
 
     RollingLogSink(Path file, Settings settings, Context context, LongSupplier clock, StatusReporter status,
             String name) throws IOException {
@@ -86,7 +101,10 @@ final class RollingLogSink implements LogSink {
             thread.setDaemon(true);
             return thread;
         });
+        this.minLifetimeNanos = Math.min(MAX_MIN_LIFETIME_NANOS,
+                settings.maxFileSize() * TimeUnit.SECONDS.toNanos(1) / SHIPPER_BYTES_PER_SECOND);
         this.live = new FileLogSink(file);
+        this.liveSince = System.nanoTime();
         this.size = live.size();
         long now = clock.getAsLong();
         // an existing live file belongs to the period it was last written in
@@ -158,6 +176,7 @@ final class RollingLogSink implements LogSink {
 
     @Override
     public void roll() throws IOException {
+        awaitMinimumLifetime();
         long now = clock.getAsLong();
         String target = pattern.convertMultipleArguments(Date.from(period), index);
         while (archiveExists(target)) { // never overwrite an archive
@@ -186,6 +205,7 @@ final class RollingLogSink implements LogSink {
         LogSink next = new FileLogSink(file); // opened before the old one is closed: a failure leaves `live` usable
         live.close();
         live = next;
+        liveSince = System.nanoTime();
         size = 0;
         if (now >= nextPeriodMillis) {
             startPeriod(Instant.ofEpochMilli(now));
@@ -194,6 +214,13 @@ final class RollingLogSink implements LogSink {
         }
         if (remover != null) {
             archiver.execute(() -> cleanHistory(now));
+        }
+    }
+
+    /** Waits until the live file has been live for {@link #minLifetimeNanos}. */
+    private void awaitMinimumLifetime() {
+        for (long age; (age = System.nanoTime() - liveSince) < minLifetimeNanos;) {
+            LockSupport.parkNanos(this, minLifetimeNanos - age); // an unpark (a waiting caller) may end it early
         }
     }
 
