@@ -13,8 +13,9 @@ import java.util.concurrent.locks.LockSupport;
  * which records in the journal how far the log file reached; it then refills each drained buffer
  * with the free slots of the term it hosts next (which also pre-touches its pages for the next
  * writers) and marks it clean. While events arrive it passes over the active buffer every
- * millisecond; once a pass finds none it parks for a flush interval; a swap or a waiting caller
- * unparks it. An interrupt of this thread means nothing to it: it is cleared and ignored.
+ * millisecond; once passes find none it parks for twice as long each time, up to a flush
+ * interval; a swap or a waiting caller unparks it. An interrupt of this thread means nothing to
+ * it: it is cleared and ignored.
  *
  * <p>Unfinished frames are waited for, in the active term as in a dirty one, and passed over by
  * the {@link TermUnblocker} once overdue, so one stalled writer can never stop the log.
@@ -69,6 +70,8 @@ final class Drainer implements Runnable {
     volatile long[] threadFaults;
     volatile long[] threadFaultsAtStart;
     private long lastErrorReport;
+    /** Delay before the next pass over the active term: short while events arrive, then growing. */
+    private long flushDelayNanos = BUSY_FLUSH_NANOS;
 
     Drainer(JournalEngine engine, Journal journal, LogSink sink, BufferStates states, JournalCounters counters,
             StatusReporter status, JournalEngine.Config config, DrainLog log) {
@@ -148,12 +151,15 @@ final class Drainer implements Runnable {
      * that found events, soon ({@link #BUSY_FLUSH_NANOS}), so that under load the log file grows
      * steadily, in small writes, rather than by a flush interval's worth at once (a shipper that
      * follows the file by name must see each rolled file before it is renamed); after an empty
-     * pass, a whole flush interval.
+     * pass, twice as late as after the pass before, up to the flush interval (writers that pause
+     * between bursts must not send the drainer back to the full interval).
      */
     private long nextFlushDelay() throws IOException {
         final long before = counters.eventsWritten;
         drainTerm(false);
-        return counters.eventsWritten != before ? Math.min(BUSY_FLUSH_NANOS, flushIntervalNanos) : flushIntervalNanos;
+        flushDelayNanos = counters.eventsWritten != before ? Math.min(BUSY_FLUSH_NANOS, flushIntervalNanos)
+                : Math.min(flushDelayNanos * 2, flushIntervalNanos);
+        return flushDelayNanos;
     }
 
     private void failed(Throwable e) {
