@@ -47,27 +47,11 @@ class InterruptedCompressionTest {
         Files.write(dir.resolve("app.2026-03-01.1.log.81234567.tmp"), second);
         Files.write(dir.resolve("app.2026-03-01.2.log98765432.tmp"), third);
 
-        LockFreeFileAppender appender = TestAppenders.create(context, log, a -> {
-            a.setFileNamePattern(dir.resolve("app.%d{yyyy-MM-dd}.%i.log.gz").toString());
-            a.setMaxFileSize(FileSize.valueOf("16KB"));
-            a.setFlushInterval(Duration.valueOf("10 milliseconds"));
-        });
-        appender.clock = () -> RollingTest.NOON;
-        appender.start();
-        assertThat(appender.isStarted()).as(TestAppenders.statuses(context)).isTrue();
-        for (int n = 300; n < 1000; n++) {
-            appender.doAppend(TestAppenders.event(context, Level.INFO, line(n)));
-        }
-        appender.stop(); // waits for the archiver
+        logLines(log, 300, 1000);
 
         assertThat(fileNames()).as(TestAppenders.statuses(context))
                 .allMatch(name -> name.equals("app.log") || name.endsWith(".log.gz"), "only the live file and archives");
-        List<String> all = new ArrayList<>();
-        for (Path archive : RollingTest.listArchives(dir)) {
-            all.addAll(RollingTest.splitLines(RollingTest.gunzip(archive)));
-        }
-        all.addAll(TestAppenders.lines(log));
-        assertEveryLineOnceInOrder(all, 1000);
+        assertArchivesAndLogHoldEveryLineOnce(log, 1000);
     }
 
     /**
@@ -79,6 +63,16 @@ class InterruptedCompressionTest {
         Path log = dir.resolve("app.log");
         Path victim = Files.writeString(dir.resolve("victim.txt"), "not a log\n");
         Files.createSymbolicLink(dir.resolve("app.2026-03-01.0.log.gz" + RolledFileCompressor.PARTIAL_SUFFIX), victim);
+        logLines(log, 0, 1000);
+
+        assertThat(Files.readString(victim)).isEqualTo("not a log\n");
+        assertThat(fileNames()).as(TestAppenders.statuses(context)).contains("app.2026-03-01.0.log.gz")
+                .allMatch(name -> name.equals("app.log") || name.equals("victim.txt") || name.endsWith(".log.gz"));
+        assertArchivesAndLogHoldEveryLineOnce(log, 1000);
+    }
+
+    /** Logs lines {@code from..to-1} through an appender that rolls every 16 KB into gzip archives, at noon of one day. */
+    private void logLines(Path log, int from, int to) {
         LockFreeFileAppender appender = TestAppenders.create(context, log, a -> {
             a.setFileNamePattern(dir.resolve("app.%d{yyyy-MM-dd}.%i.log.gz").toString());
             a.setMaxFileSize(FileSize.valueOf("16KB"));
@@ -86,20 +80,23 @@ class InterruptedCompressionTest {
         });
         appender.clock = () -> RollingTest.NOON;
         appender.start();
-        for (int n = 0; n < 1000; n++) {
+        assertThat(appender.isStarted()).as(TestAppenders.statuses(context)).isTrue();
+        for (int n = from; n < to; n++) {
             appender.doAppend(TestAppenders.event(context, Level.INFO, line(n)));
         }
-        appender.stop();
+        appender.stop(); // waits for the archiver
+    }
 
-        assertThat(Files.readString(victim)).isEqualTo("not a log\n");
-        assertThat(fileNames()).as(TestAppenders.statuses(context)).contains("app.2026-03-01.0.log.gz")
-                .allMatch(name -> name.equals("app.log") || name.equals("victim.txt") || name.endsWith(".log.gz"));
+    private void assertArchivesAndLogHoldEveryLineOnce(Path log, int count) throws IOException {
         List<String> all = new ArrayList<>();
         for (Path archive : RollingTest.listArchives(dir)) {
             all.addAll(RollingTest.splitLines(RollingTest.gunzip(archive)));
         }
         all.addAll(TestAppenders.lines(log));
-        assertEveryLineOnceInOrder(all, 1000);
+        for (int n = 0; n < Math.min(all.size(), count); n++) {
+            assertThat(all.get(n)).isEqualTo(line(n));
+        }
+        assertThat(all).hasSize(count);
     }
 
     static String line(int n) {
@@ -120,13 +117,6 @@ class InterruptedCompressionTest {
             gz.write(bytes);
         }
         return out.toByteArray();
-    }
-
-    static void assertEveryLineOnceInOrder(List<String> lines, int count) {
-        for (int n = 0; n < Math.min(lines.size(), count); n++) {
-            assertThat(lines.get(n)).isEqualTo(line(n));
-        }
-        assertThat(lines).hasSize(count);
     }
 
     private List<String> fileNames() throws IOException {
