@@ -49,7 +49,7 @@ class RsyslogShippingTest {
             LoggerContext context = TestAppenders.newContext();
             LockFreeFileAppender appender = TestAppenders.start(context, log, a -> settings(a, dir));
             appender.doAppend(TestAppenders.event(context, Level.INFO, WARM_UP));
-            rsyslog.awaitLines(1, 20);
+            assertThat(rsyslog.awaitLines(1, 20)).as("rsyslog follows the live file").isEqualTo(1);
             long start = System.nanoTime();
             for (int n = 0; n < LINES; n++) {
                 appender.doAppend(TestAppenders.event(context, Level.INFO, line(n)));
@@ -172,9 +172,9 @@ class RsyslogShippingTest {
 
         /**
          * Waits until the output holds {@code count} lines, or until it has not grown for
-         * {@code quietSeconds} (what has not arrived by then is not coming).
+         * {@code quietSeconds} (what has not arrived by then is not coming); returns how many it holds.
          */
-        void awaitLines(long count, int quietSeconds) throws IOException, InterruptedException {
+        long awaitLines(long count, int quietSeconds) throws IOException, InterruptedException {
             long lastGrowth = System.nanoTime();
             while (lines < count && System.nanoTime() - lastGrowth < TimeUnit.SECONDS.toNanos(quietSeconds)) {
                 if (!process.isAlive()) {
@@ -186,6 +186,7 @@ class RsyslogShippingTest {
                     Thread.sleep(100);
                 }
             }
+            return lines;
         }
 
         /** Counts the lines added to the output since the last call. */
