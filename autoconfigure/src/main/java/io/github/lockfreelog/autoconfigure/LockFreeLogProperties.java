@@ -42,7 +42,7 @@ public class LockFreeLogProperties {
     /** Largest encoded event kept whole; longer events are cut and counted as truncated. At most half the buffer size. When unset, a quarter of the buffer size. */
     private DataSize maxEventSize;
 
-    /** How often the background thread writes the committed part of the active buffer to the log file. */
+    /** Longest time a logged line waits to be written to the log file while no buffer fills. */
     private Duration flushInterval = Duration.ofMillis(200);
 
     /** Under DROP, only events below this level are dropped; events at or above it wait as under BLOCK. When unset, every event may be dropped. */

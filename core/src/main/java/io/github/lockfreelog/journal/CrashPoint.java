@@ -18,8 +18,12 @@ public final class CrashPoint {
     public static final String AFTER_ROLL_MOVE = "after-roll-move";
     /** After recovery wrote part of what it recovers. */
     public static final String MID_RECOVERY = "mid-recovery";
-    /** While a rolled file is being compressed. */
+    /** While a rolled file is being compressed (half of it is in the partial output). */
     public static final String MID_COMPRESSION = "mid-compression";
+    /** After a rolled file's compressed output is complete, before it takes the archive's name. */
+    public static final String AFTER_COMPRESSION = "after-compression";
+    /** After the compressed output took the archive's name, before the uncompressed source is deleted. */
+    public static final String AFTER_COMPRESSION_RENAME = "after-compression-rename";
 
     /** Exit status of a JVM halted at a crash point. */
     public static final int HALT_STATUS = 86;

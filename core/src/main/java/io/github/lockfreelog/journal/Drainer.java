@@ -12,8 +12,10 @@ import java.util.concurrent.locks.LockSupport;
  * log file (copied through a staging buffer, one write per megabyte) through a {@link DrainLog},
  * which records in the journal how far the log file reached; it then refills each drained buffer
  * with the free slots of the term it hosts next (which also pre-touches its pages for the next
- * writers) and marks it clean. Between flush intervals it parks; a swap or a waiting caller
- * unparks it. An interrupt of this thread means nothing to it: it is cleared and ignored.
+ * writers) and marks it clean. While events arrive it passes over the active buffer every
+ * millisecond; once passes find none it parks for twice as long each time, up to a flush
+ * interval; a swap or a waiting caller unparks it. An interrupt of this thread means nothing to
+ * it: it is cleared and ignored.
  *
  * <p>Unfinished frames are waited for, in the active term as in a dirty one, and passed over by
  * the {@link TermUnblocker} once overdue, so one stalled writer can never stop the log.
@@ -24,6 +26,8 @@ final class Drainer implements Runnable {
     private static final long FAULT_SAMPLE_NANOS = TimeUnit.SECONDS.toNanos(1);
     static final long IO_RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
     private static final long COMMIT_PARK_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
+    /** Delay before the next pass over the active term when the last one found events. */
+    private static final long BUSY_FLUSH_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
     private final JournalEngine engine;
     private final Journal journal;
@@ -66,6 +70,8 @@ final class Drainer implements Runnable {
     volatile long[] threadFaults;
     volatile long[] threadFaultsAtStart;
     private long lastErrorReport;
+    /** Delay before the next pass over the active term: short while events arrive, then growing. */
+    private long flushDelayNanos = BUSY_FLUSH_NANOS;
 
     Drainer(JournalEngine engine, Journal journal, LogSink sink, BufferStates states, JournalCounters counters,
             StatusReporter status, JournalEngine.Config config, DrainLog log) {
@@ -125,8 +131,7 @@ final class Drainer implements Runnable {
                 }
                 long now = System.nanoTime();
                 if (now - nextFlush >= 0) {
-                    drainTerm(false);
-                    nextFlush = now + flushIntervalNanos;
+                    nextFlush = now + nextFlushDelay();
                 }
                 if (journal.activeTermCountAcquire() == drainTerm && !stopRequested) {
                     LockSupport.parkNanos(this, Math.max(1, nextFlush - System.nanoTime()));
@@ -139,6 +144,22 @@ final class Drainer implements Runnable {
                 LockSupport.parkNanos(this, IO_RETRY_NANOS);
             }
         }
+    }
+
+    /**
+     * Drains the committed prefix of the active term and says when to do so again: after a pass
+     * that found events, soon ({@link #BUSY_FLUSH_NANOS}), so that under load the log file grows
+     * steadily, in small writes, rather than by a flush interval's worth at once (a shipper that
+     * follows the file by name must see each rolled file before it is renamed); after an empty
+     * pass, twice as late as after the pass before, up to the flush interval (writers that pause
+     * between bursts must not send the drainer back to the full interval).
+     */
+    private long nextFlushDelay() throws IOException {
+        final long before = counters.eventsWritten;
+        drainTerm(false);
+        flushDelayNanos = counters.eventsWritten != before ? Math.min(BUSY_FLUSH_NANOS, flushIntervalNanos)
+                : Math.min(flushDelayNanos * 2, flushIntervalNanos);
+        return flushDelayNanos;
     }
 
     private void failed(Throwable e) {

@@ -3,7 +3,6 @@ package io.github.lockfreelog.logback;
 import ch.qos.logback.core.Context;
 import ch.qos.logback.core.rolling.helper.ArchiveRemover;
 import ch.qos.logback.core.rolling.helper.CompressionMode;
-import ch.qos.logback.core.rolling.helper.Compressor;
 import ch.qos.logback.core.rolling.helper.DateTokenConverter;
 import ch.qos.logback.core.rolling.helper.FileNamePattern;
 import ch.qos.logback.core.rolling.helper.RollingCalendar;
@@ -16,16 +15,22 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.LinkOption;
 import java.nio.file.Paths;
-import java.nio.file.StandardCopyOption;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.Date;
+import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.TimeZone;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongSupplier;
+import java.util.stream.Collectors;
 
 /**
  * The log file with size- and time-based rolling, driven by the drainer thread between whole
@@ -33,8 +38,15 @@ import java.util.function.LongSupplier;
  * after Logback's {@code fileNamePattern} ({@code %d{...}} for the period, {@code %i} for the
  * index within a period, {@code .gz} or {@code .zip} to compress). Compression and the deletion of
  * old archives ({@code maxHistory}, {@code totalSizeCap}) run on a separate archiver thread, so
- * draining never waits for them. Logback's own helpers do the naming, period arithmetic,
- * compression and clean-up.
+ * draining never waits for them. Logback's own helpers do the naming, period arithmetic and
+ * clean-up; {@link RolledFileCompressor} compresses, so that a crash never leaves a broken archive,
+ * and finishes at start what a crash interrupted.
+ *
+ * <p>A shipper that follows the live file by name only sees a file that it finds under that name:
+ * when the drainer writes a backlog at once, a small file could be created, filled and renamed
+ * before the shipper gets to it. So a file is never rolled before it has been live for
+ * {@code maxFileSize} / {@link #SHIPPER_BYTES_PER_SECOND} (at most {@link #MAX_MIN_LIFETIME_NANOS}):
+ * a shipper that reads that fast has read the previous file to its end and opened this one.
  */
 final class RollingLogSink implements LogSink {
 
@@ -43,23 +55,33 @@ final class RollingLogSink implements LogSink {
             boolean cleanHistoryOnStart) {
     }
 
+    /** Reading rate that a shipper following the live file is assumed to reach. */
+    static final long SHIPPER_BYTES_PER_SECOND = 20L << 20;
+    /** Upper bound of the time a file is live at least, whatever its size. */
+    static final long MAX_MIN_LIFETIME_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+
     private final Path file;
     private final Settings settings;
     private final LongSupplier clock;
     private final StatusReporter status;
     private final FileNamePattern pattern;
     private final CompressionMode compression;
-    private final Compressor compressor;
+    private final RolledFileCompressor compressor;
+    /** Archives that interrupted compressions found at start will complete: never rolled into. */
+    private final Set<Path> reserved;
     private final RollingCalendar calendar;
     private final ArchiveRemover remover;
     private final boolean indexed;
     private final ExecutorService archiver;
+    private final long minLifetimeNanos;
 
     private LogSink live;
     private long size;
     private Instant period;
     private long nextPeriodMillis;
     private int index;
+    /** When the live file was opened ({@link System#nanoTime()}). */
+    private long liveSince;
 
     RollingLogSink(Path file, Settings settings, Context context, LongSupplier clock, StatusReporter status,
             String name) throws IOException {
@@ -73,8 +95,10 @@ final class RollingLogSink implements LogSink {
         DateTokenConverter<Object> dates = pattern.getPrimaryDateTokenConverter();
         TimeZone zone = dates.getZoneId() == null ? TimeZone.getDefault() : TimeZone.getTimeZone(dates.getZoneId());
         this.calendar = new RollingCalendar(dates.getDatePattern(), zone, Locale.getDefault());
-        this.compressor = new Compressor(compression);
-        compressor.setContext(context);
+        this.compressor = new RolledFileCompressor(compression, status);
+        List<RolledFileCompressor.Leftover> leftovers = findLeftovers(context);
+        this.reserved = leftovers.stream().map(l -> l.target().toAbsolutePath().normalize())
+                .collect(Collectors.toUnmodifiableSet());
         TimeBasedArchiveRemover remover = indexed ? new SizeAndTimeBasedArchiveRemover(pattern, calendar)
                 : new TimeBasedArchiveRemover(pattern, calendar);
         remover.setContext(context);
@@ -86,7 +110,13 @@ final class RollingLogSink implements LogSink {
             thread.setDaemon(true);
             return thread;
         });
+        this.minLifetimeNanos = Math.min(MAX_MIN_LIFETIME_NANOS,
+                settings.maxFileSize() * TimeUnit.SECONDS.toNanos(1) / SHIPPER_BYTES_PER_SECOND);
+        for (RolledFileCompressor.Leftover leftover : leftovers) {
+            archiver.execute(() -> compressor.finish(leftover));
+        }
         this.live = new FileLogSink(file);
+        this.liveSince = System.nanoTime();
         this.size = live.size();
         long now = clock.getAsLong();
         // an existing live file belongs to the period it was last written in
@@ -94,6 +124,19 @@ final class RollingLogSink implements LogSink {
         startPeriod(Instant.ofEpochMilli(born));
         if (settings.cleanHistoryOnStart() && remover != null) {
             archiver.execute(() -> cleanHistory(now));
+        }
+    }
+
+    /** What crashes left of compressions, partial outputs first (a source's new compression replaces them anyway). */
+    private List<RolledFileCompressor.Leftover> findLeftovers(Context context) {
+        try {
+            List<RolledFileCompressor.Leftover> found = new ArrayList<>(
+                    compressor.findLeftovers(settings.fileNamePattern(), context));
+            found.sort(Comparator.comparing(l -> !l.partial()));
+            return found;
+        } catch (IOException | RuntimeException e) {
+            status.warn("looking for compressions that a crash interrupted failed", e);
+            return List.of();
         }
     }
 
@@ -121,9 +164,13 @@ final class RollingLogSink implements LogSink {
         return i;
     }
 
+    /** Whether the archive {@code name}, its uncompressed form or its source awaiting compression exists, or is reserved. */
     private boolean archiveExists(String name) {
-        return Files.exists(Paths.get(name))
-                || Files.exists(Paths.get(Compressor.computeFileNameStrWithoutCompSuffix(name, compression)));
+        Path archive = Paths.get(name);
+        return Files.exists(archive, LinkOption.NOFOLLOW_LINKS)
+                || Files.exists(Paths.get(compressor.uncompressedName(name)), LinkOption.NOFOLLOW_LINKS)
+                || Files.exists(compressor.sourceFor(archive), LinkOption.NOFOLLOW_LINKS)
+                || reserved.contains(archive.toAbsolutePath().normalize());
     }
 
     @Override
@@ -158,6 +205,7 @@ final class RollingLogSink implements LogSink {
 
     @Override
     public void roll() throws IOException {
+        awaitMinimumLifetime();
         long now = clock.getAsLong();
         String target = pattern.convertMultipleArguments(Date.from(period), index);
         while (archiveExists(target)) { // never overwrite an archive
@@ -172,20 +220,17 @@ final class RollingLogSink implements LogSink {
         // A retry after a failure below finds the live file already moved: it only opens the new one.
         if (Files.exists(file)) {
             if (compression == CompressionMode.NONE) {
-                move(file, targetPath);
+                RolledFileCompressor.move(file, targetPath);
             } else {
-                Path uncompressed = Paths.get(Compressor.computeFileNameStrWithoutCompSuffix(target, compression)
-                        + "." + System.nanoTime() + ".tmp");
-                move(file, uncompressed);
-                String finalTarget = target;
-                String entry = Paths.get(Compressor.computeFileNameStrWithoutCompSuffix(target, compression))
-                        .getFileName().toString();
-                archiver.execute(() -> compress(uncompressed, finalTarget, entry));
+                Path source = compressor.sourceFor(targetPath);
+                RolledFileCompressor.move(file, source);
+                archiver.execute(() -> compress(source, targetPath));
             }
         }
         LogSink next = new FileLogSink(file); // opened before the old one is closed: a failure leaves `live` usable
         live.close();
         live = next;
+        liveSince = System.nanoTime();
         size = 0;
         if (now >= nextPeriodMillis) {
             startPeriod(Instant.ofEpochMilli(now));
@@ -194,6 +239,13 @@ final class RollingLogSink implements LogSink {
         }
         if (remover != null) {
             archiver.execute(() -> cleanHistory(now));
+        }
+    }
+
+    /** Waits until the live file has been live for {@link #minLifetimeNanos}. */
+    private void awaitMinimumLifetime() {
+        for (long age; (age = System.nanoTime() - liveSince) < minLifetimeNanos;) {
+            LockSupport.parkNanos(this, minLifetimeNanos - age); // an unpark (a waiting caller) may end it early
         }
     }
 
@@ -212,20 +264,12 @@ final class RollingLogSink implements LogSink {
         }
     }
 
-    /** Renames; across file systems (an archive folder on another mount) copies and deletes. */
-    private static void move(Path from, Path to) throws IOException {
+    private void compress(Path source, Path target) {
         try {
-            Files.move(from, to, StandardCopyOption.ATOMIC_MOVE);
-        } catch (java.nio.file.AtomicMoveNotSupportedException e) {
-            Files.move(from, to);
-        }
-    }
-
-    private void compress(Path uncompressed, String target, String entry) {
-        try {
-            compressor.compress(uncompressed.toString(), target, entry);
-        } catch (RuntimeException e) {
-            status.error("compressing " + uncompressed + " to " + target + " failed; the uncompressed file is kept", e);
+            compressor.compress(source, target);
+        } catch (IOException | RuntimeException e) {
+            status.error("compressing " + source + " to " + target + " failed; the uncompressed file is kept and"
+                    + " compressed at the next start", e);
         }
     }
 

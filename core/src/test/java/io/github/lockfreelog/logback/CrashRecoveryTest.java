@@ -125,6 +125,36 @@ class CrashRecoveryTest {
                 haltedMidRecovery);
     }
 
+    /**
+     * Each of three runs halts at a point of a rolled file's compression, the second time a
+     * compression reaches it (so the later runs first finish what the run before left); a last
+     * start finishes the rest. Then every archive decompresses, no temporary file is left, and
+     * every acknowledged event is there exactly once.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {CrashPoint.MID_COMPRESSION, CrashPoint.AFTER_COMPRESSION, CrashPoint.AFTER_COMPRESSION_RENAME})
+    void aCrashWhileARolledFileIsCompressedIsFinishedAtTheNextStart(String point) throws Exception {
+        Path log = dir.resolve("crash.log");
+        String rolling = dir.resolve("crash.%d{yyyy-MM-dd}.%i.log.gz").toString();
+        int runs = 3;
+        long[][] acks = new long[runs][];
+        for (int run = 0; run < runs; run++) {
+            Path ackFile = dir.resolve("ack-" + run);
+            Child child = Child.start(log, ackFile, run, "64KB", "log", rolling, point + ":2");
+            assertThat(child.process.waitFor(60, TimeUnit.SECONDS)).as("run %d halted at %s", run, point).isTrue();
+            assertThat(child.process.exitValue()).as("run %d halted at %s", run, point).isEqualTo(CrashPoint.HALT_STATUS);
+            acks[run] = Files.exists(ackFile) ? readAcks(ackFile) : new long[] {-1, -1, -1, -1};
+        }
+        recoverLast(log, runs, rolling);
+        List<Path> archives = RollingTest.listArchives(dir);
+        assertThat(archives).as("the log rolled").hasSizeGreaterThan(runs);
+        assertThat(archives).as("only archives (no temporary file) beside the log")
+                .allMatch(f -> f.getFileName().toString().endsWith(".log.gz"));
+        long lines = checkLog(log, acks, rolling, 0, 0);
+        assertThat(lines).as("events were acknowledged before the halts").isPositive();
+        System.out.printf("crash point %s: %d lines in %d archives and the log%n", point, lines, archives.size());
+    }
+
     private long recoverLast(Path log, int run, String rollingPattern) throws Exception {
         Child last = Child.start(log, dir.resolve("ack-last"), run, "64KB", "recover", rollingPattern);
         long recovered = last.awaitRecovered();
@@ -148,7 +178,7 @@ class CrashRecoveryTest {
         files.add(log);
         List<String> lines = new ArrayList<>();
         for (Path file : files) {
-            byte[] content = Files.readAllBytes(file);
+            byte[] content = file.toString().endsWith(".gz") ? RollingTest.gunzip(file) : Files.readAllBytes(file);
             assertThat(content).as("seed %d: no NUL byte in %s", seed, file).doesNotContain((byte) 0);
             if (content.length > 0) {
                 assertThat(content[content.length - 1]).as("%s ends with a whole line", file).isEqualTo((byte) '\n');

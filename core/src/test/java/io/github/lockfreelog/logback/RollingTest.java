@@ -185,6 +185,35 @@ class RollingTest {
         assertThat(first + kept.size()).isEqualTo(8000);
     }
 
+    /**
+     * A drainer catching up on a backlog could fill a file at once: the roll then waits until the
+     * file has been live for maxFileSize / 20 MB/s (100 ms for 2 MB), so that a shipper following
+     * the live file by name has time to open it before it is renamed.
+     */
+    @Test
+    void aFileFilledAtOnceIsNotRolledBeforeItsMinimumLifetime() throws Exception {
+        long maxFileSize = 2 * 1024 * 1024;
+        long lifetime = maxFileSize * 1_000_000_000L / RollingLogSink.SHIPPER_BYTES_PER_SECOND;
+        long opened = System.nanoTime(); // no later than the live file's opening
+        RollingLogSink sink = new RollingLogSink(dir.resolve("burst.log"), new RollingLogSink.Settings(
+                dir.resolve("burst.%d{yyyy-MM-dd}.%i.log").toString(), maxFileSize, 0, 0, false), context, () -> NOON,
+                TestAppenders.status(context), "burst");
+        ByteBuffer full = ByteBuffer.wrap(new byte[(int) maxFileSize]);
+        for (int file = 0; file < 3; file++) {
+            while (full.hasRemaining()) {
+                sink.write(full);
+            }
+            full.clear();
+            assertThat(sink.shouldRoll(0, 1)).isTrue();
+            long rolling = System.nanoTime(); // no later than the next file's opening
+            sink.roll();
+            assertThat(System.nanoTime() - opened).as("file %d was live", file).isGreaterThanOrEqualTo(lifetime);
+            opened = rolling;
+        }
+        sink.close();
+        assertThat(listArchives(dir)).hasSize(3).allSatisfy(p -> assertThat(Files.size(p)).isEqualTo(maxFileSize));
+    }
+
     @Test
     void rollingSettingsAreCheckedAtStart() {
         LockFreeFileAppender noDate = TestAppenders.create(context, dir.resolve("a.log"), a -> {

@@ -5,8 +5,12 @@ import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.classic.spi.LoggingEvent;
+import ch.qos.logback.core.status.ErrorStatus;
+import ch.qos.logback.core.status.InfoStatus;
 import ch.qos.logback.core.status.Status;
+import ch.qos.logback.core.status.WarnStatus;
 import ch.qos.logback.core.util.FileSize;
+import io.github.lockfreelog.journal.StatusReporter;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -66,6 +70,26 @@ final class TestAppenders {
 
     static List<String> lines(Path file) throws IOException {
         return Files.readAllLines(file, StandardCharsets.UTF_8);
+    }
+
+    /** Reports an engine part's statuses to the context's status manager, as the appender does. */
+    static StatusReporter status(LoggerContext context) {
+        return new StatusReporter() {
+            @Override
+            public void info(String message) {
+                context.getStatusManager().add(new InfoStatus(message, context));
+            }
+
+            @Override
+            public void warn(String message, Throwable cause) {
+                context.getStatusManager().add(new WarnStatus(message, context, cause));
+            }
+
+            @Override
+            public void error(String message, Throwable cause) {
+                context.getStatusManager().add(new ErrorStatus(message, context, cause));
+            }
+        };
     }
 
     static String statuses(LoggerContext context) {
