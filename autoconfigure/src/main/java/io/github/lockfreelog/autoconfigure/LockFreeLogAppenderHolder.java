@@ -43,8 +43,11 @@ public final class LockFreeLogAppenderHolder {
     /** Name of the appender the starter attaches. */
     public static final String APPENDER_NAME = "LOCKFREE_FILE";
 
-    /** Spring Boot's converters, so that {@code logging.pattern.file} values written for Boot work here too. */
-    private static final Map<String, String> BOOT_CONVERTERS = Map.of(
+    /**
+     * Spring Boot's converters, so that {@code logging.pattern.file} values written for Boot work here too; by
+     * name, as each is instantiated where present (native images: {@link LockFreeLogRuntimeHints}).
+     */
+    static final Map<String, String> BOOT_CONVERTERS = Map.of(
             "clr", "org.springframework.boot.logging.logback.ColorConverter",
             "correlationId", "org.springframework.boot.logging.logback.CorrelationIdConverter",
             "esb", "org.springframework.boot.logging.logback.EnclosedInSquareBracketsConverter",

@@ -1,28 +1,33 @@
 package io.github.lockfreelog.autoconfigure;
 
 import io.github.lockfreelog.journal.DropReason;
+import io.github.lockfreelog.journal.ProcStat;
 import io.github.lockfreelog.logback.AppenderStatistics;
 import io.github.lockfreelog.logback.LockFreeFileAppender;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.FunctionTimer;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.TimeGauge;
 import io.micrometer.core.instrument.binder.BaseUnits;
 import io.micrometer.core.instrument.binder.MeterBinder;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import java.util.function.ToDoubleFunction;
 import java.util.function.ToLongFunction;
 
 /**
  * Micrometer meters carrying the same numbers as the {@code lockfreelog} endpoint, one set per
  * appender (tag {@code appender}); drops are tagged by {@code reason}, page faults by
- * {@code scope} and {@code type}. Meters read {@link LockFreeFileAppender#getStatistics()} when
- * they are published, through one snapshot per appender that is reused for {@link #SNAPSHOT_MAX_AGE_NANOS}
- * (a snapshot reads {@code /proc}), so the meters of one publication agree with one another; nothing is counted twice.
+ * {@code type}. Page faults of the whole process are one pair of meters, whatever the number of
+ * appenders. Meters read {@link LockFreeFileAppender#getStatistics()} when they are published,
+ * through one snapshot per appender that is reused for {@link #SNAPSHOT_MAX_AGE_NANOS} (a snapshot
+ * reads {@code /proc}), so the meters of one publication agree with one another; nothing is counted twice.
+ *
+ * <p>Names are chosen so that Prometheus shows each with one unit suffix and one {@code _total}: a
+ * counter of bytes is {@code lockfreelog.written} with base unit bytes, scraped as
+ * {@code lockfreelog_written_bytes_total}.
  */
 public class LockFreeLogMetrics implements MeterBinder {
 
@@ -30,6 +35,9 @@ public class LockFreeLogMetrics implements MeterBinder {
     static final long SNAPSHOT_MAX_AGE_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
     private final LockFreeLogAppenders appenders;
+
+    /** Page faults of the process; the meters read it through this binder, which the context keeps alive. */
+    private final Snapshot<long[]> processFaults = new Snapshot<>(ProcStat::processFaults);
 
     public LockFreeLogMetrics(LockFreeLogAppenders appenders) {
         this.appenders = appenders;
@@ -40,10 +48,11 @@ public class LockFreeLogMetrics implements MeterBinder {
         for (LockFreeFileAppender appender : appenders.all()) {
             bind(registry, appender);
         }
+        bindProcessPageFaults(registry);
     }
 
     private static void bind(MeterRegistry registry, LockFreeFileAppender appender) {
-        Snapshot snapshot = new Snapshot(appender);
+        Snapshot<AppenderStatistics> snapshot = new Snapshot<>(appender::getStatistics);
         Tags tags = Tags.of("appender", String.valueOf(appender.getName()));
         counter(registry, appender, snapshot, tags, "lockfreelog.events.appended", null, "Events handed to the appender",
                 AppenderStatistics::appended);
@@ -57,7 +66,7 @@ public class LockFreeLogMetrics implements MeterBinder {
                 AppenderStatistics::truncated);
         gauge(registry, appender, snapshot, tags, "lockfreelog.events.in.flight", null,
                 "Events in the journal, not yet in the log file", AppenderStatistics::inFlight);
-        counter(registry, appender, snapshot, tags, "lockfreelog.bytes.written", BaseUnits.BYTES, "Bytes written to the log file",
+        counter(registry, appender, snapshot, tags, "lockfreelog.written", BaseUnits.BYTES, "Bytes written to the log file",
                 AppenderStatistics::bytesWritten);
         counter(registry, appender, snapshot, tags, "lockfreelog.buffer.swaps", null, "Buffer swaps", AppenderStatistics::swaps);
         FunctionTimer.builder("lockfreelog.buffer.waits", appender, a -> snapshot.get().waits(),
@@ -70,7 +79,7 @@ public class LockFreeLogMetrics implements MeterBinder {
                 "Bytes reserved in the active buffer", AppenderStatistics::activeBufferFill);
         gauge(registry, appender, snapshot, tags, "lockfreelog.buffer.size", BaseUnits.BYTES, "Bytes per buffer",
                 AppenderStatistics::bufferSize);
-        gauge(registry, appender, snapshot, tags, "lockfreelog.buffer.count", null, "Buffers in the journal",
+        gauge(registry, appender, snapshot, tags, "lockfreelog.buffers", null, "Buffers in the journal",
                 AppenderStatistics::bufferCount);
         gauge(registry, appender, snapshot, tags, "lockfreelog.drain.lag", BaseUnits.BYTES,
                 "Bytes in the journal not yet in the log file", AppenderStatistics::drainLagBytes);
@@ -83,50 +92,60 @@ public class LockFreeLogMetrics implements MeterBinder {
         gauge(registry, appender, snapshot, tags, "lockfreelog.started", null, "1 while the appender runs, else 0",
                 s -> s.started() ? 1 : 0);
         if (appender.getStatistics().pageFaults().available()) {
-            List<Object[]> faults = List.of(
-                    new Object[] { "process", "minor", (ToLongFunction<AppenderStatistics>) s -> s.pageFaults().processMinor() },
-                    new Object[] { "process", "major", (ToLongFunction<AppenderStatistics>) s -> s.pageFaults().processMajor() },
-                    new Object[] { "drainer", "minor", (ToLongFunction<AppenderStatistics>) s -> s.pageFaults().drainerMinor() },
-                    new Object[] { "drainer", "major", (ToLongFunction<AppenderStatistics>) s -> s.pageFaults().drainerMajor() });
-            for (Object[] fault : faults) {
-                @SuppressWarnings("unchecked")
-                ToLongFunction<AppenderStatistics> value = (ToLongFunction<AppenderStatistics>) fault[2];
-                counter(registry, appender, snapshot, tags.and(Tag.of("scope", (String) fault[0]), Tag.of("type", (String) fault[1])),
-                        "lockfreelog.page.faults", null, "Page faults since the appender started", value);
-            }
+            String description = "Page faults of the appender's background thread since the appender started";
+            counter(registry, appender, snapshot, tags.and("type", "minor"), "lockfreelog.drainer.page.faults", null,
+                    description, s -> s.pageFaults().drainerMinor());
+            counter(registry, appender, snapshot, tags.and("type", "major"), "lockfreelog.drainer.page.faults", null,
+                    description, s -> s.pageFaults().drainerMajor());
         }
     }
 
-    private static void counter(MeterRegistry registry, LockFreeFileAppender appender, Snapshot snapshot, Tags tags,
-            String name, String baseUnit, String description, ToLongFunction<AppenderStatistics> value) {
+    /** Page faults of the whole process since it started, once per registry (where {@code /proc} is present). */
+    private void bindProcessPageFaults(MeterRegistry registry) {
+        if (processFaults.get() == null) {
+            return;
+        }
+        String description = "Page faults of the whole process since it started";
+        FunctionCounter.builder("lockfreelog.process.page.faults", this, m -> count(m.processFaults.get(), 0))
+                .tags("type", "minor").description(description).register(registry);
+        FunctionCounter.builder("lockfreelog.process.page.faults", this, m -> count(m.processFaults.get(), 1))
+                .tags("type", "major").description(description).register(registry);
+    }
+
+    private static double count(long[] minorAndMajor, int index) {
+        return (minorAndMajor != null) ? minorAndMajor[index] : Double.NaN;
+    }
+
+    private static void counter(MeterRegistry registry, LockFreeFileAppender appender, Snapshot<AppenderStatistics> snapshot,
+            Tags tags, String name, String baseUnit, String description, ToLongFunction<AppenderStatistics> value) {
         FunctionCounter.builder(name, appender, a -> value.applyAsLong(snapshot.get()))
                 .tags(tags).baseUnit(baseUnit).description(description).register(registry);
     }
 
-    private static void gauge(MeterRegistry registry, LockFreeFileAppender appender, Snapshot snapshot, Tags tags,
-            String name, String baseUnit, String description, ToDoubleFunction<AppenderStatistics> value) {
+    private static void gauge(MeterRegistry registry, LockFreeFileAppender appender, Snapshot<AppenderStatistics> snapshot,
+            Tags tags, String name, String baseUnit, String description, ToDoubleFunction<AppenderStatistics> value) {
         Gauge.builder(name, appender, a -> value.applyAsDouble(snapshot.get()))
                 .tags(tags).baseUnit(baseUnit).description(description).strongReference(true).register(registry);
     }
 
-    /** One appender's statistics, taken again once older than {@link #SNAPSHOT_MAX_AGE_NANOS}. */
-    static final class Snapshot {
+    /** A reading (an appender's statistics, the process's page faults), taken again once older than {@link #SNAPSHOT_MAX_AGE_NANOS}. */
+    static final class Snapshot<T> {
 
-        private final LockFreeFileAppender appender;
-        private AppenderStatistics statistics;
+        private final Supplier<T> reader;
+        private T value;
         private long takenAt;
 
-        Snapshot(LockFreeFileAppender appender) {
-            this.appender = appender;
+        Snapshot(Supplier<T> reader) {
+            this.reader = reader;
         }
 
-        synchronized AppenderStatistics get() {
+        synchronized T get() {
             long now = System.nanoTime();
-            if (statistics == null || now - takenAt > SNAPSHOT_MAX_AGE_NANOS) {
-                statistics = appender.getStatistics();
+            if (value == null || now - takenAt > SNAPSHOT_MAX_AGE_NANOS) {
+                value = reader.get();
                 takenAt = now;
             }
-            return statistics;
+            return value;
         }
     }
 }

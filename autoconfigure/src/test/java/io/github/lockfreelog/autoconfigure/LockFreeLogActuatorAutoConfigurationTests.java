@@ -8,17 +8,25 @@ import static org.awaitility.Awaitility.await;
 import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
 import io.github.lockfreelog.autoconfigure.LockFreeLogEndpoint.AppenderDescriptor;
 import io.github.lockfreelog.journal.ForwardingLogSink;
+import io.github.lockfreelog.journal.ProcStat;
 import io.github.lockfreelog.logback.AppenderStatistics;
 import io.github.lockfreelog.logback.LockFreeFileAppender;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -139,14 +147,14 @@ class LockFreeLogActuatorAutoConfigurationTests {
                     .isEqualTo(stats.appended()).isGreaterThanOrEqualTo(40);
             assertThat(registry.get("lockfreelog.events.written").tag("appender", name).functionCounter().count())
                     .isEqualTo(stats.eventsWritten());
-            assertThat(registry.get("lockfreelog.bytes.written").tag("appender", name).functionCounter().count())
+            assertThat(registry.get("lockfreelog.written").tag("appender", name).functionCounter().count())
                     .isEqualTo(stats.bytesWritten());
             assertThat(registry.get("lockfreelog.events.dropped").tag("appender", name).functionCounters())
                     .extracting(c -> c.getId().getTag("reason"))
                     .containsExactlyInAnyOrder("buffer-full", "timeout", "io", "stopped");
             assertThat(registry.get("lockfreelog.events.dropped").tag("reason", "timeout").functionCounter().count()).isZero();
             assertThat(registry.get("lockfreelog.buffer.size").tag("appender", name).gauge().value()).isEqualTo(65536);
-            assertThat(registry.get("lockfreelog.buffer.count").tag("appender", name).gauge().value()).isEqualTo(2);
+            assertThat(registry.get("lockfreelog.buffers").tag("appender", name).gauge().value()).isEqualTo(2);
             assertThat(registry.get("lockfreelog.started").tag("appender", name).gauge().value()).isEqualTo(1);
             assertThat(registry.get("lockfreelog.buffer.waits").tag("appender", name).functionTimer().count()).isZero();
             assertThat(registry.find("lockfreelog.drainer.errors").tag("appender", name).functionCounter()).isNotNull();
@@ -154,10 +162,41 @@ class LockFreeLogActuatorAutoConfigurationTests {
     }
 
     @Test
+    void runWithPrometheusShouldScrapeEveryMeterOnceSuffixedAndProcessPageFaultsOnce() {
+        declaredAppender("SECOND", dir.resolve("second.log"), new AtomicBoolean(false));
+        withFile().withUserConfiguration(PrometheusConfiguration.class).run(context -> {
+            String scrape = context.getBean(PrometheusMeterRegistry.class).scrape();
+            Map<String, List<String>> linesByName = scrape.lines().filter(line -> line.startsWith("lockfreelog_"))
+                    .collect(Collectors.groupingBy(line -> line.split("[{ ]", 2)[0], TreeMap::new, Collectors.toList()));
+            List<String> perAppender = new ArrayList<>(List.of("lockfreelog_buffer_active_fill_bytes",
+                    "lockfreelog_buffer_size_bytes", "lockfreelog_buffer_swaps_total", "lockfreelog_buffer_wait_max_seconds",
+                    "lockfreelog_buffer_waits_seconds_count", "lockfreelog_buffer_waits_seconds_sum", "lockfreelog_buffers",
+                    "lockfreelog_drain_lag_bytes", "lockfreelog_drainer_errors_total", "lockfreelog_events_appended_total",
+                    "lockfreelog_events_dropped_total", "lockfreelog_events_in_flight", "lockfreelog_events_truncated_total",
+                    "lockfreelog_events_written_total", "lockfreelog_frames_recovered_total",
+                    "lockfreelog_frames_skipped_total", "lockfreelog_started", "lockfreelog_written_bytes_total"));
+            List<String> processWide = new ArrayList<>();
+            if (ProcStat.processFaults() != null) {
+                perAppender.add("lockfreelog_drainer_page_faults_total");
+                processWide.add("lockfreelog_process_page_faults_total");
+            }
+            assertThat(linesByName.keySet()).as(scrape).containsExactlyInAnyOrderElementsOf(
+                    Stream.concat(perAppender.stream(), processWide.stream()).toList());
+            for (String name : perAppender) {
+                assertThat(linesByName.get(name)).as(name).anyMatch(line -> line.contains("appender=\"LOCKFREE_FILE\""))
+                        .anyMatch(line -> line.contains("appender=\"SECOND\""));
+            }
+            for (String name : processWide) {
+                assertThat(linesByName.get(name)).as(name).hasSize(2).noneMatch(line -> line.contains("appender="));
+            }
+        });
+    }
+
+    @Test
     void metersOfOnePublicationShouldShareOneStatisticsSnapshot() {
         withFile().run(context -> {
             LockFreeFileAppender appender = context.getBean(LockFreeLogAttachment.class).getAppender();
-            LockFreeLogMetrics.Snapshot snapshot = new LockFreeLogMetrics.Snapshot(appender);
+            LockFreeLogMetrics.Snapshot<AppenderStatistics> snapshot = new LockFreeLogMetrics.Snapshot<>(appender::getStatistics);
             long start = System.nanoTime();
             AppenderStatistics first = snapshot.get();
             LoggerFactory.getLogger("test.snapshot").info("between two reads");
@@ -255,6 +294,15 @@ class LockFreeLogActuatorAutoConfigurationTests {
         @Bean
         SimpleMeterRegistry simpleMeterRegistry() {
             return new SimpleMeterRegistry();
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class PrometheusConfiguration {
+
+        @Bean
+        PrometheusMeterRegistry prometheusMeterRegistry() {
+            return new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         }
     }
 

@@ -46,6 +46,15 @@ final class PatternEncoding {
         }
     }
 
+    /**
+     * Whether the layout's converter chain ({@code PatternLayoutBase.head}) can be read, which the
+     * fast path needs. {@code false} where the Logback version renamed the field or a native image
+     * lacks its reflection hint: every encoder then takes the ordinary path.
+     */
+    static boolean available() {
+        return HEAD != null;
+    }
+
     /** The fast path for this encoder, or {@code null} where it would not give the same bytes. */
     @SuppressWarnings("unchecked")
     static PatternEncoding of(Encoder<ILoggingEvent> encoder) {

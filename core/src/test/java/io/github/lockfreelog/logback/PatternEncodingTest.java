@@ -8,6 +8,7 @@ import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.classic.spi.LoggingEvent;
 import ch.qos.logback.classic.spi.ThrowableProxy;
+import ch.qos.logback.core.pattern.PatternLayoutBase;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -44,6 +45,15 @@ class PatternEncodingTest {
         event.setMDCPropertyMap(Map.of("user", "ünïcode-user"));
         event.addMarker(MarkerFactory.getMarker("AUDIT"));
         return event;
+    }
+
+    @Test
+    void readsTheConverterChainOfThisLogbackVersion() {
+        assertThat(PatternEncoding.available())
+                .as("PatternLayoutBase.head (a private Converter field) is not readable in Logback %s: the allocation-free "
+                        + "pattern path is off for every appender; update PatternEncoding and the native-image hints "
+                        + "(LockFreeLogRuntimeHints) for this version", PatternLayoutBase.class.getPackage().getImplementationVersion())
+                .isTrue();
     }
 
     @ParameterizedTest

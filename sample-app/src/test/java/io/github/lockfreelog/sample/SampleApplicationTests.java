@@ -8,6 +8,9 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
@@ -15,7 +18,9 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
         properties = { "logging.file.name=target/sample-test/sample.log", "lockfreelog.buffer-size=256KB",
-                "lockfreelog.max-event-size=64KB" })
+                "lockfreelog.max-event-size=64KB",
+                // Spring Boot 3 switches metrics export off in tests unless asked
+                "management.prometheus.metrics.export.enabled=true" })
 class SampleApplicationTests {
 
     @LocalServerPort
@@ -47,6 +52,19 @@ class SampleApplicationTests {
         assertThat(endpoint.read("$.appended", Long.class)).isGreaterThanOrEqualTo(2000);
         assertThat(JsonPath.parse(send(request("/actuator/health")).body())
                 .read("$.components.lockfreelog.status", String.class)).isEqualTo("UP");
+    }
+
+    @Test
+    void prometheusShouldShowTheMetersOfTheAppenderAndTheProcessPageFaultsOnce() throws Exception {
+        List<String> lines = send(request("/actuator/prometheus")).body().lines()
+                .filter(line -> line.startsWith("lockfreelog_")).toList();
+        assertThat(lines).anyMatch(line -> line.startsWith("lockfreelog_events_appended_total{appender=\"LOCKFREE_FILE\""))
+                .anyMatch(line -> line.startsWith("lockfreelog_written_bytes_total{appender=\"LOCKFREE_FILE\""))
+                .noneMatch(line -> line.contains("_bytes_bytes") || line.contains("_total_total"));
+        if (Files.isReadable(Path.of("/proc/self/stat"))) {
+            assertThat(lines).filteredOn(line -> line.startsWith("lockfreelog_process_page_faults_total{"))
+                    .hasSize(2).noneMatch(line -> line.contains("appender="));
+        }
     }
 
     @Test

@@ -1,0 +1,26 @@
+package io.github.lockfreelog.autoconfigure.boot3;
+
+import io.github.lockfreelog.autoconfigure.LockFreeLogAppenders;
+import io.github.lockfreelog.autoconfigure.LockFreeLogHealth;
+import org.springframework.boot.actuate.health.AbstractHealthIndicator;
+import org.springframework.boot.actuate.health.Health;
+
+/**
+ * Spring Boot 3 health indicator of the lock-free appenders: {@code DOWN} while an appender is
+ * stopped or its background thread meets new errors (see {@link LockFreeLogHealth}).
+ */
+public class LockFreeLogBoot3HealthIndicator extends AbstractHealthIndicator {
+
+    private final LockFreeLogHealth health;
+
+    public LockFreeLogBoot3HealthIndicator(LockFreeLogAppenders appenders) {
+        super("lockfreelog health check failed");
+        this.health = new LockFreeLogHealth(appenders);
+    }
+
+    @Override
+    protected void doHealthCheck(Health.Builder builder) {
+        LockFreeLogHealth.Check check = health.check();
+        (check.up() ? builder.up() : builder.down()).withDetail("appenders", check.appenders());
+    }
+}

@@ -1,0 +1,40 @@
+package io.github.lockfreelog.autoconfigure;
+
+import java.nio.ByteBuffer;
+import java.util.List;
+import org.springframework.aot.hint.ExecutableMode;
+import org.springframework.aot.hint.MemberCategory;
+import org.springframework.aot.hint.RuntimeHints;
+import org.springframework.aot.hint.RuntimeHintsRegistrar;
+import org.springframework.aot.hint.TypeReference;
+import org.springframework.boot.context.properties.bind.BindableRuntimeHintsRegistrar;
+
+/**
+ * {@link RuntimeHintsRegistrar} for what lockfreelog reaches by reflection, so that a native image
+ * keeps it. Without these hints nothing fails: core silently takes its slower paths (the pattern
+ * encoding that allocates per event, unmapping left to the garbage collector). Registered in
+ * {@code META-INF/spring/aot.factories}.
+ */
+class LockFreeLogRuntimeHints implements RuntimeHintsRegistrar {
+
+    /** Logback's class whose private converter chain core's pattern fast path reads ({@code PatternEncoding}). */
+    static final String PATTERN_LAYOUT_BASE = "ch.qos.logback.core.pattern.PatternLayoutBase";
+
+    /** The chain's field in {@link #PATTERN_LAYOUT_BASE}. */
+    static final String PATTERN_HEAD_FIELD = "head";
+
+    /** The class through which core unmaps the journal at stop ({@code Journal.Unmapper}). */
+    static final String UNSAFE = "sun.misc.Unsafe";
+
+    @Override
+    public void registerHints(RuntimeHints hints, ClassLoader classLoader) {
+        hints.reflection().registerType(TypeReference.of(PATTERN_LAYOUT_BASE), type -> type.withField(PATTERN_HEAD_FIELD));
+        hints.reflection().registerType(TypeReference.of(UNSAFE), type -> type.withField("theUnsafe")
+                .withMethod("invokeCleaner", List.of(TypeReference.of(ByteBuffer.class)), ExecutableMode.INVOKE));
+        for (String converter : LockFreeLogAppenderHolder.BOOT_CONVERTERS.values()) {
+            hints.reflection().registerType(TypeReference.of(converter), MemberCategory.INVOKE_PUBLIC_CONSTRUCTORS);
+        }
+        // lockfreelog.* is bound while logging starts, before the context that would register these hints exists.
+        BindableRuntimeHintsRegistrar.forTypes(LockFreeLogProperties.class).registerHints(hints, classLoader);
+    }
+}
