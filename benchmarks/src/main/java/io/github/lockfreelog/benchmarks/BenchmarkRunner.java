@@ -159,7 +159,7 @@ public final class BenchmarkRunner {
     static OptionsBuilder options(Phase phase, int threads, List<String> peers, Path ledger) {
         List<String> jvmArgs = new ArrayList<>(List.of("-Xms1g", "-Xmx1g",
                 "-D" + Ledger.PROPERTY + "=" + ledger.toAbsolutePath()));
-        for (String property : List.of(AppenderBenchmark.DIRECTORY_PROPERTY, AppenderBenchmark.KEEP_FILES_PROPERTY)) {
+        for (String property : List.of(Trial.DIRECTORY_PROPERTY, Trial.KEEP_FILES_PROPERTY)) {
             if (System.getProperty(property) != null) {
                 jvmArgs.add("-D" + property + "=" + System.getProperty(property));
             }
