@@ -144,18 +144,12 @@ public final class Charts {
 
     /** Per peer, its percentiles in microseconds at one rate and thread count. */
     static List<Line> latency(List<LatencyPoint> points, long rate, int threads) {
-        Set<String> peers = new LinkedHashSet<>();
-        for (LatencyPoint p : points) {
-            if (p.rate() == rate && p.threads() == threads) {
-                peers.add(p.peer());
-            }
-        }
         List<Line> lines = new ArrayList<>();
-        for (String peer : Report.orderReferenceLast(peers)) {
-            LatencyPoint p = LatencyReport.find(points, peer, rate, threads);
+        for (LatencyPoint p : LatencyReport.rows(points, rate, threads)) {
             List<Double> values = p.latency().values().stream().map(nanos -> Math.max(nanos, 1) / 1000.0).toList();
-            Line line = line(peer, List.of(p.lines()), values);
-            lines.add(p.behind() ? new Line(peer, line.label() + " (fell behind the rate: lower bounds)", line.role(), values)
+            Line line = line(p.peer(), List.of(p.lines()), values);
+            lines.add(p.behind()
+                    ? new Line(p.peer(), line.label() + " (fell behind the rate: lower bounds)", line.role(), values)
                     : line);
         }
         return lines;

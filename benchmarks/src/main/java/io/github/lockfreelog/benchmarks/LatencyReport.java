@@ -37,7 +37,7 @@ public final class LatencyReport {
 
     /** One rate and thread count: a heading, how it was measured, and one row per peer. */
     public String table(long rate, int threads) {
-        List<LatencyPoint> rows = rows(rate, threads);
+        List<LatencyPoint> rows = rows(points, rate, threads);
         StringBuilder out = new StringBuilder(String.format(Locale.ROOT, "### Latency at %s events/s, %d %s%n%n",
                 Report.rate(rate), threads, threads == 1 ? "thread" : "threads"));
         if (rows.isEmpty()) {
@@ -100,7 +100,8 @@ public final class LatencyReport {
         return text;
     }
 
-    private List<LatencyPoint> rows(long rate, int threads) {
+    /** The points of one rate and thread count: peers in the order of {@link Peer}, the reference last. */
+    static List<LatencyPoint> rows(List<LatencyPoint> points, long rate, int threads) {
         Set<String> peers = new LinkedHashSet<>();
         for (LatencyPoint p : points) {
             if (p.rate() == rate && p.threads() == threads) {
