@@ -183,7 +183,11 @@ public final class Charts {
         return "lost " + (lowest.equals(highest) ? lowest : lowest + "-" + highest) + " % of its lines";
     }
 
+    /** Whole percent, but never "100" for a peer that kept some lines, nor "0" for one that lost some. */
     private static String percent(double percent) {
+        if (percent >= 99.5 && percent < 100) {
+            return String.format(Locale.ROOT, "%.1f", Math.min(Math.floor(percent * 10) / 10, 99.9));
+        }
         if (percent >= 1) {
             return String.format(Locale.ROOT, "%.0f", percent);
         }

@@ -74,6 +74,9 @@ class ChartsTest {
         assertThat(Charts.lossText(List.of(entry(100, 59), entry(100, 100)))).isEqualTo("lost 41 % of its lines");
         assertThat(Charts.lossText(List.of(entry(1_000_000, 999_999)))).isEqualTo("lost <0.1 % of its lines");
         assertThat(Charts.lossText(List.of(entry(1000, 590), entry(1000, 240)))).isEqualTo("lost 41-76 % of its lines");
+        assertThat(Charts.lossText(List.of(entry(1000, 30), entry(1000, 4)))).isEqualTo("lost 97-99.6 % of its lines");
+        assertThat(Charts.lossText(List.of(entry(100_000, 1)))).as("kept one line").isEqualTo("lost 99.9 % of its lines");
+        assertThat(Charts.lossText(List.of(entry(100, 0)))).isEqualTo("lost 100 % of its lines");
     }
 
     @Test
