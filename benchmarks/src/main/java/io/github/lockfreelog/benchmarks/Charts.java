@@ -3,17 +3,21 @@ package io.github.lockfreelog.benchmarks;
 import io.github.lockfreelog.benchmarks.JmhResults.Result;
 import java.awt.BasicStroke;
 import java.awt.Color;
+import java.awt.Font;
+import java.awt.Graphics2D;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import org.knowm.xchart.AnnotationText;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.BitmapEncoder.BitmapFormat;
 import org.knowm.xchart.CategoryChart;
@@ -42,8 +46,13 @@ public final class Charts {
      *
      * @param label legend text: the peer, and what it lost or why it is not a peer
      * @param values one value per category; null where the peer has no result (a gap)
+     * @param notes one per category, written beside the point ("lost 72 %"); null where there is none
      */
-    record Line(String peer, String label, Role role, List<Double> values) {
+    record Line(String peer, String label, Role role, List<Double> values, List<String> notes) {
+
+        Line(String peer, String label, Role role, List<Double> values) {
+            this(peer, label, role, values, Collections.nCopies(values.size(), null));
+        }
     }
 
     private static final Color LOCKFREELOG_COLOR = new Color(220, 50, 32);
@@ -126,6 +135,7 @@ public final class Charts {
         List<Line> lines = new ArrayList<>();
         for (String peer : Report.orderReferenceLast(peers)) {
             List<Double> values = new ArrayList<>();
+            List<String> notes = new ArrayList<>();
             List<Ledger.Entry> entries = new ArrayList<>();
             for (Point point : points) {
                 Result r = find(results, peer, point);
@@ -134,9 +144,11 @@ public final class Charts {
                     entries.add(entry);
                 }
                 values.add(r == null ? null : r.opsPerSecond() * (entry == null ? 1.0 : entry.deliveredFraction()) / 1e6);
+                notes.add(r != null && entry != null && entry.losing() ? "lost " + percent(entry) + " %" : null);
             }
             if (values.stream().anyMatch(v -> v != null)) {
-                lines.add(line(peer, entries, values));
+                Line line = line(peer, entries, values);
+                lines.add(new Line(peer, line.label(), line.role(), values, notes));
             }
         }
         return lines;
@@ -166,25 +178,29 @@ public final class Charts {
 
     /** "lost 41 % of its lines", or a range over several points ("lost 72-97 % ..."); empty when nothing was lost. */
     static String lossText(List<Ledger.Entry> entries) {
-        double min = Double.MAX_VALUE;
-        double max = 0;
+        Ledger.Entry least = null;
+        Ledger.Entry most = null;
         for (Ledger.Entry entry : entries) {
             if (entry.losing()) {
-                double percent = 100.0 * entry.lost() / entry.accepted();
-                min = Math.min(min, percent);
-                max = Math.max(max, percent);
+                least = least == null || lostShare(entry) < lostShare(least) ? entry : least;
+                most = most == null || lostShare(entry) > lostShare(most) ? entry : most;
             }
         }
-        if (max == 0) {
+        if (most == null) {
             return "";
         }
-        String lowest = percent(min);
-        String highest = percent(max);
+        String lowest = percent(least);
+        String highest = percent(most);
         return "lost " + (lowest.equals(highest) ? lowest : lowest + "-" + highest) + " % of its lines";
     }
 
-    /** Whole percent, but never "100" for a peer that kept some lines, nor "0" for one that lost some. */
-    private static String percent(double percent) {
+    private static double lostShare(Ledger.Entry entry) {
+        return 100.0 * entry.lost() / entry.accepted();
+    }
+
+    /** Share of lines lost in whole percent, but never "100" for a peer that kept some lines, nor "0" for one that lost some. */
+    private static String percent(Ledger.Entry entry) {
+        double percent = lostShare(entry);
         if (percent >= 99.5 && percent < 100) {
             return String.format(Locale.ROOT, "%.1f", Math.min(Math.floor(percent * 10) / 10, 99.9));
         }
@@ -202,6 +218,7 @@ public final class Charts {
         chart.getStyler().setOverlapped(true); // every series at the same x positions
         chart.getStyler().setLegendPosition(LegendPosition.OutsideS);
         chart.getStyler().setMarkerSize(7);
+        chart.getStyler().setAnnotationTextFont(new Font(Font.SANS_SERIF, Font.BOLD, 12));
         if (logarithmic) {
             chart.getStyler().setYAxisLogarithmic(true);
             chart.getStyler().setYAxisDecimalPattern("#,##0.#"); // 1,000 rather than 1E3
@@ -212,35 +229,84 @@ public final class Charts {
     }
 
     private static void draw(CategoryChart chart, List<String> categories, List<Line> lines, Path png) throws IOException {
+        List<Color> colors = new ArrayList<>();
         int peer = 0;
         for (Line line : lines) {
             CategorySeries series = chart.addSeries(line.label(), categories, line.values());
+            Color color = switch (line.role()) {
+                case LOCKFREELOG -> LOCKFREELOG_COLOR;
+                case REFERENCE -> REFERENCE_COLOR;
+                case PEER -> PEER_COLORS[peer++ % PEER_COLORS.length];
+            };
+            colors.add(color);
+            series.setLineColor(color);
+            series.setMarkerColor(color);
             switch (line.role()) {
                 case LOCKFREELOG -> {
-                    series.setLineColor(LOCKFREELOG_COLOR).setLineWidth(4.5f);
-                    series.setMarkerColor(LOCKFREELOG_COLOR);
+                    series.setLineWidth(4.5f);
                     series.setMarker(SeriesMarkers.CIRCLE);
                 }
                 case REFERENCE -> {
                     series.setLineStyle(new BasicStroke(2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f,
                             new float[] {9f, 7f}, 0f));
-                    series.setLineColor(REFERENCE_COLOR);
-                    series.setMarkerColor(REFERENCE_COLOR);
                     series.setMarker(SeriesMarkers.NONE);
                 }
-                case PEER -> {
-                    Color color = PEER_COLORS[peer++ % PEER_COLORS.length];
-                    series.setLineColor(color).setLineWidth(1.5f);
-                    series.setMarkerColor(color);
-                }
+                case PEER -> series.setLineWidth(1.5f);
             }
         }
+        annotate(chart, lines, colors);
         Path parent = png.toAbsolutePath().getParent();
         if (parent != null) {
             Files.createDirectories(parent);
         }
         try (OutputStream out = Files.newOutputStream(png)) {
             BitmapEncoder.saveBitmap(chart, out, BitmapFormat.PNG);
+        }
+    }
+
+    /**
+     * Writes each line's notes above its points, in the line's colour; the notes of the k-th annotated
+     * line sit k steps higher, so that two lossy peers with close values stay readable. XChart spans n
+     * categories over x = 0..n, so category i is centred at i + 0.5; y is in the data's units (linear
+     * axes only, where notes are used).
+     */
+    private static void annotate(CategoryChart chart, List<Line> lines, List<Color> colors) {
+        double top = lines.stream().flatMap(l -> l.values().stream()).filter(v -> v != null).mapToDouble(v -> v).max()
+                .orElse(0);
+        int annotated = 0;
+        for (int l = 0; l < lines.size(); l++) {
+            Line line = lines.get(l);
+            double lift = top * (0.03 + 0.04 * annotated);
+            boolean any = false;
+            for (int i = 0; i < line.notes().size(); i++) {
+                String note = line.notes().get(i);
+                Double value = line.values().get(i);
+                if (note != null && value != null) {
+                    chart.addAnnotation(new ColoredText(chart, colors.get(l), note, i + 0.5, value + lift));
+                    any = true;
+                }
+            }
+            annotated += any ? 1 : 0;
+        }
+    }
+
+    /** XChart colours all annotation text alike; this one paints in its own colour. */
+    private static final class ColoredText extends AnnotationText {
+        private final CategoryChart chart;
+        private final Color color;
+
+        ColoredText(CategoryChart chart, Color color, String text, double x, double y) {
+            super(text, x, y, false);
+            this.chart = chart;
+            this.color = color;
+        }
+
+        @Override
+        public void paint(Graphics2D g) {
+            Color before = chart.getStyler().getAnnotationTextFontColor();
+            chart.getStyler().setAnnotationTextFontColor(color);
+            super.paint(g);
+            chart.getStyler().setAnnotationTextFontColor(before);
         }
     }
 

@@ -40,6 +40,8 @@ class ChartsTest {
         assertThat(async.role()).isEqualTo(Role.PEER);
         assertThat(async.values().get(0)).as("9M calls/s, 28 % delivered").isCloseTo(2.52, within(1e-9));
         assertThat(async.values().get(1)).as("10M calls/s, 3 % delivered").isCloseTo(0.3, within(1e-9));
+        assertThat(async.notes()).as("each lossy point marked").containsExactly("lost 72 %", "lost 97 %");
+        assertThat(lockfreelog.notes()).containsExactly(null, null);
     }
 
     @Test
