@@ -200,15 +200,15 @@ public final class BenchmarkRunner {
                 writeJson(all, json); // after every run, so an interrupted run keeps what it measured
             }
         }
-        List<LatencyPoint> points = plan.latency() == null ? List.of()
+        LatencyResults.Run latency = plan.latency() == null ? null
                 : new LatencyRunner(out).run(plan.latency(), peers, latencyJson, ledgerFor(latencyJson), environment);
 
         StringBuilder text = new StringBuilder("lockfreelog benchmark results: " + environment + "\n\n");
         if (!plan.jmh().isEmpty()) {
             text.append(new Report(JmhResults.read(json), Ledger.read(ledgerFor(json))).render());
         }
-        if (plan.latency() != null) {
-            String markdown = new LatencyReport(points).render();
+        if (latency != null) {
+            String markdown = new LatencyReport(latency).render();
             Files.writeString(results.resolve(name + "-" + stamp + "-latency.md"),
                     "# lockfreelog latency: " + environment + "\n\n" + markdown, StandardCharsets.UTF_8);
             text.append(plan.jmh().isEmpty() ? "" : "\n").append(markdown);
@@ -285,7 +285,7 @@ public final class BenchmarkRunner {
     private void report(Arguments arguments) throws IOException {
         Path json = arguments.file(0, "report needs the JSON file of a run");
         if (LatencyResults.isLatencyRun(json)) {
-            out.print(new LatencyReport(LatencyResults.read(json).points()).render());
+            out.print(new LatencyReport(LatencyResults.read(json)).render());
         } else {
             out.print(new Report(JmhResults.read(json), Ledger.read(ledgerFor(json))).render());
         }
@@ -393,7 +393,12 @@ public final class BenchmarkRunner {
                             a.peers.forEach(Peer::of);
                         }
                         case "--threads" -> a.threads = Arrays.stream(value.split(",")).map(Integer::valueOf).toList();
-                        case "--rates" -> a.rates = Arrays.stream(value.split(",")).map(Long::valueOf).toList();
+                        case "--rates" -> {
+                            a.rates = Arrays.stream(value.split(",")).map(Long::valueOf).toList();
+                            if (a.rates.stream().anyMatch(rate -> rate <= 0)) {
+                                throw new IllegalArgumentException("--rates must be events per second above 0: " + value);
+                            }
+                        }
                         case "--warmup" -> a.warmupSeconds = Integer.valueOf(value);
                         case "--measure" -> a.measureSeconds = Integer.valueOf(value);
                         case "--forks" -> a.forks = Integer.valueOf(value);

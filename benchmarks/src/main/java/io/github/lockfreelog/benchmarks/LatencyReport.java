@@ -17,13 +17,15 @@ public final class LatencyReport {
     static final String REFERENCE = Peer.ENCODE_ONLY.id();
 
     private final List<LatencyPoint> points;
+    private final List<LatencyResults.Failure> failures;
 
-    public LatencyReport(List<LatencyPoint> points) {
-        this.points = List.copyOf(points);
+    public LatencyReport(LatencyResults.Run run) {
+        this.points = List.copyOf(run.points());
+        this.failures = List.copyOf(run.failures());
     }
 
     public String render() {
-        if (points.isEmpty()) {
+        if (points.isEmpty() && failures.isEmpty()) {
             return "No latency results.\n";
         }
         StringBuilder out = new StringBuilder();
@@ -41,13 +43,14 @@ public final class LatencyReport {
         StringBuilder out = new StringBuilder(String.format(Locale.ROOT, "### Latency at %s events/s, %d %s%n%n",
                 Report.rate(rate), threads, threads == 1 ? "thread" : "threads"));
         if (rows.isEmpty()) {
-            return out.append("No results.\n").toString();
+            out.append("Microseconds from each call's scheduled time to its return (lower is better).\n\n");
+        } else {
+            LatencyPoint first = rows.get(0);
+            out.append(String.format(Locale.ROOT,
+                    "Microseconds from each call's scheduled time to its return (lower is better); %s s measured after"
+                            + " %s s of warm-up, %d-byte lines.%n%n",
+                    seconds(first.measureMillis()), seconds(first.warmupMillis()), first.lineSize()));
         }
-        LatencyPoint first = rows.get(0);
-        out.append(String.format(Locale.ROOT,
-                "Microseconds from each call's scheduled time to its return (lower is better); %s s measured after %s s"
-                        + " of warm-up, %d-byte lines.%n%n",
-                seconds(first.measureMillis()), seconds(first.warmupMillis()), first.lineSize()));
         out.append("| peer | ").append(String.join(" | ", LatencyPoint.Percentiles.LABELS))
                 .append(" | calls measured | lines written / calls |\n");
         out.append("| --- |").append(" ---: |".repeat(LatencyPoint.Percentiles.LABELS.size() + 1)).append(" --- |\n");
@@ -58,6 +61,12 @@ public final class LatencyReport {
             cells.add(Report.si(p.measured()));
             cells.add(linesText(p));
             out.append("| ").append(String.join(" | ", cells)).append(" |\n");
+        }
+        for (LatencyResults.Failure f : failures) {
+            if (f.rate() == rate && f.threads() == threads) {
+                out.append("| ").append(label(f.peer())).append(" |").append(" - |".repeat(LatencyPoint.Percentiles.LABELS.size() + 1))
+                        .append(" FAILED: its fork gave no result (see the run's output) |\n");
+            }
         }
         return out.toString();
     }
@@ -127,12 +136,14 @@ public final class LatencyReport {
     private Set<Long> rates() {
         Set<Long> rates = new TreeSet<>();
         points.forEach(p -> rates.add(p.rate()));
+        failures.forEach(f -> rates.add(f.rate()));
         return rates;
     }
 
     private Set<Integer> threads(long rate) {
         Set<Integer> threads = new TreeSet<>();
         points.stream().filter(p -> p.rate() == rate).forEach(p -> threads.add(p.threads()));
+        failures.stream().filter(f -> f.rate() == rate).forEach(f -> threads.add(f.threads()));
         return threads;
     }
 

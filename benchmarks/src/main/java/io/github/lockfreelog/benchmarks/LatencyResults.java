@@ -20,7 +20,8 @@ import tools.jackson.databind.node.ObjectNode;
  *    "measureMillis": 6000, "made": 900000, "measured": 600000, "missed": 0,
  *    "latencyNanos": {"p50": 310, "p90": 11400, "p99": ..., "p99.9": ..., "p99.99": ..., "max": ..., "count": 600000},
  *    "lines": {"accepted": 900000, "written": 900000, "lost": 0, "bytes": ..., "nulBytes": 0, "details": "..."},
- *    "histogram": "HISTFAAA..."}]}
+ *    "histogram": "HISTFAAA..."}],
+ *  "failed": [{"peer": "log4j2-async", "rate": 500000, "threads": 4}]}
  * </pre>
  *
  * A fork writes one point object into its own file; the runner gathers them into the run's file.
@@ -31,8 +32,12 @@ public final class LatencyResults {
 
     private static final JsonMapper MAPPER = JsonMapper.builder().build();
 
-    /** A whole run. */
-    public record Run(String environment, List<LatencyPoint> points) {
+    /** A whole run: the points measured, and those whose fork gave no result. */
+    public record Run(String environment, List<LatencyPoint> points, List<Failure> failures) {
+    }
+
+    /** A point whose fork failed or ran out of time: the tables list it as such rather than leave it out. */
+    public record Failure(String peer, long rate, int threads) {
     }
 
     private LatencyResults() {
@@ -52,7 +57,11 @@ public final class LatencyResults {
         for (JsonNode node : root.path("points")) {
             points.add(point(node));
         }
-        return new Run(root.path("environment").asString(""), points);
+        List<Failure> failures = new ArrayList<>();
+        for (JsonNode node : root.path("failed")) {
+            failures.add(new Failure(node.path("peer").asString(""), node.path("rate").asLong(), node.path("threads").asInt()));
+        }
+        return new Run(root.path("environment").asString(""), points, failures);
     }
 
     public static void write(Run run, Path json) throws IOException {
@@ -61,6 +70,10 @@ public final class LatencyResults {
         root.put("environment", run.environment());
         ArrayNode points = root.putArray("points");
         run.points().forEach(p -> points.add(node(p)));
+        ArrayNode failed = root.putArray("failed");
+        for (Failure f : run.failures()) {
+            failed.addObject().put("peer", f.peer()).put("rate", f.rate()).put("threads", f.threads());
+        }
         writeTree(root, json);
     }
 

@@ -48,10 +48,11 @@ final class LatencyRunner {
         this.out = out;
     }
 
-    /** Runs every point of {@code plan} for {@code peers}; a fork that fails is reported and left out. */
-    List<LatencyPoint> run(Plan plan, List<String> peers, Path json, Path ledger, String environment)
+    /** Runs every point of {@code plan} for {@code peers}; a fork that fails is reported and recorded as failed. */
+    LatencyResults.Run run(Plan plan, List<String> peers, Path json, Path ledger, String environment)
             throws IOException, InterruptedException {
         List<LatencyPoint> points = new ArrayList<>();
+        List<LatencyResults.Failure> failures = new ArrayList<>();
         Path forkOutput = json.resolveSibling(json.getFileName() + ".point");
         for (long rate : plan.rates()) {
             for (int threads : plan.threads()) {
@@ -67,17 +68,19 @@ final class LatencyRunner {
                             + FORK_TIMEOUT_MARGIN_SECONDS;
                     if (fork(settings, ledger, timeout) && Files.exists(forkOutput)) {
                         points.add(LatencyResults.readPoint(forkOutput));
-                        LatencyResults.write(new LatencyResults.Run(environment, points), json);
                     } else {
+                        failures.add(new LatencyResults.Failure(peer, rate, threads));
                         out.printf(Locale.ROOT, "[latency] peer=%s rate=%d threads=%d FAILED: no result%n", peer, rate,
                                 threads);
                     }
+                    LatencyResults.write(new LatencyResults.Run(environment, points, failures), json);
                 }
             }
         }
         Files.deleteIfExists(forkOutput);
-        LatencyResults.write(new LatencyResults.Run(environment, points), json);
-        return points;
+        LatencyResults.Run run = new LatencyResults.Run(environment, points, failures);
+        LatencyResults.write(run, json);
+        return run;
     }
 
     /** Runs one fork with the runner's own Java, class path and the forks' system properties; true when it succeeded. */

@@ -41,6 +41,13 @@ class BenchmarkRunnerTest {
     }
 
     @Test
+    void aRateThatCannotBePacedShouldBeRefusedWithTheOption() {
+        org.assertj.core.api.Assertions.assertThatIllegalArgumentException()
+                .isThrownBy(() -> BenchmarkRunner.Arguments.parse(new String[] {"latency", "--rates", "100000,0"}))
+                .withMessageContaining("--rates must be events per second above 0: 100000,0");
+    }
+
+    @Test
     void rateShouldNameAPointShortly() {
         assertThat(Report.rate(10_000)).isEqualTo("10k");
         assertThat(Report.rate(2_500)).isEqualTo("2.5k");

@@ -10,7 +10,7 @@ class LatencyReportTest {
 
     @Test
     void tableShouldListEveryPeerInMicrosecondsWithTheReferenceLastAndApart() {
-        LatencyReport report = new LatencyReport(List.of(
+        LatencyReport report = report(List.of(
                 point("encode-only", 100_000, 1, 250, 900_000, -1, 0),
                 point("logback-file", 100_000, 1, 320, 900_000, 900_000, 0),
                 point("lockfreelog", 100_000, 1, 310, 900_000, 900_000, 0)));
@@ -31,7 +31,7 @@ class LatencyReportTest {
 
     @Test
     void aPeerThatLostLinesOrFellBehindShouldSaySo() {
-        LatencyReport report = new LatencyReport(List.of(
+        LatencyReport report = report(List.of(
                 point("logback-async", 500_000, 2, 7_000, 3_500_000, 1_000_000, 0),
                 point("logback-file-flush", 500_000, 2, 2_000, 2_100_000, 2_100_000, 1_400_000)));
 
@@ -43,7 +43,7 @@ class LatencyReportTest {
 
     @Test
     void renderShouldHaveOneTablePerRateAndThreadCount() {
-        LatencyReport report = new LatencyReport(List.of(
+        LatencyReport report = report(List.of(
                 point("lockfreelog", 500_000, 1, 300, 10, 10, 0),
                 point("lockfreelog", 10_000, 2, 300, 10, 10, 0),
                 point("lockfreelog", 10_000, 1, 300, 10, 10, 0)));
@@ -54,7 +54,21 @@ class LatencyReportTest {
                 .isLessThan(text.indexOf("### Latency at 10k events/s, 2 threads"));
         assertThat(text.indexOf("### Latency at 10k events/s, 2 threads"))
                 .isLessThan(text.indexOf("### Latency at 500k events/s, 1 thread"));
-        assertThat(new LatencyReport(List.of()).render()).isEqualTo("No latency results.\n");
+        assertThat(report(List.of()).render()).isEqualTo("No latency results.\n");
+    }
+
+    @Test
+    void aPointWhoseForkFailedShouldBeListedAsFailedNotLeftOut() {
+        LatencyReport report = new LatencyReport(new LatencyResults.Run("", List.of(
+                point("lockfreelog", 100_000, 1, 300, 10, 10, 0)),
+                List.of(new LatencyResults.Failure("log4j2-async", 100_000, 1),
+                        new LatencyResults.Failure("log4j2-async", 500_000, 4))));
+
+        String text = report.render();
+
+        assertThat(text).contains("| log4j2-async | - | - | - | - | - | - | - | FAILED: its fork gave no result");
+        assertThat(text).as("a point where every fork failed still has its table")
+                .contains("### Latency at 500k events/s, 4 threads");
     }
 
     @Test
@@ -62,5 +76,9 @@ class LatencyReportTest {
         assertThat(LatencyReport.micros(310)).isEqualTo("0.3");
         assertThat(LatencyReport.micros(78_540)).isEqualTo("78.5");
         assertThat(LatencyReport.micros(3_503_000)).isEqualTo("3,503");
+    }
+
+    private static LatencyReport report(List<LatencyPoint> points) {
+        return new LatencyReport(new LatencyResults.Run("", points, List.of()));
     }
 }

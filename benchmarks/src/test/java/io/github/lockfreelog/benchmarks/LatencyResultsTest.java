@@ -26,12 +26,16 @@ class LatencyResultsTest {
         LatencyPoint async = LatencyFixtures.point("logback-async", 100_000, 1, 7_000, 900_000, 300_000, 0);
         Path json = directory.resolve("run-latency.json");
 
-        LatencyResults.write(new LatencyResults.Run("latency-quick mode, 2 CPUs", List.of(lockfreelog, async)), json);
+        LatencyResults.Failure failed = new LatencyResults.Failure("log4j2-async", 100_000, 1);
+
+        LatencyResults.write(new LatencyResults.Run("latency-quick mode, 2 CPUs", List.of(lockfreelog, async),
+                List.of(failed)), json);
         LatencyResults.Run read = LatencyResults.read(json);
 
         assertThat(LatencyResults.isLatencyRun(json)).isTrue();
         assertThat(read.environment()).isEqualTo("latency-quick mode, 2 CPUs");
         assertThat(read.points()).containsExactly(lockfreelog, async);
+        assertThat(read.failures()).containsExactly(failed);
         assertThat(read.points().get(1).lines().lost()).isEqualTo(600_000);
         assertThat(LatencyPoint.decode(read.points().get(0).histogram()).getTotalCount()).isEqualTo(600_000);
     }
