@@ -1,17 +1,11 @@
 package io.github.lockfreelog.benchmarks;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.Paths;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -31,8 +25,9 @@ import org.openjdk.jmh.infra.ThreadParams;
 /**
  * Every peer logs the same INFO line ({@link Workload}) from all benchmark threads. One fork per
  * peer, so each JVM configures one framework only. After the run the fork stops the framework,
- * counts the lines in its file and compares them with the calls made; a peer that wrote fewer
- * lines than it accepted is reported as losing them (printed, and recorded in the {@link Ledger}).
+ * counts the lines in its file and compares them with the calls made ({@link Trial#finish}); a peer
+ * that wrote fewer lines than it accepted is reported as losing them (printed, and recorded in the
+ * {@link Ledger}).
  *
  * <p>Run it through {@link BenchmarkRunner}; the annotations here are defaults for running it with
  * JMH's own command line.
@@ -45,12 +40,6 @@ import org.openjdk.jmh.infra.ThreadParams;
 @Measurement(iterations = 5, time = 2)
 public class AppenderBenchmark {
 
-    /** System property naming the folder the forks write their logs into (default: java.io.tmpdir). */
-    public static final String DIRECTORY_PROPERTY = "lockfreelog.bench.dir";
-
-    /** System property that keeps the log files after a fork instead of deleting them. */
-    public static final String KEEP_FILES_PROPERTY = "lockfreelog.bench.keepFiles";
-
     @Param({"lockfreelog", "encode-only", "logback-file-flush", "logback-file", "logback-async",
             "logstash-disruptor", "log4j2-file", "log4j2-raf", "log4j2-mmap", "log4j2-async"})
     public String peer;
@@ -61,17 +50,15 @@ public class AppenderBenchmark {
 
     private final List<Caller> callers = new CopyOnWriteArrayList<>();
 
+    private Trial trial;
     private Sink sink;
     private String message;
-    private Path directory;
 
     @Setup(Level.Trial)
     public void start() throws IOException {
-        Path base = Paths.get(System.getProperty(DIRECTORY_PROPERTY, System.getProperty("java.io.tmpdir")));
-        Files.createDirectories(base);
-        directory = Files.createTempDirectory(base, "lockfreelog-bench-" + peer + "-");
         message = Workload.message(lineSize);
-        sink = Sink.open(Peer.of(peer), directory);
+        trial = Trial.open(Peer.of(peer), lineSize);
+        sink = trial.sink();
     }
 
     @Benchmark
@@ -87,36 +74,7 @@ public class AppenderBenchmark {
         for (Caller caller : callers) {
             accepted += caller.calls();
         }
-        sink.stop();
-        Peer measured = Peer.of(peer);
-        LineCounter.Count count = measured.writesFile() ? LineCounter.count(sink.logFile()) : new LineCounter.Count(-1, 0, 0);
-        Ledger.Entry entry = new Ledger.Entry(params.getMode().shortLabel(), peer, params.getThreads(), lineSize,
-                accepted, count.lines(), count.bytes(), count.nulBytes(), sink.details());
-        System.out.println();
-        System.out.println("[lines] peer=" + peer + " threads=" + params.getThreads() + " lineSize=" + lineSize
-                + " accepted=" + accepted + " written=" + (measured.writesFile() ? count.lines() : "n/a")
-                + (entry.losing() ? " LOST=" + entry.lost() + " (the peer accepted lines it did not write)" : "")
-                + (count.nulBytes() > 0 ? " nulBytes=" + count.nulBytes() : "")
-                + (entry.details().isEmpty() ? "" : " " + entry.details()));
-        String ledger = System.getProperty(Ledger.PROPERTY);
-        if (ledger != null) {
-            Ledger.append(Paths.get(ledger), entry);
-        }
-        if (!Boolean.getBoolean(KEEP_FILES_PROPERTY)) {
-            deleteRecursively(directory);
-        }
-    }
-
-    private static void deleteRecursively(Path root) throws IOException {
-        try (Stream<Path> paths = Files.walk(root)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(path -> {
-                try {
-                    Files.deleteIfExists(path);
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            });
-        }
+        trial.finish(params.getMode().shortLabel(), params.getThreads(), accepted);
     }
 
     /** Per-thread call counter: a plain increment, published with release so the tear-down can read it. */

@@ -15,6 +15,8 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.profile.GCProfiler;
@@ -28,32 +30,56 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
 
 /**
- * Runs {@link AppenderBenchmark} for every peer and prints one table: throughput, the ratio to
- * lockfreelog, allocation, and lines written against lines accepted.
+ * Runs {@link AppenderBenchmark} (throughput, under JMH) and the paced latency forks
+ * ({@link LatencyRunner}) for every peer, and prints their tables: throughput, the ratio to
+ * lockfreelog, allocation, latency percentiles, and lines written against lines accepted.
  *
  * <pre>
- * java -jar benchmarks/target/benchmarks.jar quick            # 1, 2, 4 threads; about 4-5 minutes
- * java -jar benchmarks/target/benchmarks.jar full             # 1..64 threads, latency, line sizes; about 1.5 hours
+ * java -jar benchmarks/target/benchmarks.jar quick            # throughput at 1, 2, 4 threads; about 5 minutes
+ * java -jar benchmarks/target/benchmarks.jar latency-quick    # latency at 100k events/s, 1 thread; about 2 minutes
+ * java -jar benchmarks/target/benchmarks.jar latency          # latency at 10k, 100k, 500k events/s x 1, 2, 4 threads
+ * java -jar benchmarks/target/benchmarks.jar full             # throughput, line sizes and latency; under 45 minutes
  * java -jar benchmarks/target/benchmarks.jar report FILE.json # the tables again, from saved results
  * java -jar benchmarks/target/benchmarks.jar chart FILE.json [OUT.png] [--label "text for the title"]
  * java -jar benchmarks/target/benchmarks.jar peers            # what each peer is
- * options: --peers a,b,c  --threads 1,2,4  --forks N  --results DIR  --docs DIR
+ * options: --peers a,b,c  --threads 1,2,4  --rates 10000,100000  --forks N  --results DIR  --docs DIR
+ *          --warmup S --measure S (seconds per latency point)
  * </pre>
  */
 public final class BenchmarkRunner {
 
-    static final List<Integer> ALL_THREADS = List.of(1, 2, 4, 8, 16, 32, 64);
     static final List<Integer> QUICK_THREADS = List.of(1, 2, 4);
-    static final List<Integer> LINE_SIZES = List.of(64, 128, 256, 512, 1024, 2048, 4096);
+    /** Throughput in full mode: the three of issue 12's targets, then contention well past the CPUs (issue 6's 64). */
+    static final List<Integer> FULL_THREADS = List.of(1, 2, 4, 16, 64);
+    static final List<Integer> LINE_SIZES = List.of(64, 256, 1024, 4096);
+    static final List<Long> LATENCY_RATES = List.of(10_000L, 100_000L, 500_000L);
+    static final List<Integer> LATENCY_THREADS = List.of(1, 2, 4);
+
+    /** The latency point the README shows and the docs' latency chart draws. */
+    static final long HEADLINE_RATE = 100_000;
+    static final int HEADLINE_THREADS = 1;
 
     /** One batch of JMH runs: a mode, the thread counts (one JMH run each) and line sizes. */
     record Phase(String label, Mode mode, List<Integer> threads, List<Integer> lineSizes, int forks,
             int warmupIterations, int warmupSeconds, int measurementIterations, int measurementSeconds, boolean gc) {
 
-        /** Rough seconds: iterations plus about 5 s per fork for JVM start, stopping, counting and deleting lines. */
+        /** Rough seconds: iterations plus about {@value #JMH_FORK_OVERHEAD_SECONDS} s per fork for JVM start, stopping, counting and deleting lines. */
         long estimateSeconds(int peers) {
-            long perFork = (long) warmupIterations * warmupSeconds + (long) measurementIterations * measurementSeconds + 5;
+            long perFork = (long) warmupIterations * warmupSeconds + (long) measurementIterations * measurementSeconds
+                    + JMH_FORK_OVERHEAD_SECONDS;
             return perFork * forks * peers * threads.size() * lineSizes.size();
+        }
+    }
+
+    /** Seconds a JMH fork takes beyond its iterations (JVM start, stopping the peer, counting a few GB of lines). */
+    static final int JMH_FORK_OVERHEAD_SECONDS = 5;
+
+    /** What one mode runs: JMH phases (may be none) and a latency plan (may be null). */
+    record Plan(List<Phase> jmh, LatencyRunner.Plan latency) {
+
+        long estimateSeconds(int peers) {
+            return jmh.stream().mapToLong(p -> p.estimateSeconds(peers)).sum()
+                    + (latency == null ? 0 : latency.estimateSeconds(peers));
         }
     }
 
@@ -67,7 +93,7 @@ public final class BenchmarkRunner {
         System.exit(new BenchmarkRunner(System.out).run(args));
     }
 
-    int run(String[] args) throws IOException, RunnerException {
+    int run(String[] args) throws IOException, RunnerException, InterruptedException {
         Arguments arguments;
         try {
             arguments = Arguments.parse(args);
@@ -77,8 +103,10 @@ public final class BenchmarkRunner {
             return 2;
         }
         switch (arguments.command) {
-            case "quick" -> runPlan("quick", quickPlan(arguments), arguments, false);
-            case "full" -> runPlan("full", fullPlan(arguments), arguments, true);
+            case "quick" -> runSession("quick", quickPlan(arguments), arguments, false);
+            case "latency-quick" -> runSession("latency-quick", latencyQuickPlan(arguments), arguments, false);
+            case "latency" -> runSession("latency", latencyPlan(arguments), arguments, false);
+            case "full" -> runSession("full", fullPlan(arguments), arguments, true);
             case "report" -> report(arguments);
             case "chart" -> chart(arguments);
             case "peers" -> Arrays.stream(Peer.values())
@@ -92,78 +120,134 @@ public final class BenchmarkRunner {
     }
 
     static String usage() {
-        return "usage: java -jar benchmarks/target/benchmarks.jar quick|full|report FILE.json|chart FILE.json [OUT.png]|peers"
-                + " [--peers a,b] [--threads 1,2,4] [--forks N] [--results DIR] [--docs DIR] [--label TEXT]\n"
+        return "usage: java -jar benchmarks/target/benchmarks.jar quick|latency-quick|latency|full|report FILE.json"
+                + "|chart FILE.json [OUT.png]|peers"
+                + " [--peers a,b] [--threads 1,2,4] [--rates 10000,100000] [--warmup S] [--measure S] [--forks N]"
+                + " [--results DIR] [--docs DIR] [--label TEXT]\n"
                 + "peers: " + String.join(",", Peer.ids());
     }
 
-    static List<Phase> quickPlan(Arguments arguments) {
+    static Plan quickPlan(Arguments arguments) {
         List<Integer> threads = arguments.threads != null ? arguments.threads : QUICK_THREADS;
         int forks = arguments.forks != null ? arguments.forks : 1;
-        return List.of(new Phase("throughput", Mode.Throughput, threads, List.of(Workload.DEFAULT_LINE_SIZE), forks,
-                2, 1, 3, 1, true));
+        return new Plan(List.of(new Phase("throughput", Mode.Throughput, threads, List.of(Workload.DEFAULT_LINE_SIZE),
+                forks, 2, 1, 3, 1, true)), null);
     }
 
-    static List<Phase> fullPlan(Arguments arguments) {
-        List<Integer> threads = arguments.threads != null ? arguments.threads : ALL_THREADS;
-        int forks = arguments.forks != null ? arguments.forks : 2;
-        return List.of(
-                new Phase("throughput", Mode.Throughput, threads, List.of(Workload.DEFAULT_LINE_SIZE), forks, 3, 2, 5, 2, true),
-                new Phase("latency", Mode.SampleTime, threads, List.of(Workload.DEFAULT_LINE_SIZE), Math.max(1, forks / 2),
-                        3, 2, 5, 2, false),
-                new Phase("line-size", Mode.Throughput, List.of(Report.SWEEP_THREADS), LINE_SIZES, Math.max(1, forks / 2),
-                        3, 2, 5, 2, true));
+    /** The headline point only: 100k events/s from 1 thread, every peer. */
+    static Plan latencyQuickPlan(Arguments arguments) {
+        return new Plan(List.of(), new LatencyRunner.Plan(
+                arguments.rates != null ? arguments.rates : List.of(HEADLINE_RATE),
+                arguments.threads != null ? arguments.threads : List.of(HEADLINE_THREADS),
+                orElse(arguments.warmupSeconds, 3), orElse(arguments.measureSeconds, 5), 2));
     }
 
-    private void runPlan(String name, List<Phase> plan, Arguments arguments, boolean chartsToDocs)
-            throws IOException, RunnerException {
+    static Plan latencyPlan(Arguments arguments) {
+        return new Plan(List.of(), latencyPoints(arguments));
+    }
+
+    private static LatencyRunner.Plan latencyPoints(Arguments arguments) {
+        return new LatencyRunner.Plan(arguments.rates != null ? arguments.rates : LATENCY_RATES,
+                arguments.threads != null ? arguments.threads : LATENCY_THREADS,
+                orElse(arguments.warmupSeconds, 2), orElse(arguments.measureSeconds, 5), 2);
+    }
+
+    private static int orElse(Integer value, int otherwise) {
+        return value != null ? value : otherwise;
+    }
+
+    /**
+     * Throughput at {@link #FULL_THREADS}, the line-size sweep, and the latency plan; sized to end within
+     * 45 minutes on 2 CPUs with every peer (see {@link Plan#estimateSeconds}). JMH's {@code SampleTime}
+     * mode is not part of it: it times calls made back to back, which hides every stall behind one
+     * sample (coordinated omission); the paced latency forks replace it.
+     */
+    static Plan fullPlan(Arguments arguments) {
+        List<Integer> threads = arguments.threads != null ? arguments.threads : FULL_THREADS;
+        int forks = arguments.forks != null ? arguments.forks : 1;
+        return new Plan(List.of(
+                new Phase("throughput", Mode.Throughput, threads, List.of(Workload.DEFAULT_LINE_SIZE), forks, 2, 2, 4, 2, true),
+                new Phase("line-size", Mode.Throughput, List.of(Report.SWEEP_THREADS), LINE_SIZES, forks, 2, 1, 3, 1, true)),
+                latencyPoints(arguments));
+    }
+
+    /**
+     * Runs a mode's JMH phases and then its latency points, writing into the results folder, per run:
+     * {@code NAME-STAMP.json} (JMH) and {@code NAME-STAMP-latency.json}, each with its {@code .lines.tsv}
+     * ledger; {@code NAME-STAMP.txt} (every table) and {@code NAME-STAMP-latency.md}; and the charts
+     * (into {@code docs/} for {@code full}).
+     */
+    private void runSession(String name, Plan plan, Arguments arguments, boolean chartsToDocs)
+            throws IOException, RunnerException, InterruptedException {
         String stamp = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").format(ZonedDateTime.now(ZoneOffset.UTC));
         Path results = arguments.resultsDirectory();
         Files.createDirectories(results);
         Path json = results.resolve(name + "-" + stamp + ".json");
-        Path ledger = ledgerFor(json);
+        Path latencyJson = results.resolve(name + "-" + stamp + "-latency.json");
         List<String> peers = arguments.peers != null ? arguments.peers : Peer.ids();
-        long seconds = plan.stream().mapToLong(p -> p.estimateSeconds(peers.size())).sum();
         out.printf(Locale.ROOT, "lockfreelog benchmarks, %s mode: %d peers, about %d minutes. Results: %s%n", name,
-                peers.size(), (seconds + 59) / 60, json);
-
-        List<RunResult> all = new ArrayList<>();
-        for (Phase phase : plan) {
-            for (int threads : phase.threads()) {
-                out.printf(Locale.ROOT, "%n==== %s: %s, %d thread(s), line sizes %s ====%n", name, phase.label(), threads,
-                        phase.lineSizes());
-                Collection<RunResult> runResults = new Runner(options(phase, threads, peers, ledger)).run();
-                all.addAll(runResults);
-                writeJson(all, json); // after every run, so an interrupted run keeps what it measured
-            }
-        }
-
-        Report report = new Report(JmhResults.read(json), Ledger.read(ledger));
+                peers.size(), (plan.estimateSeconds(peers.size()) + 59) / 60, results);
         String environment = String.format(Locale.ROOT, "%s mode, %s, Java %s (%s), %d CPUs, %s", name, stamp,
                 System.getProperty("java.version"), System.getProperty("java.vm.name"),
                 Runtime.getRuntime().availableProcessors(), System.getProperty("os.name"));
-        String text = "lockfreelog benchmark results: " + environment + "\n\n" + report.render();
+
+        List<RunResult> all = new ArrayList<>();
+        for (Phase phase : plan.jmh()) {
+            for (int threads : phase.threads()) {
+                out.printf(Locale.ROOT, "%n==== %s: %s, %d thread(s), line sizes %s ====%n", name, phase.label(), threads,
+                        phase.lineSizes());
+                all.addAll(new Runner(options(phase, threads, peers, ledgerFor(json))).run());
+                writeJson(all, json); // after every run, so an interrupted run keeps what it measured
+            }
+        }
+        LatencyResults.Run latency = plan.latency() == null ? null
+                : new LatencyRunner(out).run(plan.latency(), peers, latencyJson, ledgerFor(latencyJson), environment);
+
+        StringBuilder text = new StringBuilder("lockfreelog benchmark results: " + environment + "\n\n");
+        if (!plan.jmh().isEmpty()) {
+            text.append(new Report(JmhResults.read(json), Ledger.read(ledgerFor(json))).render());
+        }
+        if (latency != null) {
+            String markdown = new LatencyReport(latency).render();
+            Files.writeString(results.resolve(name + "-" + stamp + "-latency.md"),
+                    "# lockfreelog latency: " + environment + "\n\n" + markdown, StandardCharsets.UTF_8);
+            text.append(plan.jmh().isEmpty() ? "" : "\n").append(markdown);
+        }
         Files.writeString(results.resolve(name + "-" + stamp + ".txt"), text, StandardCharsets.UTF_8);
         out.println();
         out.println("=".repeat(100));
         out.print(text);
         out.println("=".repeat(100));
-        out.println("JSON: " + json);
-        out.println("Lines ledger: " + ledger);
         String subtitle = ", " + name + " mode, " + Runtime.getRuntime().availableProcessors() + " CPUs";
-        Path throughputPng = chartsToDocs ? arguments.docsDirectory().resolve("benchmark-throughput.png")
-                : results.resolve(name + "-" + stamp + "-throughput.png");
-        drawCharts(json, throughputPng, subtitle);
+        if (!plan.jmh().isEmpty()) {
+            out.println("JSON: " + json);
+            out.println("Lines ledger: " + ledgerFor(json));
+            drawThroughputCharts(json, chartsToDocs ? arguments.docsDirectory().resolve("benchmark-throughput.png")
+                    : results.resolve(name + "-" + stamp + "-throughput.png"), subtitle);
+        }
+        if (plan.latency() != null) {
+            out.println("Latency JSON: " + latencyJson);
+            drawLatencyCharts(latencyJson, results.resolve(name + "-" + stamp + "-latency.png"), subtitle, true);
+            if (chartsToDocs) {
+                drawLatencyCharts(latencyJson, arguments.docsDirectory().resolve("benchmark-latency.png"), subtitle, false);
+            }
+        }
+    }
+
+    /** System properties every fork gets: the ledger it appends to, and the runner's own settings for forks. */
+    static List<String> forkProperties(Path ledger) {
+        List<String> properties = new ArrayList<>(List.of("-D" + Ledger.PROPERTY + "=" + ledger.toAbsolutePath()));
+        for (String property : List.of(Trial.DIRECTORY_PROPERTY, Trial.KEEP_FILES_PROPERTY)) {
+            if (System.getProperty(property) != null) {
+                properties.add("-D" + property + "=" + System.getProperty(property));
+            }
+        }
+        return properties;
     }
 
     static OptionsBuilder options(Phase phase, int threads, List<String> peers, Path ledger) {
-        List<String> jvmArgs = new ArrayList<>(List.of("-Xms1g", "-Xmx1g",
-                "-D" + Ledger.PROPERTY + "=" + ledger.toAbsolutePath()));
-        for (String property : List.of(AppenderBenchmark.DIRECTORY_PROPERTY, AppenderBenchmark.KEEP_FILES_PROPERTY)) {
-            if (System.getProperty(property) != null) {
-                jvmArgs.add("-D" + property + "=" + System.getProperty(property));
-            }
-        }
+        List<String> jvmArgs = new ArrayList<>(LatencyRunner.FORK_JVM_ARGS);
+        jvmArgs.addAll(forkProperties(ledger));
         OptionsBuilder builder = new OptionsBuilder();
         ChainedOptionsBuilder chain = builder
                 .include(AppenderBenchmark.class.getName() + ".log$")
@@ -200,22 +284,32 @@ public final class BenchmarkRunner {
 
     private void report(Arguments arguments) throws IOException {
         Path json = arguments.file(0, "report needs the JSON file of a run");
-        out.print(new Report(JmhResults.read(json), Ledger.read(ledgerFor(json))).render());
+        if (LatencyResults.isLatencyRun(json)) {
+            out.print(new LatencyReport(LatencyResults.read(json)).render());
+        } else {
+            out.print(new Report(JmhResults.read(json), Ledger.read(ledgerFor(json))).render());
+        }
     }
 
     private void chart(Arguments arguments) throws IOException {
         Path json = arguments.file(0, "chart needs the JSON file of a run");
+        boolean latency = LatencyResults.isLatencyRun(json);
         Path png = arguments.files.size() > 1 ? Paths.get(arguments.files.get(1))
-                : arguments.docsDirectory().resolve("benchmark-throughput.png");
-        drawCharts(json, png, arguments.label == null ? "" : ", " + arguments.label);
+                : arguments.docsDirectory().resolve(latency ? "benchmark-latency.png" : "benchmark-throughput.png");
+        String subtitle = arguments.label == null ? "" : ", " + arguments.label;
+        if (latency) {
+            drawLatencyCharts(json, png, subtitle, false);
+        } else {
+            drawThroughputCharts(json, png, subtitle);
+        }
     }
 
     /**
-     * Draws the throughput-by-threads chart into {@code png} and, when the results hold a line-size
+     * Draws the lines-delivered-by-threads chart into {@code png} and, when the results hold a line-size
      * sweep, the line-size chart beside it ({@code throughput} in the name becomes {@code line-size}).
      * A failure to draw (no fonts on a bare headless JVM) is reported, not thrown: the JSON is what counts.
      */
-    private void drawCharts(Path json, Path png, String subtitle) {
+    private void drawThroughputCharts(Path json, Path png, String subtitle) {
         try {
             List<JmhResults.Result> results = JmhResults.read(json);
             Map<String, Ledger.Entry> ledger = Ledger.read(ledgerFor(json));
@@ -236,12 +330,48 @@ public final class BenchmarkRunner {
         }
     }
 
+    /**
+     * Draws the latency chart of the headline point ({@value #HEADLINE_RATE} events/s, {@value #HEADLINE_THREADS}
+     * thread; the first point of the run when it has no such point) into {@code png}, and with {@code everyPoint}
+     * one chart per rate and thread count beside it ({@code NAME-100k-1t.png}). Failures are reported, not thrown.
+     */
+    private void drawLatencyCharts(Path json, Path png, String subtitle, boolean everyPoint) {
+        try {
+            List<LatencyPoint> points = LatencyResults.read(json).points();
+            if (points.isEmpty()) {
+                out.println("No latency results for a chart in " + json);
+                return;
+            }
+            if (everyPoint) {
+                Set<String> drawn = new TreeSet<>();
+                for (LatencyPoint p : points) {
+                    String suffix = "-" + Report.rate(p.rate()) + "-" + p.threads() + "t.png";
+                    if (drawn.add(suffix)) {
+                        Path each = png.resolveSibling(png.getFileName().toString().replaceFirst("(\\.png)?$", suffix));
+                        Charts.latencyByPercentile(points, p.rate(), p.threads(), each, subtitle);
+                        out.println("Chart: " + each);
+                    }
+                }
+                return;
+            }
+            boolean headline = LatencyReport.find(points, Report.REFERENCE, HEADLINE_RATE, HEADLINE_THREADS) != null;
+            Charts.latencyByPercentile(points, headline ? HEADLINE_RATE : points.get(0).rate(),
+                    headline ? HEADLINE_THREADS : points.get(0).threads(), png, subtitle);
+            out.println("Chart: " + png);
+        } catch (IOException | RuntimeException | LinkageError e) {
+            out.println("Could not draw the latency charts (" + e + "); redraw later with: chart " + json);
+        }
+    }
+
     /** Command line: a command, file arguments, and {@code --name value} options. */
     static final class Arguments {
         String command = "quick";
         final List<String> files = new ArrayList<>();
         List<String> peers;
         List<Integer> threads;
+        List<Long> rates;
+        Integer warmupSeconds;
+        Integer measureSeconds;
         Integer forks;
         Path results;
         Path docs;
@@ -263,6 +393,14 @@ public final class BenchmarkRunner {
                             a.peers.forEach(Peer::of);
                         }
                         case "--threads" -> a.threads = Arrays.stream(value.split(",")).map(Integer::valueOf).toList();
+                        case "--rates" -> {
+                            a.rates = Arrays.stream(value.split(",")).map(Long::valueOf).toList();
+                            if (a.rates.stream().anyMatch(rate -> rate <= 0)) {
+                                throw new IllegalArgumentException("--rates must be events per second above 0: " + value);
+                            }
+                        }
+                        case "--warmup" -> a.warmupSeconds = Integer.valueOf(value);
+                        case "--measure" -> a.measureSeconds = Integer.valueOf(value);
                         case "--forks" -> a.forks = Integer.valueOf(value);
                         case "--results" -> a.results = Paths.get(value);
                         case "--docs" -> a.docs = Paths.get(value);

@@ -342,6 +342,15 @@ public final class Report {
         return ordered;
     }
 
+    /** As {@link #order}, with the encode-only reference after the peers: it is a yardstick, not one of them. */
+    static List<String> orderReferenceLast(Set<String> peers) {
+        List<String> ordered = order(peers);
+        if (ordered.remove(Peer.ENCODE_ONLY.id())) {
+            ordered.add(Peer.ENCODE_ONLY.id());
+        }
+        return ordered;
+    }
+
     static String ratioText(double ratio) {
         return Double.isNaN(ratio) ? "-" : fixed(ratio, 2) + "x";
     }
@@ -362,6 +371,22 @@ public final class Report {
             return fixed(value / 1e3, 1) + "k";
         }
         return fixed(value, abs >= 100 || value == Math.rint(value) ? 0 : 1);
+    }
+
+    /** An events-per-second rate as it names a point: 10000 -> "10k", 2500 -> "2.5k", 1000000 -> "1M". */
+    static String rate(long perSecond) {
+        if (perSecond >= 1_000_000 && perSecond % 100_000 == 0) {
+            return compact(perSecond / 1e6) + "M";
+        }
+        if (perSecond >= 1_000 && perSecond % 100 == 0) {
+            return compact(perSecond / 1e3) + "k";
+        }
+        return Long.toString(perSecond);
+    }
+
+    /** 2.0 -> "2", 2.5 -> "2.5". */
+    static String compact(double value) {
+        return value == Math.rint(value) ? Long.toString((long) value) : fixed(value, 1);
     }
 
     static String fixed(double value, int decimals) {

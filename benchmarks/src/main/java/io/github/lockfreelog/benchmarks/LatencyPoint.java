@@ -1,0 +1,70 @@
+package io.github.lockfreelog.benchmarks;
+
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.List;
+import java.util.zip.DataFormatException;
+import org.HdrHistogram.Histogram;
+
+/**
+ * What one latency fork measured: one peer at one paced rate and thread count.
+ *
+ * @param rate events per second, all threads together
+ * @param made calls made, warm-up included
+ * @param measured calls made in the measured window (after the warm-up), each recorded with its latency
+ * @param missed calls due that were never made, because the peer could not keep up (see {@link PacedLoop})
+ * @param latency percentiles of the measured calls, from their scheduled times
+ * @param lines the line check: calls made against lines in the file ({@link Trial#finish})
+ * @param histogram every recorded latency in nanoseconds, HdrHistogram's compressed form in Base64, so
+ *        that other percentiles can be read later
+ */
+public record LatencyPoint(String peer, long rate, int threads, int lineSize, long warmupMillis, long measureMillis,
+        long made, long measured, long missed, Percentiles latency, Ledger.Entry lines, String histogram) {
+
+    /** Ledger mode of a latency fork: the rate is part of the configuration. */
+    static String ledgerMode(long rate) {
+        return "latency@" + rate;
+    }
+
+    /** Whether the peer fell so far behind that calls were never made: its percentiles are lower bounds. */
+    public boolean behind() {
+        return missed > 0;
+    }
+
+    /**
+     * The percentiles reported for every peer, in nanoseconds, read from one histogram.
+     *
+     * @param count latencies recorded: calls measured, plus missed ones as lower bounds
+     */
+    public record Percentiles(long p50, long p90, long p99, long p999, long p9999, long max, long count) {
+
+        /** Column labels, in the order of {@link #values()}. */
+        public static final List<String> LABELS = List.of("p50", "p90", "p99", "p99.9", "p99.99", "max");
+
+        static Percentiles of(Histogram histogram) {
+            return new Percentiles(histogram.getValueAtPercentile(50), histogram.getValueAtPercentile(90),
+                    histogram.getValueAtPercentile(99), histogram.getValueAtPercentile(99.9),
+                    histogram.getValueAtPercentile(99.99), histogram.getMaxValue(), histogram.getTotalCount());
+        }
+
+        /** The values in the order of {@link #LABELS}. */
+        public List<Long> values() {
+            return List.of(p50, p90, p99, p999, p9999, max);
+        }
+    }
+
+    static String encode(Histogram histogram) {
+        ByteBuffer buffer = ByteBuffer.allocate(histogram.getNeededByteBufferCapacity());
+        int length = histogram.encodeIntoCompressedByteBuffer(buffer);
+        return Base64.getEncoder().encodeToString(Arrays.copyOf(buffer.array(), length));
+    }
+
+    static Histogram decode(String base64) {
+        try {
+            return Histogram.decodeFromCompressedByteBuffer(ByteBuffer.wrap(Base64.getDecoder().decode(base64)), 0);
+        } catch (DataFormatException e) {
+            throw new IllegalArgumentException("not an HdrHistogram: " + e.getMessage(), e);
+        }
+    }
+}

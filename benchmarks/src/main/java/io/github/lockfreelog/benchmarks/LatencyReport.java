@@ -1,0 +1,153 @@
+package io.github.lockfreelog.benchmarks;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Markdown tables of a latency run, one per rate and thread count: the percentiles of every peer
+ * in microseconds, and the line check. The encode-only appender comes last, marked as a reference
+ * (what encoding alone costs), not as a peer. The same text is printed and written to a {@code .md}.
+ */
+public final class LatencyReport {
+
+    static final String REFERENCE = Peer.ENCODE_ONLY.id();
+
+    private final List<LatencyPoint> points;
+    private final List<LatencyResults.Failure> failures;
+
+    public LatencyReport(LatencyResults.Run run) {
+        this.points = List.copyOf(run.points());
+        this.failures = List.copyOf(run.failures());
+    }
+
+    public String render() {
+        if (points.isEmpty() && failures.isEmpty()) {
+            return "No latency results.\n";
+        }
+        StringBuilder out = new StringBuilder();
+        for (long rate : rates()) {
+            for (int threads : threads(rate)) {
+                out.append(table(rate, threads)).append('\n');
+            }
+        }
+        return out.toString();
+    }
+
+    /** One rate and thread count: a heading, how it was measured, and one row per peer. */
+    public String table(long rate, int threads) {
+        List<LatencyPoint> rows = rows(points, rate, threads);
+        StringBuilder out = new StringBuilder(String.format(Locale.ROOT, "### Latency at %s events/s, %d %s%n%n",
+                Report.rate(rate), threads, threads == 1 ? "thread" : "threads"));
+        if (rows.isEmpty()) {
+            out.append("Microseconds from each call's scheduled time to its return (lower is better).\n\n");
+        } else {
+            LatencyPoint first = rows.get(0);
+            out.append(String.format(Locale.ROOT,
+                    "Microseconds from each call's scheduled time to its return (lower is better); %s s measured after"
+                            + " %s s of warm-up, %d-byte lines.%n%n",
+                    seconds(first.measureMillis()), seconds(first.warmupMillis()), first.lineSize()));
+        }
+        out.append("| peer | ").append(String.join(" | ", LatencyPoint.Percentiles.LABELS))
+                .append(" | calls measured | lines written / calls |\n");
+        out.append("| --- |").append(" ---: |".repeat(LatencyPoint.Percentiles.LABELS.size() + 1)).append(" --- |\n");
+        for (LatencyPoint p : rows) {
+            List<String> cells = new ArrayList<>();
+            cells.add(label(p.peer()));
+            p.latency().values().forEach(nanos -> cells.add(micros(nanos)));
+            cells.add(Report.si(p.measured()));
+            cells.add(linesText(p));
+            out.append("| ").append(String.join(" | ", cells)).append(" |\n");
+        }
+        for (LatencyResults.Failure f : failures) {
+            if (f.rate() == rate && f.threads() == threads) {
+                out.append("| ").append(label(f.peer())).append(" |").append(" - |".repeat(LatencyPoint.Percentiles.LABELS.size() + 1))
+                        .append(" FAILED: its fork gave no result (see the run's output) |\n");
+            }
+        }
+        return out.toString();
+    }
+
+    /** The peer's label: lockfreelog in bold, the encode-only appender marked as a reference. */
+    static String label(String peer) {
+        if (peer.equals(Report.REFERENCE)) {
+            return "**" + peer + "**";
+        }
+        if (peer.equals(REFERENCE)) {
+            return "*reference, not a peer: " + peer + " (encoding alone, writes nothing)*";
+        }
+        return peer;
+    }
+
+    /** Nanoseconds as microseconds: one decimal below 1 ms ("0.3", "78.5"), whole with separators above ("3,503"). */
+    static String micros(long nanos) {
+        double micros = nanos / 1000.0;
+        return micros < 1000 ? Report.fixed(micros, 1) : String.format(Locale.ROOT, "%,.0f", micros);
+    }
+
+    /** What was written against calls made, and whether the peer kept up with the rate. */
+    static String linesText(LatencyPoint p) {
+        Ledger.Entry lines = p.lines();
+        String text;
+        if (lines.written() < 0) {
+            text = "n/a (writes no file)";
+        } else if (lines.losing()) {
+            text = String.format(Locale.ROOT, "LOST %s %% (%s of %s)", Report.fixed(100.0 * lines.lost() / lines.accepted(), 1),
+                    Report.si(lines.lost()), Report.si(lines.accepted()));
+        } else {
+            text = "all " + Report.si(lines.written());
+        }
+        if (lines.nulBytes() > 0) {
+            text += ", " + lines.nulBytes() + " NUL bytes";
+        }
+        if (p.behind()) {
+            text += "; BEHIND: " + Report.si(p.missed()) + " calls never made, percentiles are lower bounds";
+        }
+        return text;
+    }
+
+    /** The points of one rate and thread count: peers in the order of {@link Peer}, the reference last. */
+    static List<LatencyPoint> rows(List<LatencyPoint> points, long rate, int threads) {
+        Set<String> peers = new LinkedHashSet<>();
+        for (LatencyPoint p : points) {
+            if (p.rate() == rate && p.threads() == threads) {
+                peers.add(p.peer());
+            }
+        }
+        List<LatencyPoint> rows = new ArrayList<>();
+        for (String peer : Report.orderReferenceLast(peers)) {
+            rows.add(find(points, peer, rate, threads));
+        }
+        return rows;
+    }
+
+    static LatencyPoint find(List<LatencyPoint> points, String peer, long rate, int threads) {
+        for (LatencyPoint p : points) {
+            if (p.peer().equals(peer) && p.rate() == rate && p.threads() == threads) {
+                return p;
+            }
+        }
+        return null;
+    }
+
+    private Set<Long> rates() {
+        Set<Long> rates = new TreeSet<>();
+        points.forEach(p -> rates.add(p.rate()));
+        failures.forEach(f -> rates.add(f.rate()));
+        return rates;
+    }
+
+    private Set<Integer> threads(long rate) {
+        Set<Integer> threads = new TreeSet<>();
+        points.stream().filter(p -> p.rate() == rate).forEach(p -> threads.add(p.threads()));
+        failures.stream().filter(f -> f.rate() == rate).forEach(f -> threads.add(f.threads()));
+        return threads;
+    }
+
+    private static String seconds(long millis) {
+        return millis % 1000 == 0 ? Long.toString(millis / 1000) : Report.fixed(millis / 1000.0, 1);
+    }
+}

@@ -1,0 +1,105 @@
+package io.github.lockfreelog.benchmarks;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs a {@link Plan} of latency points, one {@link LatencyFork} JVM per peer, rate and thread count,
+ * and gathers their results into one JSON file (rewritten after every point, so an interrupted run
+ * keeps what it measured). Peers take turns within each rate and thread count.
+ */
+final class LatencyRunner {
+
+    /** Seconds a fork takes beyond its schedule: JVM start, configuring the peer, stopping, counting lines. */
+    static final int FORK_OVERHEAD_SECONDS = 3;
+
+    /** Seconds a fork may take beyond its schedule and grace before it is ended (Log4j2's stop alone may wait 60). */
+    static final int FORK_TIMEOUT_MARGIN_SECONDS = 120;
+
+    /** Heap of every fork, as the JMH forks get. */
+    static final List<String> FORK_JVM_ARGS = List.of("-Xms1g", "-Xmx1g");
+
+    /**
+     * Rates (events per second, all threads together), thread counts and times of a latency run.
+     * {@code graceSeconds} is how long a caller that fell behind may keep catching up after the schedule ends.
+     */
+    record Plan(List<Long> rates, List<Integer> threads, int warmupSeconds, int measureSeconds, int graceSeconds) {
+
+        long points(int peers) {
+            return (long) rates.size() * threads.size() * peers;
+        }
+
+        /** Rough seconds, for peers that keep up (a peer that falls behind adds up to the grace). */
+        long estimateSeconds(int peers) {
+            return points(peers) * (warmupSeconds + measureSeconds + FORK_OVERHEAD_SECONDS);
+        }
+    }
+
+    private final PrintStream out;
+
+    LatencyRunner(PrintStream out) {
+        this.out = out;
+    }
+
+    /** Runs every point of {@code plan} for {@code peers}; a fork that fails is reported and recorded as failed. */
+    LatencyResults.Run run(Plan plan, List<String> peers, Path json, Path ledger, String environment)
+            throws IOException, InterruptedException {
+        List<LatencyPoint> points = new ArrayList<>();
+        List<LatencyResults.Failure> failures = new ArrayList<>();
+        Path forkOutput = json.resolveSibling(json.getFileName() + ".point");
+        for (long rate : plan.rates()) {
+            for (int threads : plan.threads()) {
+                out.printf(Locale.ROOT, "%n==== latency: %s events/s, %d thread(s), peers %s ====%n", Report.rate(rate),
+                        threads, peers);
+                for (String peer : peers) {
+                    LatencyFork.Settings settings = new LatencyFork.Settings(Peer.of(peer), rate, threads,
+                            Workload.DEFAULT_LINE_SIZE, TimeUnit.SECONDS.toMillis(plan.warmupSeconds()),
+                            TimeUnit.SECONDS.toMillis(plan.measureSeconds()),
+                            TimeUnit.SECONDS.toMillis(plan.graceSeconds()), forkOutput);
+                    Files.deleteIfExists(forkOutput);
+                    long timeout = plan.warmupSeconds() + plan.measureSeconds() + plan.graceSeconds()
+                            + FORK_TIMEOUT_MARGIN_SECONDS;
+                    if (fork(settings, ledger, timeout) && Files.exists(forkOutput)) {
+                        points.add(LatencyResults.readPoint(forkOutput));
+                    } else {
+                        failures.add(new LatencyResults.Failure(peer, rate, threads));
+                        out.printf(Locale.ROOT, "[latency] peer=%s rate=%d threads=%d FAILED: no result%n", peer, rate,
+                                threads);
+                    }
+                    LatencyResults.write(new LatencyResults.Run(environment, points, failures), json);
+                }
+            }
+        }
+        Files.deleteIfExists(forkOutput);
+        LatencyResults.Run run = new LatencyResults.Run(environment, points, failures);
+        LatencyResults.write(run, json);
+        return run;
+    }
+
+    /** Runs one fork with the runner's own Java, class path and the forks' system properties; true when it succeeded. */
+    private boolean fork(LatencyFork.Settings settings, Path ledger, long timeoutSeconds)
+            throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>();
+        command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(FORK_JVM_ARGS);
+        command.addAll(BenchmarkRunner.forkProperties(ledger));
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.add(LatencyFork.class.getName());
+        command.addAll(settings.arguments());
+        Process process = new ProcessBuilder(command).inheritIO().start();
+        if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+            process.destroyForcibly().waitFor();
+            out.printf(Locale.ROOT, "[latency] fork ended after %d s without finishing%n", timeoutSeconds);
+            return false;
+        }
+        return process.exitValue() == 0;
+    }
+}

@@ -1,0 +1,85 @@
+package io.github.lockfreelog.benchmarks;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.Comparator;
+import java.util.stream.Stream;
+
+/**
+ * One peer configured in its own fresh folder for one run of a fork, and the line check at its end:
+ * stop the framework (so it flushes what it accepted), count the lines in its file, print and record
+ * them in the {@link Ledger}, delete the folder. The throughput benchmark and the latency fork both
+ * end this way, so their line checks are the same.
+ */
+final class Trial {
+
+    /** System property naming the folder the forks write their logs into (default: java.io.tmpdir). */
+    static final String DIRECTORY_PROPERTY = "lockfreelog.bench.dir";
+
+    /** System property that keeps the log files after a fork instead of deleting them. */
+    static final String KEEP_FILES_PROPERTY = "lockfreelog.bench.keepFiles";
+
+    private final Peer peer;
+    private final int lineSize;
+    private final Path directory;
+    private final Sink sink;
+
+    private Trial(Peer peer, int lineSize, Path directory, Sink sink) {
+        this.peer = peer;
+        this.lineSize = lineSize;
+        this.directory = directory;
+        this.sink = sink;
+    }
+
+    static Trial open(Peer peer, int lineSize) throws IOException {
+        Path base = Paths.get(System.getProperty(DIRECTORY_PROPERTY, System.getProperty("java.io.tmpdir")));
+        Files.createDirectories(base);
+        Path directory = Files.createTempDirectory(base, "lockfreelog-bench-" + peer.id() + "-");
+        return new Trial(peer, lineSize, directory, Sink.open(peer, directory));
+    }
+
+    Sink sink() {
+        return sink;
+    }
+
+    /**
+     * Stops the framework and checks its lines against {@code accepted} calls (warm-up included, as
+     * the file holds those lines too); prints the result, appends it to the ledger that the system
+     * property {@value Ledger#PROPERTY} names, if any, and deletes the folder unless told to keep it.
+     */
+    Ledger.Entry finish(String mode, int threads, long accepted) throws IOException {
+        sink.stop();
+        LineCounter.Count count = peer.writesFile() ? LineCounter.count(sink.logFile()) : new LineCounter.Count(-1, 0, 0);
+        Ledger.Entry entry = new Ledger.Entry(mode, peer.id(), threads, lineSize, accepted, count.lines(), count.bytes(),
+                count.nulBytes(), sink.details());
+        System.out.println();
+        System.out.println("[lines] peer=" + peer.id() + " mode=" + mode + " threads=" + threads + " lineSize=" + lineSize
+                + " accepted=" + accepted + " written=" + (peer.writesFile() ? count.lines() : "n/a")
+                + (entry.losing() ? " LOST=" + entry.lost() + " (the peer accepted lines it did not write)" : "")
+                + (count.nulBytes() > 0 ? " nulBytes=" + count.nulBytes() : "")
+                + (entry.details().isEmpty() ? "" : " " + entry.details()));
+        String ledger = System.getProperty(Ledger.PROPERTY);
+        if (ledger != null) {
+            Ledger.append(Paths.get(ledger), entry);
+        }
+        if (!Boolean.getBoolean(KEEP_FILES_PROPERTY)) {
+            deleteRecursively(directory);
+        }
+        return entry;
+    }
+
+    private static void deleteRecursively(Path root) throws IOException {
+        try (Stream<Path> paths = Files.walk(root)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(path -> {
+                try {
+                    Files.deleteIfExists(path);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+        }
+    }
+}
