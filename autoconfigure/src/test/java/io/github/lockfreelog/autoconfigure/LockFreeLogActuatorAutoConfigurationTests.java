@@ -275,11 +275,11 @@ class LockFreeLogActuatorAutoConfigurationTests {
         appender.setEncoder(encoder);
         appender.setSinkDecorator(sink -> new ForwardingLogSink(sink) {
             @Override
-            public long write(ByteBuffer[] srcs, int offset, int length) throws IOException {
+            public int write(ByteBuffer src) throws IOException {
                 if (failing.get()) {
                     throw new IOException("disk full (test)");
                 }
-                return super.write(srcs, offset, length);
+                return super.write(src);
             }
         });
         appender.start();

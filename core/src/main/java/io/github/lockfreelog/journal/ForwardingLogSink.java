@@ -44,4 +44,9 @@ public class ForwardingLogSink implements LogSink {
     public void close() throws IOException {
         delegate.close();
     }
+
+    @Override
+    public void close(long timeoutNanos) throws IOException {
+        delegate.close(timeoutNanos);
+    }
 }

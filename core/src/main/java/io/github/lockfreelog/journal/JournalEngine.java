@@ -393,7 +393,7 @@ public final class JournalEngine {
         boolean drained = !drainerThread.isAlive() && drainer.finishedCleanly();
         state = STOPPED;
         try {
-            sink.close();
+            sink.close(deadline - System.nanoTime());
         } catch (IOException e) {
             status.warn("closing log file " + config.logFile() + " failed", e);
         }

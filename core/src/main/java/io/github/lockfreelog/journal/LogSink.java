@@ -37,6 +37,14 @@ public interface LogSink extends AutoCloseable {
     @Override
     void close() throws IOException;
 
+    /**
+     * Closes the sink, waiting at most {@code timeoutNanos} for work it does in the background
+     * (compressing rolled files); what is left then is finished at the next start.
+     */
+    default void close(long timeoutNanos) throws IOException {
+        close();
+    }
+
     /** Opens the sink an engine writes to. */
     @FunctionalInterface
     interface Factory {

@@ -276,13 +276,23 @@ final class RollingLogSink implements LogSink {
     /** Closes the live file and lets pending compression and clean-up finish (bounded). */
     @Override
     public void close() throws IOException {
+        close(TimeUnit.SECONDS.toNanos(30));
+    }
+
+    /**
+     * Closes the live file and waits at most {@code timeoutNanos} (what is left of the appender's
+     * {@code stopTimeout}) for compressions under way; an unfinished one is finished at the next start.
+     */
+    @Override
+    public void close(long timeoutNanos) throws IOException {
         try {
             live.close();
         } finally {
             archiver.shutdown();
             try {
-                if (!archiver.awaitTermination(30, TimeUnit.SECONDS)) {
-                    status.warn("compression of rolled files did not finish within 30 seconds", null);
+                if (!archiver.awaitTermination(Math.max(0, timeoutNanos), TimeUnit.NANOSECONDS)) {
+                    status.warn("compression of rolled files did not finish within the stop timeout;"
+                            + " the next start finishes it", null);
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();

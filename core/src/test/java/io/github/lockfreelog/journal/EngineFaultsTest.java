@@ -7,7 +7,6 @@ import static org.awaitility.Awaitility.await;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -53,23 +52,6 @@ class EngineFaultsTest {
         return (text + "\n").getBytes(StandardCharsets.US_ASCII);
     }
 
-    /** A sink that fails every write, like a full disk, while {@code full} is set. */
-    static final class FullDisk extends ForwardingLogSink {
-        volatile boolean full = true;
-
-        FullDisk(LogSink delegate) {
-            super(delegate);
-        }
-
-        @Override
-        public int write(ByteBuffer src) throws IOException {
-            if (full) {
-                throw new IOException("No space left on device");
-            }
-            return super.write(src);
-        }
-    }
-
     /**
      * 200,000 events of 30 KB dropped while the disk is full used to push the tail offset of the
      * full buffer into its term id (each drop added to it), after which rotation was refused for
@@ -77,9 +59,9 @@ class EngineFaultsTest {
      */
     @Test
     void aLongFullDiskEpisodeWithDropsDoesNotStopTheLogAfterwards() throws Exception {
-        FullDisk[] sink = new FullDisk[1];
+        FullDiskSink[] sink = new FullDiskSink[1];
         JournalEngine.Config config = config("episode", 2, 32 * 1024, Backpressure.DROP, 5_000, 500);
-        engine = JournalEngine.start(config, FrameFormatTest.QUIET, s -> sink[0] = new FullDisk(s));
+        engine = JournalEngine.start(config, FrameFormatTest.QUIET, s -> sink[0] = new FullDiskSink(s));
         byte[] big = new byte[30 * 1024];
         Arrays.fill(big, (byte) 'x');
         big[big.length - 1] = '\n';
@@ -129,7 +111,6 @@ class EngineFaultsTest {
         for (int i = 0; i < events; i++) {
             engine.append(line("event " + i), true);
         }
-        long interruptedWrites = engine.statistics().drainerErrors();
         interrupting.set(false);
         interrupter.join();
         engine.stop();

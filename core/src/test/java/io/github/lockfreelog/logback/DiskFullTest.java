@@ -6,10 +6,8 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.core.status.Status;
 import ch.qos.logback.core.util.Duration;
-import io.github.lockfreelog.journal.ForwardingLogSink;
-import io.github.lockfreelog.journal.LogSink;
+import io.github.lockfreelog.journal.FullDiskSink;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -31,29 +29,6 @@ class DiskFullTest {
     Path dir;
 
     final LoggerContext context = TestAppenders.newContext();
-
-    /** A sink that, while full, writes part of what it is given and then fails like a full disk. */
-    static final class FullDiskSink extends ForwardingLogSink {
-        volatile boolean full = true;
-
-        FullDiskSink(LogSink delegate) {
-            super(delegate);
-        }
-
-        @Override
-        public int write(ByteBuffer src) throws IOException {
-            if (full) {
-                if (src.hasRemaining()) { // like a channel: some bytes go out, then the disk is full
-                    ByteBuffer half = src.duplicate();
-                    half.limit(half.position() + Math.max(1, half.remaining() / 2));
-                    int n = delegate.write(half);
-                    src.position(src.position() + n);
-                }
-                throw new IOException("No space left on device");
-            }
-            return delegate.write(src);
-        }
-    }
 
     @Test
     void injectedFullDiskKeepsTheJournalAndResumes() throws Exception {

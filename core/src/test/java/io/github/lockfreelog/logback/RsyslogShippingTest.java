@@ -210,11 +210,16 @@ class RsyslogShippingTest {
 
         /** Stops rsyslogd (SIGTERM, so it flushes its output), or kills it if it does not stop. */
         @Override
-        public void close() throws InterruptedException {
+        public void close() {
             process.destroy();
-            if (!process.waitFor(10, TimeUnit.SECONDS)) {
+            try {
+                if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                    process.destroyForcibly();
+                    process.waitFor(10, TimeUnit.SECONDS);
+                }
+            } catch (InterruptedException e) {
                 process.destroyForcibly();
-                process.waitFor(10, TimeUnit.SECONDS);
+                Thread.currentThread().interrupt();
             }
         }
     }

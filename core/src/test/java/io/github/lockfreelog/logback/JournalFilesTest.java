@@ -1,0 +1,77 @@
+package io.github.lockfreelog.logback;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.core.status.Status;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The files the appender keeps beside the log, in a folder others may write to, and a start that fails. */
+class JournalFilesTest {
+
+    @TempDir
+    Path dir;
+
+    private final LoggerContext context = TestAppenders.newContext();
+
+    @Test
+    void aSymbolicLinkPlantedAtTheJournalIsMovedAsideAndNeverFollowed() throws Exception {
+        Path log = dir.resolve("app.log");
+        Path hidden = Files.createDirectories(dir.resolve(LockFreeFileAppender.JOURNAL_FOLDER));
+        Path victim = dir.resolve("victim");
+        Files.createSymbolicLink(hidden.resolve("app.log.journal"), victim); // dangling
+        LockFreeFileAppender appender = TestAppenders.start(context, log, a -> { });
+        appender.doAppend(TestAppenders.event(context, Level.INFO, "kept"));
+        appender.stop();
+
+        assertThat(victim).doesNotExist();
+        assertThat(Files.isSymbolicLink(hidden.resolve("app.log.journal"))).isFalse();
+        try (Stream<Path> files = Files.list(hidden)) {
+            List<Path> aside = files.filter(p -> p.getFileName().toString().startsWith("app.log.journal.bad-")).toList();
+            assertThat(aside).hasSize(1);
+            assertThat(Files.isSymbolicLink(aside.get(0))).isTrue();
+        }
+        assertThat(TestAppenders.statusMessages(context, Status.ERROR))
+                .anySatisfy(m -> assertThat(m).contains("refused the symbolic link").contains("app.log.journal")
+                        .contains(victim.toString()));
+        assertThat(TestAppenders.lines(log)).containsExactly("kept");
+    }
+
+    @Test
+    void theHiddenFolderIsCreatedOwnerOnly() throws Exception {
+        Path log = dir.resolve("logs").resolve("app.log");
+        LockFreeFileAppender appender = TestAppenders.start(context, log, a -> { });
+        appender.stop();
+        Path hidden = log.resolveSibling(LockFreeFileAppender.JOURNAL_FOLDER);
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(hidden, LinkOption.NOFOLLOW_LINKS)))
+                .isEqualTo("rwx------");
+    }
+
+    @Test
+    void eventsAfterAFailedStartAreCountedAsDropped() throws Exception {
+        Path log = dir.resolve("failed.log");
+        Path journal = Files.createDirectories(dir.resolve("journal-is-a-folder"));
+        Files.writeString(journal.resolve("x"), "x"); // a journal path that cannot be opened as a file
+        LockFreeFileAppender appender = TestAppenders.create(context, log, a -> a.setJournal(journal.toString()));
+        appender.start();
+        assertThat(appender.isStarted()).isFalse();
+        assertThat(TestAppenders.statusMessages(context, Status.ERROR)).anySatisfy(m -> assertThat(m)
+                .contains("Could not start"));
+        for (int i = 0; i < 5; i++) {
+            appender.doAppend(TestAppenders.event(context, Level.INFO, "lost " + i));
+        }
+        AppenderStatistics stats = appender.getStatistics();
+        assertThat(stats.appended()).isEqualTo(5);
+        assertThat(stats.dropped()).isEqualTo(5);
+        assertThat(stats.drops()).containsEntry("stopped", 5L);
+        assertThat(stats.inFlight()).isZero();
+    }
+}
