@@ -1,7 +1,7 @@
 package io.github.lockfreelog.autoconfigure;
 
 import io.github.lockfreelog.journal.DropReason;
-import io.github.lockfreelog.logback.AppenderStatistics;
+import io.github.lockfreelog.journal.AppenderStatistics;
 import io.github.lockfreelog.logback.LockFreeFileAppender;
 import java.util.Collections;
 import java.util.LinkedHashMap;

@@ -2,7 +2,7 @@ package io.github.lockfreelog.autoconfigure;
 
 import io.github.lockfreelog.journal.DropReason;
 import io.github.lockfreelog.journal.ProcStat;
-import io.github.lockfreelog.logback.AppenderStatistics;
+import io.github.lockfreelog.journal.AppenderStatistics;
 import io.github.lockfreelog.logback.LockFreeFileAppender;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.FunctionTimer;

@@ -9,7 +9,7 @@ import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
 import io.github.lockfreelog.autoconfigure.LockFreeLogEndpoint.AppenderDescriptor;
 import io.github.lockfreelog.journal.ForwardingLogSink;
 import io.github.lockfreelog.journal.ProcStat;
-import io.github.lockfreelog.logback.AppenderStatistics;
+import io.github.lockfreelog.journal.AppenderStatistics;
 import io.github.lockfreelog.logback.LockFreeFileAppender;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;

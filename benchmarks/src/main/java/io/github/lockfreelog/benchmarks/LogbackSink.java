@@ -10,7 +10,7 @@ import ch.qos.logback.core.FileAppender;
 import ch.qos.logback.core.status.Status;
 import ch.qos.logback.core.util.FileSize;
 import io.github.lockfreelog.journal.Backpressure;
-import io.github.lockfreelog.logback.AppenderStatistics;
+import io.github.lockfreelog.journal.AppenderStatistics;
 import io.github.lockfreelog.logback.LockFreeFileAppender;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -2,8 +2,6 @@ package io.github.lockfreelog.journal;
 
 import static io.github.lockfreelog.journal.JournalDescriptor.*;
 
-import io.github.lockfreelog.logback.AppenderStatistics;
-import io.github.lockfreelog.logback.PageFaults;
 import java.io.IOException;
 import java.nio.channels.ClosedByInterruptException;
 import java.nio.charset.StandardCharsets;

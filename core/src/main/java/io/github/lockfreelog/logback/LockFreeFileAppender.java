@@ -1,5 +1,7 @@
 package io.github.lockfreelog.logback;
 
+import io.github.lockfreelog.journal.PageFaults;
+import io.github.lockfreelog.journal.AppenderStatistics;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.UnsynchronizedAppenderBase;

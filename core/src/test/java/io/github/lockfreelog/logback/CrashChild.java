@@ -1,5 +1,6 @@
 package io.github.lockfreelog.logback;
 
+import io.github.lockfreelog.journal.AppenderStatistics;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.core.util.Duration;

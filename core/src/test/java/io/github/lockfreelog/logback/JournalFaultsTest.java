@@ -1,5 +1,6 @@
 package io.github.lockfreelog.logback;
 
+import io.github.lockfreelog.journal.AppenderStatistics;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import ch.qos.logback.classic.Level;

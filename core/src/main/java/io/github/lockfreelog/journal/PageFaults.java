@@ -1,4 +1,4 @@
-package io.github.lockfreelog.logback;
+package io.github.lockfreelog.journal;
 
 /**
  * Page faults since the appender started: for the whole process and for its drainer thread

@@ -1,4 +1,4 @@
-package io.github.lockfreelog.logback;
+package io.github.lockfreelog.journal;
 
 import java.util.Map;
 
