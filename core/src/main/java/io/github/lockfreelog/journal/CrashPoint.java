@@ -49,6 +49,11 @@ public final class CrashPoint {
         }
     }
 
+    /**
+     * Counts a hit of the chosen point. The lock is safe: only a JVM started with
+     * {@code lockfreelog.crashPoint} for this very point ever gets here (a crash test's child),
+     * never an application's append path.
+     */
     private static synchronized void count() {
         if (++reached >= AT) {
             System.out.flush();

@@ -34,8 +34,17 @@ final class DrainLog {
      */
     void write(ByteBuffer src, int start, long termCount, int from, int to) throws IOException {
         while (src.hasRemaining()) {
-            journal.writeIntent(++intentSeq, termCount, from, to, src.position() - start, sink.size());
-            sink.write(src);
+            final long before = sink.size();
+            final int at = src.position();
+            journal.writeIntent(++intentSeq, termCount, from, to, at - start, before);
+            try {
+                sink.write(src);
+            } catch (InterruptedWriteException e) {
+                // whether the bytes went out is unknown: the same content check as recovery's
+                byte[] attempted = new byte[src.limit() - at];
+                src.get(at, attempted);
+                src.position(at + sink.landed(before, attempted));
+            }
         }
         CrashPoint.reached(CrashPoint.AFTER_LOG_WRITE);
         logSize = sink.size();

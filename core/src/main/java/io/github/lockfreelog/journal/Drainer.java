@@ -270,8 +270,7 @@ final class Drainer implements Runnable {
             } else {
                 LockSupport.parkNanos(this, COMMIT_PARK_NANOS);
             }
-            long now2 = journal.getLongAcquire(at);
-            if (now2 != header) {
+            if (journal.getLongAcquire(at) != header) {
                 return true; // committed, or claimed: the scan looks at it again
             }
         }

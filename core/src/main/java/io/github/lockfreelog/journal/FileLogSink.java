@@ -15,8 +15,9 @@ import java.nio.file.StandardOpenOption;
  *
  * <p>An interrupt of the writing thread makes the JDK close the channel for good
  * ({@link ClosedByInterruptException}), even when the write itself completed. This sink then
- * clears the interrupt, reopens the file in append mode, and finds out by content how much of the
- * write landed, so an interrupt never costs or repeats a byte.
+ * clears the interrupt, reopens the file in append mode and says so
+ * ({@link InterruptedWriteException}); {@link DrainLog} finds out by content how much of the write
+ * landed, so an interrupt never costs or repeats a byte.
  */
 public final class FileLogSink implements LogSink {
 
@@ -48,18 +49,15 @@ public final class FileLogSink implements LogSink {
 
     @Override
     public int write(ByteBuffer src) throws IOException {
-        long before = size();
-        int start = src.position();
+        if (!channel.isOpen()) {
+            channel = openUninterrupted();
+        }
         try {
             return channel.write(src);
         } catch (ClosedByInterruptException e) {
             Thread.interrupted();
             channel = openUninterrupted();
-            byte[] attempted = new byte[src.limit() - start];
-            src.get(start, attempted);
-            int landed = landed(before, attempted);
-            src.position(start + landed);
-            return landed;
+            throw new InterruptedWriteException(e);
         }
     }
 

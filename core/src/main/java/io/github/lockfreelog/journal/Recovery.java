@@ -107,7 +107,8 @@ final class Recovery {
 
         Result run() throws IOException {
             Journal.WriteIntent intent = journal.readIntent();
-            log = new DrainLog(journal, sink, record.seq() + 1, Long.MAX_VALUE / 2);
+            // intents only need a non-zero sequence number; the old journal's own is not needed
+            log = new DrainLog(journal, sink, record.seq() + 1, 0);
             long term = record.termCount();
             long offset = record.offset();
             for (int seen = 0; seen < bufferCount; seen++, term++, offset = 0) {

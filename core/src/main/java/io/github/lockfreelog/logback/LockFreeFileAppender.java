@@ -1,19 +1,19 @@
 package io.github.lockfreelog.logback;
 
-import io.github.lockfreelog.journal.PageFaults;
-import io.github.lockfreelog.journal.AppenderStatistics;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.UnsynchronizedAppenderBase;
 import ch.qos.logback.core.encoder.Encoder;
 import ch.qos.logback.core.util.Duration;
 import ch.qos.logback.core.util.FileSize;
+import io.github.lockfreelog.journal.AppenderStatistics;
 import io.github.lockfreelog.journal.Backpressure;
 import io.github.lockfreelog.journal.DropReason;
 import io.github.lockfreelog.journal.FileLogSink;
 import io.github.lockfreelog.journal.JournalDescriptor;
 import io.github.lockfreelog.journal.JournalEngine;
 import io.github.lockfreelog.journal.LogSink;
+import io.github.lockfreelog.journal.PageFaults;
 import io.github.lockfreelog.journal.SafeFiles;
 import io.github.lockfreelog.journal.StatusReporter;
 import java.io.IOException;
@@ -328,7 +328,9 @@ public class LockFreeFileAppender extends UnsynchronizedAppenderBase<ILoggingEve
             bytes = encoder.encode(event);
         } else {
             // Only for an encoder that is not known to be thread-safe (a status warning said so at
-            // start); the lock-free path never takes this branch.
+            // start, naming encoderThreadSafe): sharing it unguarded would corrupt lines. The lock
+            // covers the encoding alone, never the reservation or copy, and the lock-free path
+            // (known-safe encoders) never takes this branch.
             synchronized (guard) {
                 bytes = encoder.encode(event);
             }

@@ -1,10 +1,10 @@
 package io.github.lockfreelog.logback;
 
-import io.github.lockfreelog.journal.AppenderStatistics;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.core.util.Duration;
 import ch.qos.logback.core.util.FileSize;
+import io.github.lockfreelog.journal.AppenderStatistics;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;

@@ -1,8 +1,5 @@
 package io.github.lockfreelog.logback;
 
-import io.github.lockfreelog.journal.AppenderStatistics;
-import static org.assertj.core.api.Assertions.assertThat;
-
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.encoder.JsonEncoder;
@@ -14,6 +11,7 @@ import ch.qos.logback.core.util.Duration;
 import ch.qos.logback.core.util.FileSize;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.lockfreelog.journal.AppenderStatistics;
 import io.github.lockfreelog.journal.Backpressure;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
@@ -25,6 +23,7 @@ import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
+import static org.assertj.core.api.Assertions.assertThat;
 
 class EncoderAndConfigurationTest {
 

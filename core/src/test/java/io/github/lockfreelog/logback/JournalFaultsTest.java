@@ -1,12 +1,10 @@
 package io.github.lockfreelog.logback;
 
-import io.github.lockfreelog.journal.AppenderStatistics;
-import static org.assertj.core.api.Assertions.assertThat;
-
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.core.status.Status;
 import ch.qos.logback.core.util.Duration;
+import io.github.lockfreelog.journal.AppenderStatistics;
 import io.github.lockfreelog.journal.LogSink;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -20,6 +18,7 @@ import java.util.stream.Stream;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
 
 /** Journals that are not ours, damaged journals, and log files cut by an outside tool. */
 class JournalFaultsTest {

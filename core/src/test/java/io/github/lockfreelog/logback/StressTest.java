@@ -1,11 +1,9 @@
 package io.github.lockfreelog.logback;
 
-import io.github.lockfreelog.journal.AppenderStatistics;
-import static org.assertj.core.api.Assertions.assertThat;
-
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.core.util.Duration;
+import io.github.lockfreelog.journal.AppenderStatistics;
 import io.github.lockfreelog.journal.JournalDescriptor;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,6 +12,7 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Many threads through tiny buffers (thousands of swaps): every line must come out exactly once,
