@@ -1,6 +1,9 @@
 package io.github.lockfreelog.logback;
 
 import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.spi.LoggingEvent;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.UnsynchronizedAppenderBase;
 import ch.qos.logback.core.encoder.Encoder;
@@ -21,6 +24,8 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -60,6 +65,8 @@ public class LockFreeFileAppender extends UnsynchronizedAppenderBase<ILoggingEve
     public static final int MAX_MAX_EVENT_SIZE = 16 * 1024 * 1024;
     /** Name of the hidden folder, beside the log file, that holds the journal by default. */
     public static final String JOURNAL_FOLDER = ".lockfreelog";
+    /** Logger name of the line that reports events recovered at start. */
+    public static final String RECOVERY_LOGGER = "io.github.lockfreelog.recovery";
 
     /** Journals in use in this JVM, so that two appenders never share one. */
     private static final Map<Path, String> JOURNALS_IN_USE = new ConcurrentHashMap<>();
@@ -83,6 +90,9 @@ public class LockFreeFileAppender extends UnsynchronizedAppenderBase<ILoggingEve
     private FileSize totalSizeCap;
     private boolean cleanHistoryOnStart;
     private UnaryOperator<LogSink> sinkDecorator = UnaryOperator.identity();
+    private boolean keepEngineOnStop;
+    /** Whether the engine runs on while this appender is stopped ({@link #setKeepEngineOnStop}). */
+    private volatile boolean engineKept;
     /** Wall clock for time-based rolling; tests replace it. */
     LongSupplier clock = System::currentTimeMillis;
 
@@ -101,51 +111,18 @@ public class LockFreeFileAppender extends UnsynchronizedAppenderBase<ILoggingEve
         if (isStarted()) {
             return;
         }
-        int errors = 0;
-        String suffix = " for the appender named \"" + name + "\"";
-        if (file == null || file.isBlank()) {
-            addError("No <file> set" + suffix + ": set the path of the log file");
-            errors++;
-        }
-        if (encoder == null) {
-            addError("No <encoder> set" + suffix + ": set an encoder, e.g. <encoder><pattern>%d %m%n</pattern></encoder>");
-            errors++;
-        }
-        String geometry = JournalDescriptor.checkGeometry(bufferCount, bufferSize.getSize());
-        if (geometry != null) {
-            addError("Invalid " + geometry + suffix);
-            errors++;
-        }
-        long maxEvent = effectiveMaxEventSize();
-        long maxAllowed = Math.min(bufferSize.getSize() / 2, MAX_MAX_EVENT_SIZE);
-        if (geometry == null && (maxEvent < MIN_MAX_EVENT_SIZE || maxEvent > maxAllowed)) {
-            addError("Invalid maxEventSize=" + maxEvent + " bytes" + suffix + ": use " + MIN_MAX_EVENT_SIZE
-                    + " bytes to half of bufferSize, at most 16MB (" + maxAllowed + " bytes here)");
-            errors++;
-        }
-        errors += checkPositive("maxBlockTime", maxBlockTime, suffix);
-        errors += checkPositive("flushInterval", flushInterval, suffix);
-        errors += checkPositive("unblockTimeout", unblockTimeout, suffix);
-        errors += checkPositive("stopTimeout", stopTimeout, suffix);
-        if (backpressure == null) {
-            addError("No <backpressure> set" + suffix + ": use BLOCK or DROP");
-            errors++;
-        }
-        dropBelow = Integer.MAX_VALUE;
-        if (dropBelowLevel != null && !dropBelowLevel.isBlank()) {
-            Level level = Level.toLevel(dropBelowLevel.trim(), null);
-            if (level == null) {
-                addError("Invalid dropBelowLevel=" + dropBelowLevel + suffix
-                        + ": use TRACE, DEBUG, INFO, WARN, ERROR or OFF");
-                errors++;
-            } else {
-                dropBelow = level.toInt();
-            }
-        }
-        errors += checkRolling(suffix);
-        if (errors > 0) {
+        if (engineKept) {
+            super.start(); // stopped by Logback while its owner kept the engine: append again, same engine and counters
             return;
         }
+        String suffix = " for the appender named \"" + name + "\"";
+        List<SettingProblem> problems = checkSettings();
+        if (!problems.isEmpty()) {
+            problems.forEach(problem -> addError(problem.message(String.valueOf(name))));
+            return;
+        }
+        dropBelow = (dropBelowLevel != null && !dropBelowLevel.isBlank())
+                ? Level.toLevel(dropBelowLevel.trim()).toInt() : Integer.MAX_VALUE;
         if (backpressure == Backpressure.BLOCK && unblockTimeout.getMilliseconds() >= maxBlockTime.getMilliseconds()) {
             addWarn("unblockTimeout=" + unblockTimeout + " is not below maxBlockTime=" + maxBlockTime + suffix
                     + ": callers waiting behind a stalled writer give up (dropped, reason timeout) before it is passed"
@@ -171,7 +148,7 @@ public class LockFreeFileAppender extends UnsynchronizedAppenderBase<ILoggingEve
                     + " if it is");
         }
         JournalEngine.Config config = new JournalEngine.Config(String.valueOf(name), logFile, journalFile, bufferCount,
-                (int) bufferSize.getSize(), (int) maxEvent, backpressure, nanos(maxBlockTime), nanos(flushInterval),
+                (int) bufferSize.getSize(), (int) effectiveMaxEventSize(), backpressure, nanos(maxBlockTime), nanos(flushInterval),
                 nanos(unblockTimeout), nanos(stopTimeout));
         try {
             Status status = new Status(suffix);
@@ -185,43 +162,110 @@ public class LockFreeFileAppender extends UnsynchronizedAppenderBase<ILoggingEve
             return;
         }
         journalInUse = journalFile;
+        engineKept = keepEngineOnStop;
         super.start();
+        reportRecovery(journalFile);
     }
 
-    private int checkRolling(String suffix) {
+    /**
+     * After recovering events from the journal of an unclean stop, the first line this appender writes
+     * says so: one INFO event, encoded like every other, so that whoever reads the log sees where the
+     * recovered lines end and why they are there.
+     */
+    private void reportRecovery(Path journalFile) {
+        AppenderStatistics recovered = engine.statistics();
+        if (recovered.recoveredFrames() == 0) {
+            if (recovered.skippedFrames() > 0) {
+                addInfo("Skipped " + recovered.skippedFrames() + " unfinished event(s) in the journal " + journalFile
+                        + " of an unclean stop (appender \"" + name + "\")");
+            }
+            return;
+        }
+        String message = "Recovered " + recovered.recoveredFrames() + " event(s) from the journal " + journalFile
+                + " of an unclean stop" + (recovered.skippedFrames() > 0
+                        ? "; skipped " + recovered.skippedFrames() + " unfinished event(s) that no caller had finished"
+                        : "");
+        addInfo(message + " (appender \"" + name + "\")");
+        if (getContext() instanceof LoggerContext loggerContext) {
+            Logger logger = loggerContext.getLogger(RECOVERY_LOGGER);
+            append(new LoggingEvent(Logger.FQCN, logger, Level.INFO, message, null, null)); // past any filter: always written
+        }
+    }
+
+    /**
+     * Checks every setting that needs no file system access, each once.
+     *
+     * @return the settings whose values cannot be used, in the order of the settings; empty when all can
+     */
+    public List<SettingProblem> checkSettings() {
+        List<SettingProblem> problems = new ArrayList<>();
+        if (file == null || file.isBlank()) {
+            problems.add(new SettingProblem("file", null, "the path of the log file"));
+        }
+        if (encoder == null) {
+            problems.add(new SettingProblem("encoder", null, "an encoder, e.g. <encoder><pattern>%d %m%n</pattern></encoder>"));
+        }
+        boolean sizeOk = JournalDescriptor.checkBufferSize(bufferSize.getSize()) == null;
+        boolean countOk = JournalDescriptor.checkBufferCount(bufferCount) == null;
+        if (!sizeOk) {
+            problems.add(new SettingProblem("bufferSize", String.valueOf(bufferSize.getSize()), "a multiple of the page size ("
+                    + JournalDescriptor.PAGE_SIZE + " bytes) from 64KB to 512MB"));
+        }
+        if (!countOk) {
+            problems.add(new SettingProblem("bufferCount", String.valueOf(bufferCount),
+                    JournalDescriptor.MIN_BUFFER_COUNT + " to " + JournalDescriptor.MAX_BUFFER_COUNT));
+        }
+        if (sizeOk && countOk && JournalDescriptor.checkGeometry(bufferCount, bufferSize.getSize()) != null) {
+            problems.add(new SettingProblem("bufferSize", String.valueOf(bufferSize.getSize()),
+                    "a size that keeps bufferSize x bufferCount (" + bufferCount + ") under 2GB"));
+        }
+        if (sizeOk) {
+            long maxEvent = effectiveMaxEventSize();
+            long maxAllowed = Math.min(bufferSize.getSize() / 2, MAX_MAX_EVENT_SIZE);
+            if (maxEvent < MIN_MAX_EVENT_SIZE || maxEvent > maxAllowed) {
+                problems.add(new SettingProblem("maxEventSize", String.valueOf(maxEvent), MIN_MAX_EVENT_SIZE
+                        + " bytes to half of bufferSize, at most 16MB (" + maxAllowed + " bytes here)"));
+            }
+        }
+        if (backpressure == null) {
+            problems.add(new SettingProblem("backpressure", null, "BLOCK or DROP"));
+        }
+        checkPositive(problems, "maxBlockTime", maxBlockTime);
+        checkPositive(problems, "flushInterval", flushInterval);
+        checkPositive(problems, "unblockTimeout", unblockTimeout);
+        checkPositive(problems, "stopTimeout", stopTimeout);
+        if (dropBelowLevel != null && !dropBelowLevel.isBlank() && Level.toLevel(dropBelowLevel.trim(), null) == null) {
+            problems.add(new SettingProblem("dropBelowLevel", dropBelowLevel, "TRACE, DEBUG, INFO, WARN, ERROR or OFF"));
+        }
+        checkRolling(problems);
+        return problems;
+    }
+
+    private void checkRolling(List<SettingProblem> problems) {
         boolean rollingAsked = maxFileSize != null || maxHistory != 0 || totalSizeCap != null || cleanHistoryOnStart;
         if (fileNamePattern == null || fileNamePattern.isBlank()) {
             if (rollingAsked) {
-                addError("No <fileNamePattern> set" + suffix + ": rolling settings need one, e.g. "
-                        + "<fileNamePattern>logs/app.%d{yyyy-MM-dd}.%i.log.gz</fileNamePattern>");
-                return 1;
+                problems.add(new SettingProblem("fileNamePattern", null, "one: rolling settings need one, e.g. "
+                        + "<fileNamePattern>logs/app.%d{yyyy-MM-dd}.%i.log.gz</fileNamePattern>"));
             }
-            return 0;
+            return;
         }
-        int errors = 0;
         if (!fileNamePattern.contains("%d")) {
-            addError("Invalid fileNamePattern=" + fileNamePattern + suffix
-                    + ": it must contain a date token such as %d{yyyy-MM-dd}");
-            errors++;
-        }
-        if (maxFileSize != null && !fileNamePattern.contains("%i")) {
-            addError("Invalid fileNamePattern=" + fileNamePattern + suffix
-                    + ": with maxFileSize it must contain the index token %i");
-            errors++;
+            problems.add(new SettingProblem("fileNamePattern", fileNamePattern,
+                    "a pattern with a date token such as %d{yyyy-MM-dd}"));
+        } else if (maxFileSize != null && !fileNamePattern.contains("%i")) {
+            problems.add(new SettingProblem("fileNamePattern", fileNamePattern,
+                    "a pattern with the index token %i, as maxFileSize is set"));
         }
         if (maxFileSize != null && maxFileSize.getSize() <= 0) {
-            addError("Invalid maxFileSize=" + maxFileSize + suffix + ": use a positive size such as 10MB");
-            errors++;
+            problems.add(new SettingProblem("maxFileSize", String.valueOf(maxFileSize.getSize()), "a positive size such as 10MB"));
         }
         if (maxHistory < 0) {
-            addError("Invalid maxHistory=" + maxHistory + suffix + ": use 0 (keep all) or a positive number of periods");
-            errors++;
+            problems.add(new SettingProblem("maxHistory", String.valueOf(maxHistory), "0 (keep all) or a positive number of periods"));
         }
         if (totalSizeCap != null && totalSizeCap.getSize() < 0) {
-            addError("Invalid totalSizeCap=" + totalSizeCap + suffix + ": use 0 (no cap) or a positive size");
-            errors++;
+            problems.add(new SettingProblem("totalSizeCap", String.valueOf(totalSizeCap.getSize()), "0 (no cap) or a positive size"));
         }
-        return errors;
     }
 
     private RollingLogSink.Settings rollingSettings() {
@@ -232,12 +276,10 @@ public class LockFreeFileAppender extends UnsynchronizedAppenderBase<ILoggingEve
                 totalSizeCap == null ? 0 : totalSizeCap.getSize(), cleanHistoryOnStart);
     }
 
-    private int checkPositive(String setting, Duration value, String suffix) {
+    private static void checkPositive(List<SettingProblem> problems, String setting, Duration value) {
         if (value == null || value.getMilliseconds() <= 0) {
-            addError("Invalid " + setting + "=" + value + suffix + ": use a positive duration, e.g. \"1 second\"");
-            return 1;
+            problems.add(new SettingProblem(setting, String.valueOf(value), "a positive duration, e.g. \"1 second\""));
         }
-        return 0;
     }
 
     private boolean checkWritable(Path target, boolean ownerOnly, String suffix) {
@@ -286,6 +328,22 @@ public class LockFreeFileAppender extends UnsynchronizedAppenderBase<ILoggingEve
             return;
         }
         super.stop();
+        if (!engineKept) {
+            closeEngine();
+        }
+    }
+
+    /**
+     * Stops appending and closes the engine, as {@link #stop()} does without {@link #setKeepEngineOnStop keepEngineOnStop}:
+     * for the owner of an appender whose engine outlives Logback's stops.
+     */
+    public void close() {
+        super.stop();
+        closeEngine();
+    }
+
+    private void closeEngine() {
+        engineKept = false;
         JournalEngine running = engine;
         if (running != null) {
             running.stop();
@@ -546,6 +604,20 @@ public class LockFreeFileAppender extends UnsynchronizedAppenderBase<ILoggingEve
     }
 
     /** Test hook: wraps the log file sink, e.g. to slow down or fail the drainer's writes. */
+    public boolean isKeepEngineOnStop() {
+        return keepEngineOnStop;
+    }
+
+    /**
+     * With {@code true}, {@link #stop()} only stops appending: the journal stays mapped and the drainer runs, so
+     * that a later {@link #start()} appends again over the same engine and counters, and {@link #close()} ends it.
+     * For an owner that outlives Logback's resets and stops (the Spring Boot starter); settings apply at the first
+     * start only.
+     */
+    public void setKeepEngineOnStop(boolean keepEngineOnStop) {
+        this.keepEngineOnStop = keepEngineOnStop;
+    }
+
     public void setSinkDecorator(UnaryOperator<LogSink> sinkDecorator) {
         this.sinkDecorator = sinkDecorator == null ? UnaryOperator.identity() : sinkDecorator;
     }

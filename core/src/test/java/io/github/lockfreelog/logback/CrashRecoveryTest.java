@@ -63,16 +63,22 @@ class CrashRecoveryTest {
         return "FOREIGN " + run + " " + "x".repeat(1400);
     }
 
+    /** Recovery report lines the latest {@link #checkLog} saw. */
+    private int recoveryReports;
+
     private void killAndCheck(int runs, String rollingPattern, boolean foreign) throws Exception {
         long seed = System.nanoTime();
         Random random = new Random(seed);
         Path log = dir.resolve("crash.log");
         long[][] acks = new long[runs][];
         long recoveredTotal = 0;
+        int startsThatRecovered = 0;
         for (int run = 0; run < runs; run++) {
             Path ackFile = dir.resolve("ack-" + run);
             Child child = Child.start(log, ackFile, run, run % 2 == 0 ? "64KB" : "128KB", "log", rollingPattern);
-            recoveredTotal += child.awaitRecovered();
+            long recovered = child.awaitRecovered();
+            recoveredTotal += recovered;
+            startsThatRecovered += recovered > 0 ? 1 : 0;
             child.await("READY");
             Thread.sleep(30 + random.nextInt(300));
             if (foreign) {
@@ -82,9 +88,12 @@ class CrashRecoveryTest {
             assertThat(child.process.waitFor(30, TimeUnit.SECONDS)).isTrue();
             acks[run] = readAcks(ackFile);
         }
-        recoveredTotal += recoverLast(log, runs, rollingPattern);
+        long last = recoverLast(log, runs, rollingPattern);
+        recoveredTotal += last;
+        startsThatRecovered += last > 0 ? 1 : 0;
         long lines = checkLog(log, acks, rollingPattern, foreign ? runs : 0, seed);
         assertThat(recoveredTotal).as("recovery had work to do").isPositive();
+        assertThat(recoveryReports).as("each start that recovered events said so in one line").isEqualTo(startsThatRecovered);
         System.out.printf("crash test (%s): seed %d, %d kills, %d lines, %d events recovered at restarts%n",
                 rollingPattern == null ? "no rolling" : "rolling", seed, runs, lines, recoveredTotal);
     }
@@ -188,8 +197,19 @@ class CrashRecoveryTest {
         Map<String, Long> next = new HashMap<>();
         int lastRun = 0;
         int foreignSeen = 0;
+        int reports = 0;
+        int reportedAfterRun = -1;
         for (String line : lines) {
             if (line.isEmpty()) {
+                continue;
+            }
+            if (line.startsWith("Recovered ")) {
+                // The first line a start writes after recovering says how many events it recovered; the
+                // next start's own lines follow it.
+                assertThat(line).as("seed %d: the recovery report", seed)
+                        .matches("Recovered [1-9]\\d* event\\(s\\) from the journal .+ of an unclean stop.*");
+                reports++;
+                reportedAfterRun = lastRun;
                 continue;
             }
             if (line.startsWith("FOREIGN ")) {
@@ -204,6 +224,11 @@ class CrashRecoveryTest {
             long n = Long.parseLong(parts[2]);
             assertThat(line).as("seed %d: intact line", seed).isEqualTo(CrashChild.line(run, thread, n));
             assertThat(run).as("seed %d: a restart's lines follow the recovered ones", seed).isGreaterThanOrEqualTo(lastRun);
+            if (reportedAfterRun >= 0) {
+                assertThat(run).as("seed %d: lines after a recovery report are the next start's", seed)
+                        .isGreaterThan(reportedAfterRun);
+                reportedAfterRun = -1;
+            }
             lastRun = run;
             String key = run + "/" + thread;
             long expected = next.getOrDefault(key, 0L);
@@ -218,6 +243,7 @@ class CrashRecoveryTest {
             }
         }
         assertThat(foreignSeen).as("seed %d: every foreign line once", seed).isEqualTo(foreignLines);
+        recoveryReports = reports;
         return next.values().stream().mapToLong(Long::longValue).sum();
     }
 

@@ -233,8 +233,8 @@ class RollingTest {
         assertThat(noIndex.isStarted()).isFalse();
         assertThat(noPattern.isStarted()).isFalse();
         assertThat(TestAppenders.statusMessages(context, Status.ERROR))
-                .anyMatch(m -> m.contains("fileNamePattern=") && m.contains("must contain a date token"))
-                .anyMatch(m -> m.contains("must contain the index token %i"))
+                .anyMatch(m -> m.contains("fileNamePattern=") && m.contains("with a date token"))
+                .anyMatch(m -> m.contains("with the index token %i"))
                 .anyMatch(m -> m.contains("No <fileNamePattern> set") && m.contains("rolling settings need one"));
     }
 
