@@ -48,7 +48,7 @@ public class LockFreeLogAppenders {
 
     /** Whether this appender is the one the starter attached (rather than one from the Logback configuration). */
     public static boolean isAutoConfigured(LockFreeFileAppender appender) {
-        return appender instanceof SpringBootLockFreeFileAppender;
+        return appender != null && appender == io.github.lockfreelog.autoconfigure.logging.LockFreeLogRuntime.get().appender();
     }
 
     static List<LockFreeFileAppender> find(LoggerContext loggerContext) {

@@ -1,6 +1,8 @@
 package io.github.lockfreelog.autoconfigure;
 
 import ch.qos.logback.classic.LoggerContext;
+import io.github.lockfreelog.autoconfigure.logging.LockFreeLogRuntime;
+import io.github.lockfreelog.autoconfigure.logging.LockFreeLogShutdown;
 import io.github.lockfreelog.logback.LockFreeFileAppender;
 import org.slf4j.ILoggerFactory;
 import org.slf4j.LoggerFactory;
@@ -19,9 +21,10 @@ import org.springframework.core.env.Environment;
 import org.springframework.core.type.AnnotatedTypeMetadata;
 
 /**
- * Auto-configuration of the lock-free log file: binds {@code lockfreelog.*} and attaches the
- * appender (see {@link LockFreeLogApplicationListener} for the early attach at start-up), and
- * stops it when the context closes if no logging shutdown hook will (see {@link LockFreeLogShutdown}).
+ * Auto-configuration of the lock-free log file. The appender itself is attached while Spring Boot initialises
+ * logging, before any context exists ({@link io.github.lockfreelog.autoconfigure.logging.LockFreeLogApplicationListener});
+ * this binds {@code lockfreelog.*} for the context, offers the appenders to the actuator parts, and ends the engine
+ * when the context closes if no logging shutdown hook will ({@link LockFreeLogShutdown}).
  */
 @AutoConfiguration
 @ConditionalOnClass({ LoggerContext.class, LockFreeFileAppender.class })
@@ -36,13 +39,7 @@ public class LockFreeLogAutoConfiguration {
         return new LockFreeLogAppenders((LoggerContext) LoggerFactory.getILoggerFactory());
     }
 
-    @Bean
-    @ConditionalOnMissingBean
-    LockFreeLogAttachment lockFreeLogAttachment(LockFreeLogProperties properties, Environment environment) {
-        return new LockFreeLogAttachment((LoggerContext) LoggerFactory.getILoggerFactory(), properties, environment);
-    }
-
-    /** Stops the appender when the context closes, but only with {@code logging.register-shutdown-hook=false}. */
+    /** Ends the engine when the context closes, but only with {@code logging.register-shutdown-hook=false}. */
     @Bean
     static LockFreeLogShutdown lockFreeLogShutdown(Environment environment) {
         return new LockFreeLogShutdown(environment);

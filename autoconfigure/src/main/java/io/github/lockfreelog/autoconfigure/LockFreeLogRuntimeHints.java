@@ -3,7 +3,6 @@ package io.github.lockfreelog.autoconfigure;
 import java.nio.ByteBuffer;
 import java.util.List;
 import org.springframework.aot.hint.ExecutableMode;
-import org.springframework.aot.hint.MemberCategory;
 import org.springframework.aot.hint.RuntimeHints;
 import org.springframework.aot.hint.RuntimeHintsRegistrar;
 import org.springframework.aot.hint.TypeReference;
@@ -31,9 +30,6 @@ class LockFreeLogRuntimeHints implements RuntimeHintsRegistrar {
         hints.reflection().registerType(TypeReference.of(PATTERN_LAYOUT_BASE), type -> type.withField(PATTERN_HEAD_FIELD));
         hints.reflection().registerType(TypeReference.of(UNSAFE), type -> type.withField("theUnsafe")
                 .withMethod("invokeCleaner", List.of(TypeReference.of(ByteBuffer.class)), ExecutableMode.INVOKE));
-        for (String converter : LockFreeLogAppenderHolder.BOOT_CONVERTERS.values()) {
-            hints.reflection().registerType(TypeReference.of(converter), MemberCategory.INVOKE_PUBLIC_CONSTRUCTORS);
-        }
         // lockfreelog.* is bound while logging starts, before the context that would register these hints exists.
         BindableRuntimeHintsRegistrar.forTypes(LockFreeLogProperties.class).registerHints(hints, classLoader);
     }

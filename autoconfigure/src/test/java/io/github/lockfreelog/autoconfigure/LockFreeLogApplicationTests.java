@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import ch.qos.logback.core.FileAppender;
+import io.github.lockfreelog.autoconfigure.logging.LockFreeLogRuntime;
 import io.github.lockfreelog.logback.LockFreeFileAppender;
 import java.io.IOException;
 import java.io.InputStream;
@@ -71,7 +72,7 @@ class LockFreeLogApplicationTests {
             assertThat(content.split("Starting LockFreeLogApplicationTests.TestApplication using Java", -1)).hasSize(2);
             assertThat(appenders(root())).noneMatch(a -> a instanceof FileAppender);
             assertThat(lockFreeAppenders()).singleElement()
-                    .isSameAs(context.getBean(LockFreeLogAttachment.class).getAppender())
+                    .isSameAs(LockFreeLogRuntime.get().appender())
                     .satisfies(a -> assertThat(a.getFile()).isEqualTo(dir.resolve("app.log").toString()));
         }
     }
@@ -81,7 +82,7 @@ class LockFreeLogApplicationTests {
         LockFreeFileAppender first;
         long appendedBefore;
         try (ConfigurableApplicationContext context = application().run()) {
-            first = context.getBean(LockFreeLogAttachment.class).getAppender();
+            first = LockFreeLogRuntime.get().appender();
             for (int i = 0; i < 20; i++) {
                 LoggerFactory.getLogger("test.rerun").info("first run {}", i);
             }
@@ -91,7 +92,7 @@ class LockFreeLogApplicationTests {
             assertThat(lockFreeAppenders()).containsExactly(first);
             assertThat(appenders(root())).filteredOn(a -> a == first).hasSize(1);
             assertThat(first.isStarted()).isTrue();
-            assertThat(context.getBean(LockFreeLogAttachment.class).getAppender()).isSameAs(first);
+            assertThat(LockFreeLogRuntime.get().appender()).isSameAs(first);
             LoggerFactory.getLogger("test.rerun").info("second run");
             // Counters go on from the first run: the start-up lines of the second run add to them.
             assertThat(first.getStatistics().appended()).isGreaterThan(appendedBefore + 1);
@@ -105,8 +106,8 @@ class LockFreeLogApplicationTests {
     void secondRunWhileTheFirstIsOpenShouldKeepExactlyOneAppender() {
         try (ConfigurableApplicationContext one = application().run();
                 ConfigurableApplicationContext two = application().run()) {
-            LockFreeFileAppender appender = one.getBean(LockFreeLogAttachment.class).getAppender();
-            assertThat(two.getBean(LockFreeLogAttachment.class).getAppender()).isSameAs(appender);
+            LockFreeFileAppender appender = LockFreeLogRuntime.get().appender();
+            assertThat(LockFreeLogRuntime.get().appender()).isSameAs(appender);
             assertThat(lockFreeAppenders()).containsExactly(appender);
         }
     }
@@ -117,7 +118,7 @@ class LockFreeLogApplicationTests {
         String padding = "x".repeat(60);
         Path log = dir.resolve("app.log");
         try (ConfigurableApplicationContext context = application("logging.logback.rollingpolicy.max-file-size=64KB").run()) {
-            LockFreeFileAppender appender = context.getBean(LockFreeLogAttachment.class).getAppender();
+            LockFreeFileAppender appender = LockFreeLogRuntime.get().appender();
             assertThat(appender.getFileNamePattern()).isEqualTo(log + ".%d{yyyy-MM-dd}.%i.gz");
             org.slf4j.Logger logger = LoggerFactory.getLogger("test.rolling");
             for (int i = 0; i < events; i++) {
@@ -176,8 +177,8 @@ class LockFreeLogApplicationTests {
     void runWhenTheAutoConfigurationIsExcludedShouldLeaveSpringBootsFileAppenderInPlace() {
         try (ConfigurableApplicationContext context = application(
                 "spring.autoconfigure.exclude=" + LockFreeLogAutoConfiguration.class.getName()).run()) {
-            assertThat(context.getBeansOfType(LockFreeLogAttachment.class)).isEmpty();
-            assertThat(LockFreeLogAppenderHolder.current()).isNull();
+            assertThat(context.getBeansOfType(LockFreeLogAppenders.class)).isEmpty();
+            assertThat(LockFreeLogRuntime.get().appender()).isNull();
             assertThat(lockFreeAppenders()).isEmpty();
             assertThat(appenders(root())).anyMatch(a -> a instanceof FileAppender && "FILE".equals(a.getName()));
             awaitContent(dir.resolve("app.log"), "Started LockFreeLogApplicationTests.TestApplication in");
@@ -189,7 +190,7 @@ class LockFreeLogApplicationTests {
         try (ConfigurableApplicationContext context = application(
                 "spring.autoconfigure.exclude[0]=org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration",
                 "spring.autoconfigure.exclude[1]=" + LockFreeLogAutoConfiguration.class.getName() + "Other").run()) {
-            assertThat(lockFreeAppenders()).singleElement().isSameAs(LockFreeLogAppenderHolder.current());
+            assertThat(lockFreeAppenders()).singleElement().isSameAs(LockFreeLogRuntime.get().appender());
         }
     }
 
@@ -200,7 +201,7 @@ class LockFreeLogApplicationTests {
         LockFreeFileAppender first;
         try (ConfigurableApplicationContext context = application("logging.register-shutdown-hook=false")
                 .sources(ShutdownLoggingBean.class).run()) {
-            first = context.getBean(LockFreeLogAttachment.class).getAppender();
+            first = LockFreeLogRuntime.get().appender();
             assertThat(journal).exists();
             for (int i = 0; i < 500; i++) {
                 LoggerFactory.getLogger("test.war").info("before close {}", i);
@@ -208,7 +209,7 @@ class LockFreeLogApplicationTests {
         }
         // What a servlet container does on undeploy: nothing stops Logback, so the context close must.
         assertThat(first.isStarted()).isFalse();
-        assertThat(LockFreeLogAppenderHolder.current()).isNull();
+        assertThat(LockFreeLogRuntime.get().appender()).isNull();
         assertThat(lockFreeAppenders()).isEmpty();
         assertThat(Files.size(journal)).isZero();
         String content = LogbackTestSupport.read(log);
@@ -221,7 +222,7 @@ class LockFreeLogApplicationTests {
 
         // A redeploy into the same JVM: the journal is free again.
         try (ConfigurableApplicationContext context = application("logging.register-shutdown-hook=false").run()) {
-            LockFreeFileAppender second = context.getBean(LockFreeLogAttachment.class).getAppender();
+            LockFreeFileAppender second = LockFreeLogRuntime.get().appender();
             assertThat(second).isNotSameAs(first);
             assertThat(second.isStarted()).isTrue();
             LoggerFactory.getLogger("test.war").info("after redeploy");
@@ -232,7 +233,7 @@ class LockFreeLogApplicationTests {
     @Test
     void closingOneOfTwoContextsWithoutLoggingShutdownHookShouldKeepTheAppenderForTheOther() {
         try (ConfigurableApplicationContext two = application("logging.register-shutdown-hook=false").run()) {
-            LockFreeFileAppender appender = two.getBean(LockFreeLogAttachment.class).getAppender();
+            LockFreeFileAppender appender = LockFreeLogRuntime.get().appender();
             application("logging.register-shutdown-hook=false").run().close();
             assertThat(appender.isStarted()).isTrue();
             assertThat(lockFreeAppenders()).containsExactly(appender);
@@ -240,11 +241,11 @@ class LockFreeLogApplicationTests {
     }
 
     @Test
-    void stoppingLogbackAsSpringBootsShutdownHookDoesShouldDrainAndStopTheAppender() throws IOException {
+    void atShutdownTheEngineEndsAfterSpringBootHasStoppedLogbackAndWritesEveryLine() throws IOException {
         Path journal = dir.resolve(".lockfreelog/app.log.journal");
         LockFreeFileAppender appender;
         try (ConfigurableApplicationContext context = application().run()) {
-            appender = context.getBean(LockFreeLogAttachment.class).getAppender();
+            appender = LockFreeLogRuntime.get().appender();
             for (int i = 0; i < 500; i++) {
                 LoggerFactory.getLogger("test.hook").info("before exit {}", i);
             }
@@ -252,16 +253,20 @@ class LockFreeLogApplicationTests {
         // With the hook (the default) the appender outlives the context, as Spring Boot's file appender does ...
         assertThat(appender.isStarted()).isTrue();
         LoggerFactory.getLogger("test.hook").info("after close");
-        // ... until the hook stops Logback (LogbackLoggingSystem's shutdown handler: LoggerContext.stop()).
+        // ... Spring Boot's shutdown handler stops Logback (LoggerContext.stop()); the starter's handler, added
+        // before it and so run after it, then ends the engine.
         try {
             LogbackTestSupport.loggerContext().stop();
+            LoggerFactory.getLogger("test.hook").info("while Logback stops");
+            LockFreeLogRuntime.get().shutdown();
             assertThat(appender.isStarted()).isFalse();
+            assertThat(LockFreeLogRuntime.get().appender()).isNull();
             assertThat(Files.size(journal)).isZero();
             String content = LogbackTestSupport.read(dir.resolve("app.log"));
             for (int i = 0; i < 500; i++) {
                 assertThat(content).contains("before exit " + i + "\n");
             }
-            assertThat(content).contains("after close\n");
+            assertThat(content).contains("after close\n").contains("while Logback stops\n");
             assertThat(appender.getStatistics().dropped()).isZero();
         } finally {
             LogbackTestSupport.loggerContext().start();
@@ -269,10 +274,26 @@ class LockFreeLogApplicationTests {
     }
 
     @Test
+    void aPlainLogbackResetKeepsTheSameAppenderAttachedWithItsEngineAndCounters() {
+        try (ConfigurableApplicationContext context = application().run()) {
+            LockFreeFileAppender appender = LockFreeLogRuntime.get().appender();
+            LoggerFactory.getLogger("test.reset").info("before reset");
+            long appended = appender.getStatistics().appended();
+            LogbackTestSupport.loggerContext().reset(); // what a Logback reconfiguration (scan, JMX) does first
+            assertThat(appender.isStarted()).isTrue();
+            assertThat(lockFreeAppenders()).containsExactly(appender);
+            LoggerFactory.getLogger("test.reset").info("after reset");
+            assertThat(appender.getStatistics().appended()).isEqualTo(appended + 1);
+            assertThat(awaitContent(dir.resolve("app.log"), "after reset")).contains("before reset");
+            assertThat(appender.getStatistics().dropped()).isZero();
+        }
+    }
+
+    @Test
     void appenderDeclaredInTheLogbackConfigurationShouldBeUsedAsItIsAndReported() {
         try (ConfigurableApplicationContext context = application(
                 "logging.config=classpath:lockfreelog-declared-logback.xml").run()) {
-            assertThat(context.getBean(LockFreeLogAttachment.class).getAppender()).isNull();
+            assertThat(LockFreeLogRuntime.get().appender()).isNull();
             LockFreeFileAppender declared = context.getBean(LockFreeLogAppenders.class).get("XML_FILE");
             assertThat(declared).isNotNull();
             assertThat(LockFreeLogAppenders.isAutoConfigured(declared)).isFalse();
@@ -282,15 +303,25 @@ class LockFreeLogApplicationTests {
     }
 
     @Test
-    void invalidValueShouldFailStartUpWithAReportNamingThePropertyAndTheAllowedValues(CapturedOutput output) {
-        assertThatThrownBy(() -> application("lockfreelog.buffer-count=1").run())
-                .isInstanceOf(InvalidLockFreeLogPropertyException.class);
+    void invalidValueShouldFailStartUpWithAReportOfTheValueAsWrittenAndItsOrigin(CapturedOutput output) {
+        assertThatThrownBy(() -> application("lockfreelog.buffer-size=1KB").run())
+                .isInstanceOf(InvalidLockFreeLogPropertyException.class)
+                .isInstanceOf(org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException.class);
         assertThat(output).contains("APPLICATION FAILED TO START")
-                .contains("Property: lockfreelog.buffer-count")
-                .contains("Value: 1")
-                .contains("Reason: an integer from 2 to 16")
-                .contains("set 'lockfreelog.buffer-count' to a value that is allowed");
+                .contains("Property: lockfreelog.buffer-size")
+                .contains("Value: \"1KB\"")
+                .containsPattern("Origin: .*lockfreelog.buffer-size")
+                .contains("Reason: a multiple of the page size (4096 bytes) from 64KB to 512MB")
+                .contains("set 'lockfreelog.buffer-size' to");
         assertThat(lockFreeAppenders()).isEmpty();
+    }
+
+    @Test
+    void aRuleBetweenTwoSettingsIsReportedInPropertyNames(CapturedOutput output) {
+        assertThatThrownBy(() -> application("lockfreelog.max-event-size=60KB").run())
+                .isInstanceOf(InvalidLockFreeLogPropertyException.class);
+        assertThat(output).contains("Property: lockfreelog.max-event-size").contains("Value: \"60KB\"")
+                .contains("half of lockfreelog.buffer-size").doesNotContain("bufferSize").doesNotContain("maxEventSize");
     }
 
     @Test
@@ -304,13 +335,32 @@ class LockFreeLogApplicationTests {
     }
 
     @Test
+    void dropBelowLevelBindsToSpringBootsLogLevel(CapturedOutput output) {
+        assertThatThrownBy(() -> application("lockfreelog.backpressure=DROP", "lockfreelog.drop-below-level=LOUD").run())
+                .isInstanceOf(BindException.class).hasMessageContaining("lockfreelog.drop-below-level");
+        assertThat(output).contains("APPLICATION FAILED TO START").contains("LOUD")
+                .containsPattern("(?s)The following values are valid:.*FATAL.*WARN");
+        try (ConfigurableApplicationContext context = application("lockfreelog.backpressure=DROP",
+                "lockfreelog.drop-below-level=fatal").run()) {
+            assertThat(LockFreeLogRuntime.get().appender().getDropBelowLevel()).isEqualTo("ERROR");
+        }
+    }
+
+    @Test
+    void aRemovedPropertyFailsStartUpNamingWhatToSetInstead(CapturedOutput output) {
+        assertThatThrownBy(() -> application("lockfreelog.pattern=%msg%n").run())
+                .isInstanceOf(InvalidLockFreeLogPropertyException.class);
+        assertThat(output).contains("Property: lockfreelog.pattern").contains("Value: \"%msg%n\"")
+                .contains("set logging.pattern.file instead");
+    }
+
+    @Test
     void failureAnalyzerShouldDescribeTheProperty() {
         FailureAnalysis analysis = new LockFreeLogFailureAnalyzer().analyze(new IllegalStateException("wrapped",
-                new InvalidLockFreeLogPropertyException("lockfreelog.drop-below-level", "LOUD",
-                        "one of TRACE, DEBUG, INFO, WARN, ERROR, OFF")));
-        assertThat(analysis.getDescription()).contains("Property: lockfreelog.drop-below-level").contains("Value: LOUD")
-                .contains("one of TRACE, DEBUG, INFO, WARN, ERROR, OFF");
-        assertThat(analysis.getAction()).contains("'lockfreelog.drop-below-level'");
+                new InvalidLockFreeLogPropertyException("lockfreelog.buffer-count", "1", null, "2 to 16")));
+        assertThat(analysis.getDescription()).contains("Property: lockfreelog.buffer-count").contains("Value: \"1\"")
+                .contains("Reason: 2 to 16").doesNotContain("Origin:");
+        assertThat(analysis.getAction()).contains("'lockfreelog.buffer-count'");
     }
 
     @SpringBootConfiguration

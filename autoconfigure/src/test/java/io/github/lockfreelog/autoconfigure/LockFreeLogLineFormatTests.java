@@ -114,14 +114,26 @@ class LockFreeLogLineFormatTests {
     }
 
     @Test
-    void unresolvablePlaceholderInLoggingPatternFileShouldBeLeftToLogbackAsSpringBootDoes() {
-        try (ConfigurableApplicationContext context = run("test.label=from-spring",
-                "logging.pattern.file=[${NOPE}] [${LEVEL_VAR:-%5p}] [${test.label}] [${test.missing:spring-default}] %m%n")) {
+    void placeholdersInLoggingPatternFileAreWrittenExactlyAsSpringBootsOwnFileAppenderWritesThem() throws Exception {
+        String[] properties = { "test.label=from-spring",
+            "logging.pattern.file=[${NOPE}] [${LEVEL_VAR:-%5p}] [${test.label}] [${test.missing:spring-default}] %m%n" };
+        List<String> boots;
+        try (ConfigurableApplicationContext context = run(append(properties, "lockfreelog.enabled=false"))) {
             LoggerFactory.getLogger("test.placeholders").info("placeholder line");
-            String content = awaitContent(log(), "placeholder line");
-            assertThat(linesWith(content, "placeholder line")).containsExactly(
-                    "[NOPE_IS_UNDEFINED] [ INFO] [from-spring] [spring-default] placeholder line");
+            boots = linesWith(awaitContent(log(), "placeholder line"), "placeholder line");
         }
+        java.nio.file.Files.delete(log());
+        try (ConfigurableApplicationContext context = run(properties)) {
+            LoggerFactory.getLogger("test.placeholders").info("placeholder line");
+            assertThat(linesWith(awaitContent(log(), "placeholder line"), "placeholder line")).isEqualTo(boots)
+                    .containsExactly("[NOPE_IS_UNDEFINED] [- INFO] [from-spring] [spring-default] placeholder line");
+        }
+    }
+
+    private static String[] append(String[] properties, String more) {
+        String[] all = java.util.Arrays.copyOf(properties, properties.length + 1);
+        all[properties.length] = more;
+        return all;
     }
 
     @SpringBootConfiguration

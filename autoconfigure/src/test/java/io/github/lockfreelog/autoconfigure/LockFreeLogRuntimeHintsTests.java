@@ -40,14 +40,6 @@ class LockFreeLogRuntimeHintsTests {
     }
 
     @Test
-    void shouldRegisterTheConstructorOfEverySpringBootConverter() throws Exception {
-        for (String converter : LockFreeLogAppenderHolder.BOOT_CONVERTERS.values()) {
-            assertThat(RuntimeHintsPredicates.reflection().onConstructorInvocation(Class.forName(converter).getConstructor()))
-                    .as(converter).accepts(hints);
-        }
-    }
-
-    @Test
     void shouldRegisterBindingOfTheProperties() throws Exception {
         assertThat(RuntimeHintsPredicates.reflection().onType(LockFreeLogProperties.class)).accepts(hints);
         assertThat(RuntimeHintsPredicates.reflection()

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import ch.qos.logback.core.encoder.LayoutWrappingEncoder;
+import io.github.lockfreelog.autoconfigure.logging.LockFreeLogRuntime;
 import io.github.lockfreelog.logback.LockFreeFileAppender;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -83,7 +84,7 @@ class LockFreeLogStructuredLoggingTests {
     @CsvSource({ "ecs,message", "logstash,message", "gelf,short_message" })
     void springBootsStructuredFormatShouldMakeEachLineOneJsonDocument(String format, String messageField) {
         try (ConfigurableApplicationContext context = application("logging.structured.format.file=" + format).run()) {
-            LockFreeFileAppender appender = context.getBean(LockFreeLogAttachment.class).getAppender();
+            LockFreeFileAppender appender = LockFreeLogRuntime.get().appender();
             assertThat(appender.getEncoder()).isInstanceOf(StructuredLogEncoder.class);
             List<JsonNode> lines = logAndParse(messageField);
             // Start-up lines are structured too.
@@ -102,30 +103,9 @@ class LockFreeLogStructuredLoggingTests {
     void structuredFormatShouldWinOverLoggingPatternFileAsInSpringBoot() {
         try (ConfigurableApplicationContext context = application("logging.structured.format.file=logstash",
                 "logging.pattern.file=%msg%n").run()) {
-            assertThat(context.getBean(LockFreeLogAttachment.class).getAppender().getEncoder())
+            assertThat(LockFreeLogRuntime.get().appender().getEncoder())
                     .isInstanceOf(StructuredLogEncoder.class);
         }
-    }
-
-    @Test
-    void lockFreePatternShouldWinOverSpringBootsStructuredFormat() {
-        try (ConfigurableApplicationContext context = application("logging.structured.format.file=ecs",
-                "lockfreelog.pattern=plain %msg%n").run()) {
-            assertThat(context.getBean(LockFreeLogAttachment.class).getAppender().getEncoder())
-                    .isInstanceOf(LayoutWrappingEncoder.class);
-            LoggerFactory.getLogger("test.structured").info("not json");
-            awaitContent(dir.resolve("app.log"), "plain not json\n");
-        }
-    }
-
-    @Test
-    void unknownStructuredFormatShouldFailStartUpNamingTheProperty(CapturedOutput output) {
-        // (An unknown logging.structured.format.file already fails in Spring Boot's own logging set-up.)
-        assertThatThrownBy(() -> application("lockfreelog.structured-format=yaml").run())
-                .isInstanceOf(InvalidLockFreeLogPropertyException.class);
-        assertThat(output).contains("APPLICATION FAILED TO START").contains("Property: lockfreelog.structured-format")
-                .contains("Value: yaml").contains("Reason: ecs, gelf, logstash, or the fully-qualified name");
-        assertThat(lockFreeAppenders()).isEmpty();
     }
 
     @ParameterizedTest(name = "{0}")
@@ -133,7 +113,7 @@ class LockFreeLogStructuredLoggingTests {
         "lockfreelog-declared-json-logback.xml,formattedMessage" })
     void jsonEncoderDeclaredInTheLogbackConfigurationShouldWriteOneJsonDocumentALine(String config, String messageField) {
         try (ConfigurableApplicationContext context = application("logging.config=classpath:" + config).run()) {
-            assertThat(context.getBean(LockFreeLogAttachment.class).getAppender()).isNull();
+            assertThat(LockFreeLogRuntime.get().appender()).isNull();
             LockFreeFileAppender declared = context.getBean(LockFreeLogAppenders.class).get("JSON_FILE");
             assertThat(lockFreeAppenders()).containsExactly(declared);
             logAndParse(messageField);
@@ -141,34 +121,6 @@ class LockFreeLogStructuredLoggingTests {
     }
 
     /** The explicit property, in a context that Spring Boot's logging initialisation did not set up. */
-    @Test
-    void runWithStructuredFormatPropertyShouldUseSpringBootsEncoder() {
-        new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(LockFreeLogAutoConfiguration.class))
-                .withPropertyValues("lockfreelog.file=" + dir.resolve("app.log"), "lockfreelog.buffer-size=64KB",
-                        "lockfreelog.flush-interval=20ms", "lockfreelog.structured-format=logstash",
-                        "logging.pattern.file=%msg%n", "logging.structured.format.file=ecs")
-                .run(context -> {
-                    assertThat(context).hasNotFailed();
-                    LockFreeFileAppender appender = context.getBean(LockFreeLogAttachment.class).getAppender();
-                    assertThat(appender.getEncoder()).isInstanceOf(StructuredLogEncoder.class);
-                    List<JsonNode> lines = logAndParse("message");
-                    assertThat(lines.get(0).has("@timestamp")).isTrue(); // logstash, not ecs
-                    assertThat(lines.get(0).has("ecs")).isFalse();
-                });
-    }
-
-    @Test
-    void runWithStructuredFormatAndPatternShouldFail() {
-        new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(LockFreeLogAutoConfiguration.class))
-                .withPropertyValues("lockfreelog.file=" + dir.resolve("app.log"), "lockfreelog.structured-format=ecs",
-                        "lockfreelog.pattern=%msg%n")
-                .run(context -> {
-                    InvalidLockFreeLogPropertyException ex = LockFreeLogRollingTests.failure(context);
-                    assertThat(ex.getProperty()).isEqualTo("lockfreelog.structured-format");
-                    assertThat(ex.getAllowed()).contains("unset while lockfreelog.pattern is set");
-                });
-    }
-
     @SpringBootConfiguration
     @EnableAutoConfiguration
     static class TestApplication {

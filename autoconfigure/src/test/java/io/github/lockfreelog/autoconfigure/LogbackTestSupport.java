@@ -82,7 +82,7 @@ final class LogbackTestSupport {
 
     /** Removes what a test left: the starter's appender, any appender the test attached by hand, status messages. */
     static void cleanUp() {
-        LockFreeLogAppenderHolder.detachAndStop();
+        io.github.lockfreelog.autoconfigure.logging.LockFreeLogRuntime.get().close();
         for (LockFreeFileAppender appender : lockFreeAppenders()) {
             for (Logger logger : loggerContext().getLoggerList()) {
                 logger.detachAppender(appender);

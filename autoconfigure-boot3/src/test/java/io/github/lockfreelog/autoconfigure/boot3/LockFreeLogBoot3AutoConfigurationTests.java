@@ -2,14 +2,16 @@ package io.github.lockfreelog.autoconfigure.boot3;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.lockfreelog.autoconfigure.LockFreeLogAppenderHolder;
-import io.github.lockfreelog.autoconfigure.LockFreeLogAttachment;
 import io.github.lockfreelog.autoconfigure.LockFreeLogAutoConfiguration;
 import io.github.lockfreelog.autoconfigure.LockFreeLogEndpoint;
 import io.github.lockfreelog.autoconfigure.LockFreeLogEndpointAutoConfiguration;
 import io.github.lockfreelog.autoconfigure.LockFreeLogHealthAutoConfiguration;
 import io.github.lockfreelog.autoconfigure.LockFreeLogMetrics;
 import io.github.lockfreelog.autoconfigure.LockFreeLogMetricsAutoConfiguration;
+import io.github.lockfreelog.logback.LockFreeFileAppender;
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
+import org.junit.jupiter.api.BeforeEach;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.file.Path;
 import java.util.Map;
@@ -52,9 +54,33 @@ class LockFreeLogBoot3AutoConfigurationTests {
                         "lockfreelog.buffer-count=2", "management.endpoints.web.exposure.include=lockfreelog");
     }
 
+    private static final String NAME = "LOCKFREE_FILE";
+
+    private LockFreeFileAppender appender;
+
+    /** The appender the starter would attach while Spring Boot initialises logging, attached by hand. */
+    @BeforeEach
+    void attach() {
+        LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
+        PatternLayoutEncoder encoder = new PatternLayoutEncoder();
+        encoder.setContext(context);
+        encoder.setPattern("%m%n");
+        encoder.start();
+        appender = new LockFreeFileAppender();
+        appender.setContext(context);
+        appender.setName(NAME);
+        appender.setFile(dir.resolve("app.log").toString());
+        appender.setEncoder(encoder);
+        appender.setBufferSize(ch.qos.logback.core.util.FileSize.valueOf("64KB"));
+        appender.setBufferCount(2);
+        appender.start();
+        context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME).addAppender(appender);
+    }
+
     @AfterEach
     void detach() {
-        LockFreeLogAppenderHolder.detachAndStop();
+        ((LoggerContext) LoggerFactory.getILoggerFactory()).getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME).detachAppender(appender);
+        appender.stop();
     }
 
     @Test
@@ -70,7 +96,7 @@ class LockFreeLogBoot3AutoConfigurationTests {
     @Test
     void runWhenTheAppenderIsStoppedShouldReportDown() {
         runner().run(context -> {
-            context.getBean(LockFreeLogAttachment.class).getAppender().stop();
+            appender.stop();
             Health health = context.getBean("lockfreelogHealthIndicator", HealthIndicator.class).getHealth(true);
             assertThat(health.getStatus()).isEqualTo(Status.DOWN);
             assertThat(appenderDetails(health)).containsEntry("status", "DOWN").containsEntry("reason", "not started");
@@ -87,7 +113,7 @@ class LockFreeLogBoot3AutoConfigurationTests {
     void runWithoutSpringBoot3HealthApiShouldBackOff() {
         runner().withClassLoader(new FilteredClassLoader(HealthIndicator.class)).run(context -> {
             assertThat(context).doesNotHaveBean("lockfreelogHealthIndicator");
-            assertThat(context).hasSingleBean(LockFreeLogAttachment.class);
+            assertThat(context).hasSingleBean(io.github.lockfreelog.autoconfigure.LockFreeLogAppenders.class);
         });
     }
 
@@ -107,20 +133,20 @@ class LockFreeLogBoot3AutoConfigurationTests {
             LoggerFactory.getLogger("test.boot3").info("counted");
             MeterRegistry registry = context.getBean(MeterRegistry.class);
             assertThat(registry.get("lockfreelog.events.appended")
-                    .tag("appender", LockFreeLogAppenderHolder.APPENDER_NAME).functionCounter().count()).isPositive();
+                    .tag("appender", NAME).functionCounter().count()).isPositive();
         });
     }
 
     @Test
     void runWhenEndpointIsExposedShouldListTheAppender() {
         runner().run(context -> assertThat(context.getBean(LockFreeLogEndpoint.class)
-                .appender(LockFreeLogAppenderHolder.APPENDER_NAME).started()).isTrue());
+                .appender(NAME).started()).isTrue());
     }
 
     @SuppressWarnings("unchecked")
     private static Map<String, Object> appenderDetails(Health health) {
         Map<String, Object> appenders = (Map<String, Object>) health.getDetails().get("appenders");
-        return (Map<String, Object>) appenders.get(LockFreeLogAppenderHolder.APPENDER_NAME);
+        return (Map<String, Object>) appenders.get(NAME);
     }
 
     @Configuration(proxyBeanMethods = false)

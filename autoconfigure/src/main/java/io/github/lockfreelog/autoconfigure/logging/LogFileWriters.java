@@ -1,0 +1,150 @@
+package io.github.lockfreelog.autoconfigure.logging;
+
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.Appender;
+import ch.qos.logback.core.FileAppender;
+import ch.qos.logback.core.rolling.RollingFileAppender;
+import io.github.lockfreelog.logback.LockFreeFileAppender;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.springframework.boot.logging.logback.StructuredLogEncoder;
+
+/**
+ * The appenders of the Logback context that write one file, sorted into the three cases the starter treats
+ * differently: Spring Boot's own {@code FILE} appender (replaced), a lock-free appender the configuration declares
+ * (used as it is), and any other appender (the user's own, left alone).
+ *
+ * @param bootFile Spring Boot's own file appender for the file, or {@code null}
+ * @param declared a {@link LockFreeFileAppender} from the Logback configuration for the file, or {@code null}
+ * @param others any other appenders that write the file, each with the loggers it is attached to
+ */
+record LogFileWriters(RollingFileAppender<ILoggingEvent> bootFile, LockFreeFileAppender declared,
+        Map<Appender<ILoggingEvent>, List<String>> others) {
+
+    /** The name Spring Boot gives its file appender, in its defaults and in its {@code file-appender.xml}. */
+    static final String BOOT_FILE_APPENDER = "FILE";
+
+    /** Context property holding the file pattern Spring Boot's configuration resolved. */
+    static final String FILE_LOG_PATTERN = "FILE_LOG_PATTERN";
+
+    /**
+     * Finds the appenders that write {@code file}, leaving out {@code ours}.
+     */
+    static LogFileWriters of(LoggerContext context, Path file, LockFreeFileAppender ours) {
+        Map<Appender<ILoggingEvent>, List<String>> writers = new LinkedHashMap<>();
+        for (Logger logger : context.getLoggerList()) {
+            for (Iterator<Appender<ILoggingEvent>> it = logger.iteratorForAppenders(); it.hasNext();) {
+                Appender<ILoggingEvent> appender = it.next();
+                if (appender != ours && file.equals(fileOf(appender))) {
+                    writers.computeIfAbsent(appender, a -> new ArrayList<>()).add(logger.getName());
+                }
+            }
+        }
+        RollingFileAppender<ILoggingEvent> bootFile = null;
+        LockFreeFileAppender declared = null;
+        for (Iterator<Map.Entry<Appender<ILoggingEvent>, List<String>>> it = writers.entrySet().iterator(); it.hasNext();) {
+            Map.Entry<Appender<ILoggingEvent>, List<String>> writer = it.next();
+            if (writer.getKey() instanceof LockFreeFileAppender lockFree && declared == null) {
+                declared = lockFree;
+                it.remove();
+            } else if (bootFile == null && isBootsOwn(context, writer.getKey(), writer.getValue())) {
+                @SuppressWarnings("unchecked")
+                RollingFileAppender<ILoggingEvent> found = (RollingFileAppender<ILoggingEvent>) writer.getKey();
+                bootFile = found;
+                it.remove();
+            }
+        }
+        return new LogFileWriters(bootFile, declared, writers);
+    }
+
+    /**
+     * Whether an appender is Spring Boot's own file appender, as its defaults or its {@code file-appender.xml} build
+     * it: named {@code FILE}, rolling, on the root logger alone, and writing Spring Boot's file format (the pattern
+     * Spring Boot's configuration put in the context as {@code FILE_LOG_PATTERN}, or Spring Boot's structured
+     * encoder). An appender with its own pattern or its own loggers is the user's.
+     */
+    static boolean isBootsOwn(LoggerContext context, Appender<ILoggingEvent> appender, List<String> loggers) {
+        if (!BOOT_FILE_APPENDER.equals(appender.getName()) || !(appender instanceof RollingFileAppender<?> rolling)
+                || !loggers.equals(List.of(Logger.ROOT_LOGGER_NAME))) {
+            return false;
+        }
+        if (rolling.getEncoder() instanceof StructuredLogEncoder) {
+            return true;
+        }
+        return rolling.getEncoder() instanceof PatternLayoutEncoder encoder && encoder.getPattern() != null
+                && encoder.getPattern().equals(bootFilePattern(context));
+    }
+
+    /**
+     * The pattern of Spring Boot's file appender in this context: {@code FILE_LOG_PATTERN} where Spring Boot's
+     * configuration put it in the context (its defaults do, and so does {@code logging.pattern.file}), else the
+     * definition in Spring Boot's {@code defaults.xml}, which a Logback configuration includes as a local property,
+     * substituted against the context as Logback substitutes it; {@code null} when neither is there.
+     */
+    static String bootFilePattern(LoggerContext context) {
+        String inContext = context.getProperty(FILE_LOG_PATTERN);
+        if (inContext != null) {
+            return inContext;
+        }
+        String template = DefaultsXml.FILE_LOG_PATTERN_TEMPLATE;
+        if (template == null) {
+            return null;
+        }
+        return FileFormat.resolve(context, template, java.util.Map.of());
+    }
+
+    /** Spring Boot's {@code defaults.xml}, read once. */
+    private static final class DefaultsXml {
+
+        static final String RESOURCE = "org/springframework/boot/logging/logback/defaults.xml";
+        static final String FILE_LOG_PATTERN_TEMPLATE = read();
+
+        private static String read() {
+            try (java.io.InputStream in = LogFileWriters.class.getClassLoader().getResourceAsStream(RESOURCE)) {
+                if (in == null) {
+                    return null;
+                }
+                javax.xml.parsers.DocumentBuilderFactory factory = javax.xml.parsers.DocumentBuilderFactory.newInstance();
+                factory.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
+                factory.setExpandEntityReferences(false);
+                org.w3c.dom.NodeList properties = factory.newDocumentBuilder().parse(in).getElementsByTagName("property");
+                for (int i = 0; i < properties.getLength(); i++) {
+                    org.w3c.dom.Element property = (org.w3c.dom.Element) properties.item(i);
+                    if (FILE_LOG_PATTERN.equals(property.getAttribute("name"))) {
+                        return property.getAttribute("value");
+                    }
+                }
+                return null;
+            } catch (Exception ex) {
+                return null; // then only a pattern Spring Boot put in the context is recognised
+            }
+        }
+    }
+
+    /** Absolute path of the file an appender writes, or {@code null} when it writes none. */
+    static Path fileOf(Appender<ILoggingEvent> appender) {
+        String file = null;
+        if (appender instanceof FileAppender<?> fileAppender) {
+            file = fileAppender.getFile();
+        } else if (appender instanceof LockFreeFileAppender lockFree) {
+            file = lockFree.getFile();
+        }
+        return (file != null) ? Paths.get(file).toAbsolutePath().normalize() : null;
+    }
+
+    /** One sentence naming the other appenders and their loggers. */
+    String describeOthers() {
+        List<String> parts = new ArrayList<>();
+        others.forEach((appender, loggers) -> parts.add("'" + appender.getName() + "' ("
+                + appender.getClass().getName() + ", on " + String.join(", ", loggers) + ")"));
+        return String.join("; ", parts);
+    }
+}
