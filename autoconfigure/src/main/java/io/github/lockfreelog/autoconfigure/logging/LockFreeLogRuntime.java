@@ -119,14 +119,15 @@ public final class LockFreeLogRuntime {
         if (appender != null && context == loggerContext && watcher != null && watcher.untouched()) {
             return; // Spring Boot left logging as it was for this run, and so does the starter
         }
-        checkRemoved(environment);
-        LockFreeLogProperties properties = Binder.get(environment)
-                .bind(LockFreeLogProperties.PREFIX, LockFreeLogProperties.class).orElseGet(LockFreeLogProperties::new);
-        if (!properties.isEnabled() || isExcluded(environment)) {
+        boolean enabled = Binder.get(environment).bind(P + "enabled", Boolean.class).orElse(true);
+        if (!enabled || isExcluded(environment)) {
             close();
             absence = "the starter is turned off (lockfreelog.enabled=false, or spring.autoconfigure.exclude names it)";
             return;
         }
+        checkRemoved(environment);
+        LockFreeLogProperties properties = Binder.get(environment)
+                .bind(LockFreeLogProperties.PREFIX, LockFreeLogProperties.class).orElseGet(LockFreeLogProperties::new);
         String fileProperty = StringUtils.hasText(properties.getFile()) ? P + "file" : "logging.file.name";
         String file = StringUtils.hasText(properties.getFile()) ? properties.getFile()
                 : (LogFile.get(environment) != null ? LogFile.get(environment).toString() : null);
