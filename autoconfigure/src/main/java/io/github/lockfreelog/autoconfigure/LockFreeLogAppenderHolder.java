@@ -15,6 +15,7 @@ import ch.qos.logback.core.pattern.DynamicConverter;
 import ch.qos.logback.core.status.Status;
 import ch.qos.logback.core.util.Duration;
 import ch.qos.logback.core.util.FileSize;
+import io.github.lockfreelog.autoconfigure.actuate.LockFreeLogAppenders;
 import io.github.lockfreelog.logback.LockFreeFileAppender;
 import java.util.Collections;
 import java.util.IdentityHashMap;

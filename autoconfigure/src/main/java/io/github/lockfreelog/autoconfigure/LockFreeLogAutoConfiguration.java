@@ -1,6 +1,7 @@
 package io.github.lockfreelog.autoconfigure;
 
 import ch.qos.logback.classic.LoggerContext;
+import io.github.lockfreelog.autoconfigure.actuate.LockFreeLogAppenders;
 import io.github.lockfreelog.logback.LockFreeFileAppender;
 import org.slf4j.ILoggerFactory;
 import org.slf4j.LoggerFactory;

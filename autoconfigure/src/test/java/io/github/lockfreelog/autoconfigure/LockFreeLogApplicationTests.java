@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import ch.qos.logback.core.FileAppender;
+import io.github.lockfreelog.autoconfigure.actuate.LockFreeLogAppenders;
 import io.github.lockfreelog.logback.LockFreeFileAppender;
 import java.io.IOException;
 import java.io.InputStream;

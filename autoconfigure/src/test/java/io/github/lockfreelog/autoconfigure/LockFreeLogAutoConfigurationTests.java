@@ -11,6 +11,7 @@ import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.FileAppender;
+import io.github.lockfreelog.autoconfigure.actuate.LockFreeLogAppenders;
 import io.github.lockfreelog.journal.Backpressure;
 import io.github.lockfreelog.logback.LockFreeFileAppender;
 import java.nio.charset.Charset;

@@ -1,7 +1,7 @@
 package io.github.lockfreelog.autoconfigure.boot3;
 
-import io.github.lockfreelog.autoconfigure.LockFreeLogAppenders;
-import io.github.lockfreelog.autoconfigure.LockFreeLogHealth;
+import io.github.lockfreelog.autoconfigure.actuate.LockFreeLogAppenders;
+import io.github.lockfreelog.autoconfigure.actuate.LockFreeLogHealth;
 import org.springframework.boot.actuate.health.AbstractHealthIndicator;
 import org.springframework.boot.actuate.health.Health;
 

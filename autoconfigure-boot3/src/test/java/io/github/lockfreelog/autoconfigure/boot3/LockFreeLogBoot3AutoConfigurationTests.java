@@ -2,21 +2,24 @@ package io.github.lockfreelog.autoconfigure.boot3;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.lockfreelog.autoconfigure.LockFreeLogAppenderHolder;
-import io.github.lockfreelog.autoconfigure.LockFreeLogAttachment;
-import io.github.lockfreelog.autoconfigure.LockFreeLogAutoConfiguration;
-import io.github.lockfreelog.autoconfigure.LockFreeLogEndpoint;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
+import ch.qos.logback.core.util.FileSize;
 import io.github.lockfreelog.autoconfigure.LockFreeLogEndpointAutoConfiguration;
 import io.github.lockfreelog.autoconfigure.LockFreeLogHealthAutoConfiguration;
-import io.github.lockfreelog.autoconfigure.LockFreeLogMetrics;
 import io.github.lockfreelog.autoconfigure.LockFreeLogMetricsAutoConfiguration;
+import io.github.lockfreelog.autoconfigure.actuate.LockFreeLogAppenders;
+import io.github.lockfreelog.autoconfigure.actuate.LockFreeLogEndpoint;
+import io.github.lockfreelog.autoconfigure.actuate.LockFreeLogMetrics;
+import io.github.lockfreelog.logback.LockFreeFileAppender;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.slf4j.LoggerFactory;
 import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
 import org.springframework.boot.actuate.autoconfigure.health.HealthContributorAutoConfiguration;
 import org.springframework.boot.actuate.autoconfigure.metrics.CompositeMeterRegistryAutoConfiguration;
@@ -32,29 +35,61 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * The starter's auto-configurations, built against Spring Boot 4, on Spring Boot 3, in the order
- * Spring Boot 3's own auto-configurations impose.
+ * The starter's actuator auto-configurations, built against Spring Boot 4, on Spring Boot 3, in the
+ * order Spring Boot 3's own auto-configurations impose. The appender is attached straight to a
+ * logger of a Logback context of the test's own, and the {@link LockFreeLogAppenders} bean is built
+ * here, apart from the starter's way of attaching its appender.
  */
 class LockFreeLogBoot3AutoConfigurationTests {
+
+    private static final String NAME = "BOOT3_FILE";
 
     @TempDir
     Path dir;
 
+    private final LoggerContext loggerContext = new LoggerContext();
+
+    private LockFreeFileAppender appender;
+
     private ApplicationContextRunner runner() {
         return new ApplicationContextRunner()
-                .withConfiguration(AutoConfigurations.of(LockFreeLogAutoConfiguration.class,
-                        LockFreeLogEndpointAutoConfiguration.class, LockFreeLogMetricsAutoConfiguration.class,
-                        LockFreeLogHealthAutoConfiguration.class, LockFreeLogBoot3HealthAutoConfiguration.class,
-                        HealthContributorAutoConfiguration.class, EndpointAutoConfiguration.class,
-                        MetricsAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class,
-                        SimpleMetricsExportAutoConfiguration.class))
-                .withPropertyValues("lockfreelog.file=" + dir.resolve("app.log"), "lockfreelog.buffer-size=64KB",
-                        "lockfreelog.buffer-count=2", "management.endpoints.web.exposure.include=lockfreelog");
+                .withConfiguration(AutoConfigurations.of(LockFreeLogEndpointAutoConfiguration.class,
+                        LockFreeLogMetricsAutoConfiguration.class, LockFreeLogHealthAutoConfiguration.class,
+                        LockFreeLogBoot3HealthAutoConfiguration.class, HealthContributorAutoConfiguration.class,
+                        EndpointAutoConfiguration.class, MetricsAutoConfiguration.class,
+                        CompositeMeterRegistryAutoConfiguration.class, SimpleMetricsExportAutoConfiguration.class))
+                .withBean(LockFreeLogAppenders.class, () -> new LockFreeLogAppenders(loggerContext))
+                .withPropertyValues("management.endpoints.web.exposure.include=lockfreelog");
+    }
+
+    @BeforeEach
+    void attach() {
+        loggerContext.start();
+        appender = new LockFreeFileAppender();
+        appender.setContext(loggerContext);
+        appender.setName(NAME);
+        appender.setFile(dir.resolve("app.log").toString());
+        appender.setBufferSize(FileSize.valueOf("64KB"));
+        appender.setBufferCount(2);
+        PatternLayoutEncoder encoder = new PatternLayoutEncoder();
+        encoder.setContext(loggerContext);
+        encoder.setPattern("%msg%n");
+        encoder.start();
+        appender.setEncoder(encoder);
+        appender.start();
+        assertThat(appender.isStarted()).isTrue();
+        logger().addAppender(appender);
     }
 
     @AfterEach
-    void detach() {
-        LockFreeLogAppenderHolder.detachAndStop();
+    void detachAndStop() {
+        logger().detachAppender(appender);
+        appender.stop();
+        loggerContext.stop();
+    }
+
+    private Logger logger() {
+        return loggerContext.getLogger("test.boot3");
     }
 
     @Test
@@ -70,7 +105,7 @@ class LockFreeLogBoot3AutoConfigurationTests {
     @Test
     void runWhenTheAppenderIsStoppedShouldReportDown() {
         runner().run(context -> {
-            context.getBean(LockFreeLogAttachment.class).getAppender().stop();
+            appender.stop();
             Health health = context.getBean("lockfreelogHealthIndicator", HealthIndicator.class).getHealth(true);
             assertThat(health.getStatus()).isEqualTo(Status.DOWN);
             assertThat(appenderDetails(health)).containsEntry("status", "DOWN").containsEntry("reason", "not started");
@@ -87,7 +122,7 @@ class LockFreeLogBoot3AutoConfigurationTests {
     void runWithoutSpringBoot3HealthApiShouldBackOff() {
         runner().withClassLoader(new FilteredClassLoader(HealthIndicator.class)).run(context -> {
             assertThat(context).doesNotHaveBean("lockfreelogHealthIndicator");
-            assertThat(context).hasSingleBean(LockFreeLogAttachment.class);
+            assertThat(context).hasSingleBean(LockFreeLogAppenders.class);
         });
     }
 
@@ -104,23 +139,23 @@ class LockFreeLogBoot3AutoConfigurationTests {
     void runWithSpringBoot3MetricsShouldBindTheMetersToItsRegistry() {
         runner().run(context -> {
             assertThat(context).hasSingleBean(LockFreeLogMetrics.class);
-            LoggerFactory.getLogger("test.boot3").info("counted");
+            logger().info("counted");
             MeterRegistry registry = context.getBean(MeterRegistry.class);
             assertThat(registry.get("lockfreelog.events.appended")
-                    .tag("appender", LockFreeLogAppenderHolder.APPENDER_NAME).functionCounter().count()).isPositive();
+                    .tag("appender", NAME).functionCounter().count()).isPositive();
         });
     }
 
     @Test
     void runWhenEndpointIsExposedShouldListTheAppender() {
         runner().run(context -> assertThat(context.getBean(LockFreeLogEndpoint.class)
-                .appender(LockFreeLogAppenderHolder.APPENDER_NAME).started()).isTrue());
+                .appender(NAME).started()).isTrue());
     }
 
     @SuppressWarnings("unchecked")
     private static Map<String, Object> appenderDetails(Health health) {
         Map<String, Object> appenders = (Map<String, Object>) health.getDetails().get("appenders");
-        return (Map<String, Object>) appenders.get(LockFreeLogAppenderHolder.APPENDER_NAME);
+        return (Map<String, Object>) appenders.get(NAME);
     }
 
     @Configuration(proxyBeanMethods = false)

@@ -1,23 +1,20 @@
-package io.github.lockfreelog.autoconfigure;
+package io.github.lockfreelog.autoconfigure.actuate;
 
-import static io.github.lockfreelog.autoconfigure.LogbackTestSupport.loggerContext;
-import static io.github.lockfreelog.autoconfigure.LogbackTestSupport.root;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
-import io.github.lockfreelog.autoconfigure.LockFreeLogEndpoint.AppenderDescriptor;
-import io.github.lockfreelog.journal.ForwardingLogSink;
-import io.github.lockfreelog.journal.ProcStat;
+import io.github.lockfreelog.autoconfigure.LockFreeLogEndpointAutoConfiguration;
+import io.github.lockfreelog.autoconfigure.LockFreeLogHealthAutoConfiguration;
+import io.github.lockfreelog.autoconfigure.LockFreeLogMetricsAutoConfiguration;
+import io.github.lockfreelog.autoconfigure.actuate.LockFreeLogEndpoint.AppenderDescriptor;
 import io.github.lockfreelog.journal.AppenderStatistics;
+import io.github.lockfreelog.journal.ProcStat;
 import io.github.lockfreelog.logback.LockFreeFileAppender;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -30,7 +27,6 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.slf4j.LoggerFactory;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.health.contributor.Health;
@@ -42,88 +38,92 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
+/**
+ * The endpoint, health and metrics auto-configurations over appenders attached straight to a
+ * Logback context ({@link AttachedAppenders}), with a {@link LockFreeLogAppenders} bean built here.
+ */
 class LockFreeLogActuatorAutoConfigurationTests {
 
     @TempDir
     Path dir;
 
+    private final AttachedAppenders logback = new AttachedAppenders();
+
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(LockFreeLogAutoConfiguration.class,
-                    LockFreeLogEndpointAutoConfiguration.class, LockFreeLogMetricsAutoConfiguration.class,
-                    LockFreeLogHealthAutoConfiguration.class, MetricsAutoConfiguration.class))
-            .withPropertyValues("lockfreelog.buffer-size=64KB", "lockfreelog.buffer-count=2",
-                    "lockfreelog.flush-interval=20ms", "management.endpoints.web.exposure.include=lockfreelog");
+            .withConfiguration(AutoConfigurations.of(LockFreeLogEndpointAutoConfiguration.class,
+                    LockFreeLogMetricsAutoConfiguration.class, LockFreeLogHealthAutoConfiguration.class,
+                    MetricsAutoConfiguration.class))
+            .withBean(LockFreeLogAppenders.class, () -> new LockFreeLogAppenders(logback.context()))
+            .withPropertyValues("management.endpoints.web.exposure.include=lockfreelog");
 
     @AfterEach
-    void cleanUp() {
-        LogbackTestSupport.cleanUp();
-    }
-
-    private ApplicationContextRunner withFile() {
-        return runner.withPropertyValues("lockfreelog.file=" + dir.resolve("a.log"));
+    void detachAndStop() {
+        logback.close();
     }
 
     @Test
     void runWhenEndpointIsExposedShouldListTheAppenderWithMovingCounters() {
-        withFile().run(context -> {
+        logback.attach("FIRST", dir.resolve("a.log"));
+        runner.run(context -> {
             LockFreeLogEndpoint endpoint = context.getBean(LockFreeLogEndpoint.class);
-            AppenderDescriptor before = endpoint.appender(LockFreeLogAppenderHolder.APPENDER_NAME);
+            AppenderDescriptor before = endpoint.appender("FIRST");
             for (int i = 0; i < 25; i++) {
-                LoggerFactory.getLogger("test.endpoint").info("event {}", i);
+                logback.logger().info("event {}", i);
             }
             await().atMost(Duration.ofSeconds(10))
-                    .until(() -> endpoint.appender(LockFreeLogAppenderHolder.APPENDER_NAME).eventsWritten() >= before.eventsWritten() + 25);
-            AppenderDescriptor after = endpoint.appender(LockFreeLogAppenderHolder.APPENDER_NAME);
+                    .until(() -> endpoint.appender("FIRST").eventsWritten() >= before.eventsWritten() + 25);
+            AppenderDescriptor after = endpoint.appender("FIRST");
             assertThat(after.appended()).isGreaterThanOrEqualTo(before.appended() + 25);
             assertThat(after.appended()).isEqualTo(after.eventsWritten() + after.dropped() + after.inFlight());
             assertThat(after.bytesWritten()).isGreaterThan(before.bytesWritten());
-            assertThat(after.autoConfigured()).isTrue();
-            assertThat(after.loggers()).containsExactly("ROOT");
+            assertThat(after.autoConfigured()).as("declared, not the starter's").isFalse();
+            assertThat(after.loggers()).containsExactly(AttachedAppenders.LOGGER);
             assertThat(after.started()).isTrue();
+            assertThat(after.file()).isEqualTo(dir.resolve("a.log").toString());
             assertThat(after.bufferSize()).isEqualTo(64 * 1024);
             assertThat(after.drops()).containsOnlyKeys("buffer-full", "timeout", "io", "stopped");
-            assertThat(endpoint.appenders().appenders()).extracting(AppenderDescriptor::name)
-                    .containsExactly(LockFreeLogAppenderHolder.APPENDER_NAME);
+            assertThat(endpoint.appenders().appenders()).extracting(AppenderDescriptor::name).containsExactly("FIRST");
             assertThat(endpoint.appender("NO_SUCH_APPENDER")).isNull();
         });
     }
 
     @Test
     void runWhenEndpointIsNotExposedShouldNotCreateIt() {
-        withFile().withPropertyValues("management.endpoints.web.exposure.include=health")
+        runner.withPropertyValues("management.endpoints.web.exposure.include=health")
                 .run(context -> assertThat(context).doesNotHaveBean(LockFreeLogEndpoint.class));
     }
 
     @Test
     void runWithoutActuatorShouldBackOffFromEndpointAndHealth() {
-        withFile().withClassLoader(new FilteredClassLoader(Endpoint.class, HealthIndicator.class)).run(context -> {
+        runner.withClassLoader(new FilteredClassLoader(Endpoint.class, HealthIndicator.class)).run(context -> {
             assertThat(context).doesNotHaveBean(LockFreeLogEndpoint.class);
             assertThat(context).doesNotHaveBean(LockFreeLogHealthIndicator.class);
-            assertThat(context).hasSingleBean(LockFreeLogAttachment.class);
-            assertThat(context.getBean(LockFreeLogAttachment.class).getAppender()).isNotNull();
+            assertThat(context).hasSingleBean(LockFreeLogAppenders.class);
         });
     }
 
     @Test
     void runWithoutMicrometerShouldBackOffFromMetrics() {
-        runner.withConfiguration(AutoConfigurations.of(LockFreeLogAutoConfiguration.class,
-                LockFreeLogMetricsAutoConfiguration.class))
-                .withClassLoader(new FilteredClassLoader(MeterRegistry.class, MeterBinder.class))
-                .withPropertyValues("lockfreelog.file=" + dir.resolve("a.log"))
+        runner.withClassLoader(new FilteredClassLoader(MeterRegistry.class, MeterBinder.class))
                 .run(context -> {
                     assertThat(context).doesNotHaveBean(LockFreeLogMetrics.class);
-                    assertThat(context).hasSingleBean(LockFreeLogAttachment.class);
+                    assertThat(context).hasSingleBean(LockFreeLogAppenders.class);
                 });
     }
 
     @Test
     void runWithoutMeterRegistryShouldNotBindMeters() {
-        withFile().run(context -> assertThat(context).doesNotHaveBean(LockFreeLogMetrics.class));
+        runner.run(context -> assertThat(context).doesNotHaveBean(LockFreeLogMetrics.class));
     }
 
     @Test
-    void runWhenEnabledIsFalseShouldHaveNoEndpointMetricsOrHealth() {
-        withFile().withUserConfiguration(RegistryConfiguration.class).withPropertyValues("lockfreelog.enabled=false")
+    void runWithoutAppendersBeanShouldHaveNoEndpointMetricsOrHealth() {
+        new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(LockFreeLogEndpointAutoConfiguration.class,
+                        LockFreeLogMetricsAutoConfiguration.class, LockFreeLogHealthAutoConfiguration.class,
+                        MetricsAutoConfiguration.class))
+                .withUserConfiguration(RegistryConfiguration.class)
+                .withPropertyValues("management.endpoints.web.exposure.include=lockfreelog")
                 .run(context -> {
                     assertThat(context).doesNotHaveBean(LockFreeLogEndpoint.class);
                     assertThat(context).doesNotHaveBean(LockFreeLogMetrics.class);
@@ -134,13 +134,14 @@ class LockFreeLogActuatorAutoConfigurationTests {
 
     @Test
     void runWithMeterRegistryShouldPublishTheSameNumbersAsTheEndpoint() {
-        withFile().withUserConfiguration(RegistryConfiguration.class).run(context -> {
+        logback.attach("FIRST", dir.resolve("a.log"));
+        runner.withUserConfiguration(RegistryConfiguration.class).run(context -> {
             MeterRegistry registry = context.getBean(MeterRegistry.class);
             for (int i = 0; i < 40; i++) {
-                LoggerFactory.getLogger("test.metrics").info("metric event {}", i);
+                logback.logger().info("metric event {}", i);
             }
             LockFreeLogEndpoint endpoint = context.getBean(LockFreeLogEndpoint.class);
-            String name = LockFreeLogAppenderHolder.APPENDER_NAME;
+            String name = "FIRST";
             await().atMost(Duration.ofSeconds(10)).until(() -> endpoint.appender(name).inFlight() == 0);
             AppenderDescriptor stats = endpoint.appender(name);
             assertThat(registry.get("lockfreelog.events.appended").tag("appender", name).functionCounter().count())
@@ -163,8 +164,9 @@ class LockFreeLogActuatorAutoConfigurationTests {
 
     @Test
     void runWithPrometheusShouldScrapeEveryMeterOnceSuffixedAndProcessPageFaultsOnce() {
-        declaredAppender("SECOND", dir.resolve("second.log"), new AtomicBoolean(false));
-        withFile().withUserConfiguration(PrometheusConfiguration.class).run(context -> {
+        logback.attach("FIRST", dir.resolve("first.log"));
+        logback.attach("SECOND", dir.resolve("second.log"));
+        runner.withUserConfiguration(PrometheusConfiguration.class).run(context -> {
             String scrape = context.getBean(PrometheusMeterRegistry.class).scrape();
             Map<String, List<String>> linesByName = scrape.lines().filter(line -> line.startsWith("lockfreelog_"))
                     .collect(Collectors.groupingBy(line -> line.split("[{ ]", 2)[0], TreeMap::new, Collectors.toList()));
@@ -183,7 +185,7 @@ class LockFreeLogActuatorAutoConfigurationTests {
             assertThat(linesByName.keySet()).as(scrape).containsExactlyInAnyOrderElementsOf(
                     Stream.concat(perAppender.stream(), processWide.stream()).toList());
             for (String name : perAppender) {
-                assertThat(linesByName.get(name)).as(name).anyMatch(line -> line.contains("appender=\"LOCKFREE_FILE\""))
+                assertThat(linesByName.get(name)).as(name).anyMatch(line -> line.contains("appender=\"FIRST\""))
                         .anyMatch(line -> line.contains("appender=\"SECOND\""));
             }
             for (String name : processWide) {
@@ -194,64 +196,60 @@ class LockFreeLogActuatorAutoConfigurationTests {
 
     @Test
     void metersOfOnePublicationShouldShareOneStatisticsSnapshot() {
-        withFile().run(context -> {
-            LockFreeFileAppender appender = context.getBean(LockFreeLogAttachment.class).getAppender();
-            LockFreeLogMetrics.Snapshot<AppenderStatistics> snapshot = new LockFreeLogMetrics.Snapshot<>(appender::getStatistics);
-            long start = System.nanoTime();
-            AppenderStatistics first = snapshot.get();
-            LoggerFactory.getLogger("test.snapshot").info("between two reads");
-            AppenderStatistics second = snapshot.get();
-            if (System.nanoTime() - start < LockFreeLogMetrics.SNAPSHOT_MAX_AGE_NANOS) {
-                // (Only a pause of the test thread longer than the snapshot's age could make this not apply.)
-                assertThat(second).isSameAs(first);
-            }
-            await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(snapshot.get()).isNotSameAs(first));
-            assertThat(snapshot.get().appended()).isGreaterThan(first.appended());
-        });
+        LockFreeFileAppender appender = logback.attach("FIRST", dir.resolve("a.log"));
+        LockFreeLogMetrics.Snapshot<AppenderStatistics> snapshot = new LockFreeLogMetrics.Snapshot<>(appender::getStatistics);
+        long start = System.nanoTime();
+        AppenderStatistics first = snapshot.get();
+        logback.logger().info("between two reads");
+        AppenderStatistics second = snapshot.get();
+        if (System.nanoTime() - start < LockFreeLogMetrics.SNAPSHOT_MAX_AGE_NANOS) {
+            // (Only a pause of the test thread longer than the snapshot's age could make this not apply.)
+            assertThat(second).isSameAs(first);
+        }
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(snapshot.get()).isNotSameAs(first));
+        assertThat(snapshot.get().appended()).isGreaterThan(first.appended());
     }
 
     @Test
     void runWhenHealthIndicatorIsDisabledShouldNotCreateIt() {
-        withFile().withPropertyValues("management.health.lockfreelog.enabled=false")
+        runner.withPropertyValues("management.health.lockfreelog.enabled=false")
                 .run(context -> assertThat(context).doesNotHaveBean(LockFreeLogHealthIndicator.class));
     }
 
     @Test
     void healthShouldBeUpWithTheAppenderInItsDetails() {
-        withFile().run(context -> {
+        logback.attach("FIRST", dir.resolve("a.log"));
+        runner.run(context -> {
             Health health = context.getBean("lockfreelogHealthIndicator", HealthIndicator.class).health(true);
             assertThat(health.getStatus()).isEqualTo(Status.UP);
-            @SuppressWarnings("unchecked")
-            Map<String, Map<String, Object>> appenders = (Map<String, Map<String, Object>>) health.getDetails().get("appenders");
-            assertThat(appenders.get(LockFreeLogAppenderHolder.APPENDER_NAME)).containsEntry("status", "UP")
-                    .containsEntry("drainerErrors", 0L).doesNotContainKey("lastError");
+            assertThat(appenderDetails(health, "FIRST")).containsEntry("status", "UP").containsEntry("drainerErrors", 0L)
+                    .doesNotContainKey("lastError");
         });
     }
 
     @Test
     void healthShouldBeDownWhileTheDrainerFailsAndUpAgainWithAWarningAfterwards() {
         AtomicBoolean failing = new AtomicBoolean(true);
-        LockFreeFileAppender failingAppender = declaredAppender("FAILING", dir.resolve("failing.log"), failing);
+        LockFreeFileAppender appender = logback.attach("FAILING", dir.resolve("failing.log"), failing);
         runner.run(context -> {
             HealthIndicator indicator = context.getBean("lockfreelogHealthIndicator", HealthIndicator.class);
-            LoggerFactory.getLogger("test.health").info("cannot be written yet");
-            await().atMost(Duration.ofSeconds(10)).until(() -> failingAppender.getStatistics().drainerErrors() > 0);
+            logback.logger().info("cannot be written yet");
+            await().atMost(Duration.ofSeconds(10)).until(() -> appender.getStatistics().drainerErrors() > 0);
             Health down = indicator.health(true);
             assertThat(down.getStatus()).isEqualTo(Status.DOWN);
-            assertThat(down.getDetails().toString()).contains("FAILING").contains("disk full (test)")
+            assertThat(down.getDetails().toString()).contains("FAILING").contains(FailingSink.MESSAGE)
                     .contains("new drainer error(s)");
 
             failing.set(false);
             await().atMost(Duration.ofSeconds(10)).until(() -> indicator.health(true).getStatus().equals(Status.UP));
             Health up = indicator.health(true);
-            assertThat(up.getDetails().toString()).contains("warning").contains("disk full (test)");
-            LogbackTestSupport.awaitContent(dir.resolve("failing.log"), "cannot be written yet");
+            assertThat(up.getDetails().toString()).contains("warning").contains(FailingSink.MESSAGE);
         });
     }
 
     @Test
     void userConfigurationShouldReplaceEndpointAndHealthIndicator() {
-        withFile().withUserConfiguration(UserActuatorConfiguration.class).run(context -> {
+        runner.withUserConfiguration(UserActuatorConfiguration.class).run(context -> {
             assertThat(context).hasSingleBean(LockFreeLogEndpoint.class);
             assertThat(context.getBean(LockFreeLogEndpoint.class)).isSameAs(context.getBean("userEndpoint"));
             assertThat(context).doesNotHaveBean(LockFreeLogHealthIndicator.class);
@@ -260,32 +258,10 @@ class LockFreeLogActuatorAutoConfigurationTests {
         });
     }
 
-    /** An appender as a logback-spring.xml would declare it, whose log file writes fail while {@code failing} is set. */
-    private static LockFreeFileAppender declaredAppender(String name, Path file, AtomicBoolean failing) {
-        LockFreeFileAppender appender = new LockFreeFileAppender();
-        appender.setContext(loggerContext());
-        appender.setName(name);
-        appender.setFile(file.toString());
-        appender.setBufferSize(ch.qos.logback.core.util.FileSize.valueOf("64KB"));
-        appender.setFlushInterval(ch.qos.logback.core.util.Duration.buildByMilliseconds(20));
-        PatternLayoutEncoder encoder = new PatternLayoutEncoder();
-        encoder.setContext(loggerContext());
-        encoder.setPattern("%msg%n");
-        encoder.start();
-        appender.setEncoder(encoder);
-        appender.setSinkDecorator(sink -> new ForwardingLogSink(sink) {
-            @Override
-            public int write(ByteBuffer src) throws IOException {
-                if (failing.get()) {
-                    throw new IOException("disk full (test)");
-                }
-                return super.write(src);
-            }
-        });
-        appender.start();
-        assertThat(appender.isStarted()).isTrue();
-        root().addAppender(appender);
-        return appender;
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> appenderDetails(Health health, String name) {
+        Map<String, Object> appenders = (Map<String, Object>) health.getDetails().get("appenders");
+        return (Map<String, Object>) appenders.get(name);
     }
 
     @Configuration(proxyBeanMethods = false)

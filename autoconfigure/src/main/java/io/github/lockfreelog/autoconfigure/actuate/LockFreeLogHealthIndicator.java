@@ -1,4 +1,4 @@
-package io.github.lockfreelog.autoconfigure;
+package io.github.lockfreelog.autoconfigure.actuate;
 
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;

@@ -1,4 +1,4 @@
-package io.github.lockfreelog.autoconfigure;
+package io.github.lockfreelog.autoconfigure.actuate;
 
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
@@ -19,6 +19,9 @@ import java.util.Map;
  * a later reconfiguration are seen.
  */
 public class LockFreeLogAppenders {
+
+    /** Package of the starter's logging integration, whose own appender class marks the appender it attached. */
+    static final String STARTER_PACKAGE = "io.github.lockfreelog.autoconfigure";
 
     private final LoggerContext loggerContext;
 
@@ -46,12 +49,16 @@ public class LockFreeLogAppenders {
         return null;
     }
 
-    /** Whether this appender is the one the starter attached (rather than one from the Logback configuration). */
+    /**
+     * Whether this appender is the one the starter attached (rather than one from the Logback
+     * configuration): the starter's appender is of a class of its own, in {@link #STARTER_PACKAGE}.
+     */
     public static boolean isAutoConfigured(LockFreeFileAppender appender) {
-        return appender instanceof SpringBootLockFreeFileAppender;
+        return appender.getClass().getPackageName().equals(STARTER_PACKAGE);
     }
 
-    static List<LockFreeFileAppender> find(LoggerContext loggerContext) {
+    /** Every lock-free appender attached to a logger of this context, sorted by name. */
+    public static List<LockFreeFileAppender> find(LoggerContext loggerContext) {
         return List.copyOf(attachments(loggerContext).keySet());
     }
 

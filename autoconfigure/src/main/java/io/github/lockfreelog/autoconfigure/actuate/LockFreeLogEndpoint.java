@@ -1,4 +1,4 @@
-package io.github.lockfreelog.autoconfigure;
+package io.github.lockfreelog.autoconfigure.actuate;
 
 import io.github.lockfreelog.journal.DropReason;
 import io.github.lockfreelog.journal.AppenderStatistics;
