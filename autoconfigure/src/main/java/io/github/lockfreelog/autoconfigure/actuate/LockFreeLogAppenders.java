@@ -12,21 +12,54 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.function.Supplier;
 
 /**
  * Every {@link LockFreeFileAppender} attached to a logger of the Logback context: the starter's own
  * and those declared in the Logback configuration. Read afresh on each call, so appenders added by
- * a later reconfiguration are seen.
+ * a later reconfiguration are seen, and none is held: a detached appender can be collected.
+ *
+ * <p>When none is attached, {@link #absence()} says why, in the words of whoever created this
+ * object (the starter knows whether it was given a log file, or left the file to an appender of the
+ * Logback configuration).
  */
 public class LockFreeLogAppenders {
+
+    /** Why there is no appender, as the one-argument constructor says it. */
+    public static final String NO_LOG_FILE = "no log file is configured: set logging.file.name, logging.file.path "
+            + "or lockfreelog.file";
+
+    /** Why there is no appender when the starter says it runs one but none is attached to a logger now. */
+    static final String NONE_ATTACHED = "no lock-free appender is attached to a logger of the Logback context";
 
     /** Package of the starter's logging integration, whose own appender class marks the appender it attached. */
     static final String STARTER_PACKAGE = "io.github.lockfreelog.autoconfigure";
 
     private final LoggerContext loggerContext;
 
+    private final Supplier<String> starterAbsence;
+
+    /**
+     * Appenders of a context where the starter runs none of its own: with none attached,
+     * {@link #absence()} is {@link #NO_LOG_FILE}.
+     *
+     * @param loggerContext the Logback context whose loggers are searched
+     */
     public LockFreeLogAppenders(LoggerContext loggerContext) {
-        this.loggerContext = loggerContext;
+        this(loggerContext, () -> NO_LOG_FILE);
+    }
+
+    /**
+     * Appenders of a context where the starter may run one of its own.
+     *
+     * @param loggerContext the Logback context whose loggers are searched
+     * @param absence why the starter runs no appender (for example, "logback-spring.xml writes
+     * /x/app.log with its own appender FILE"), or {@code null} when it runs one; asked on each read
+     */
+    public LockFreeLogAppenders(LoggerContext loggerContext, Supplier<String> absence) {
+        this.loggerContext = Objects.requireNonNull(loggerContext, "loggerContext");
+        this.starterAbsence = Objects.requireNonNull(absence, "absence");
     }
 
     /** The appenders, by name (sorted), each with the loggers it is attached to. */
@@ -39,14 +72,31 @@ public class LockFreeLogAppenders {
         return List.copyOf(attachments().keySet());
     }
 
-    /** The appender with this name, or {@code null}. */
+    /** The appender with this name attached now, or {@code null}. */
     public LockFreeFileAppender get(String name) {
-        for (LockFreeFileAppender appender : all()) {
-            if (appender.getName() != null && appender.getName().equals(name)) {
-                return appender;
+        for (Logger logger : loggerContext.getLoggerList()) {
+            for (Iterator<Appender<ILoggingEvent>> it = logger.iteratorForAppenders(); it.hasNext();) {
+                if (it.next() instanceof LockFreeFileAppender appender && name != null && name.equals(appender.getName())) {
+                    return appender;
+                }
             }
         }
         return null;
+    }
+
+    /**
+     * Why no lock-free appender is attached to a logger, or {@code null} when one is: the reason the
+     * starter gave, or {@link #NONE_ATTACHED} when the starter says it runs one (which is then
+     * detached: a Logback reset in progress, or a configuration that took it off).
+     */
+    public String absence() {
+        return find(loggerContext).isEmpty() ? whyNone() : null;
+    }
+
+    /** What {@link #absence()} says, for a caller that already found no appender attached. */
+    String whyNone() {
+        String reason = starterAbsence.get();
+        return (reason != null) ? reason : NONE_ATTACHED;
     }
 
     /**

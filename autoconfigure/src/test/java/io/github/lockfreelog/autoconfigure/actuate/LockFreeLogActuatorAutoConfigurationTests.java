@@ -49,12 +49,15 @@ class LockFreeLogActuatorAutoConfigurationTests {
 
     private final AttachedAppenders logback = new AttachedAppenders();
 
-    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+    /** The auto-configurations, with no {@link LockFreeLogAppenders} bean. */
+    private final ApplicationContextRunner withoutAppendersBean = new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(LockFreeLogEndpointAutoConfiguration.class,
                     LockFreeLogMetricsAutoConfiguration.class, LockFreeLogHealthAutoConfiguration.class,
                     MetricsAutoConfiguration.class))
-            .withBean(LockFreeLogAppenders.class, () -> new LockFreeLogAppenders(logback.context()))
             .withPropertyValues("management.endpoints.web.exposure.include=lockfreelog");
+
+    private final ApplicationContextRunner runner = withoutAppendersBean
+            .withBean(LockFreeLogAppenders.class, () -> new LockFreeLogAppenders(logback.context()));
 
     @AfterEach
     void detachAndStop() {
@@ -80,11 +83,34 @@ class LockFreeLogActuatorAutoConfigurationTests {
             assertThat(after.loggers()).containsExactly(AttachedAppenders.LOGGER);
             assertThat(after.started()).isTrue();
             assertThat(after.file()).isEqualTo(dir.resolve("a.log").toString());
+            assertThat(after.journal()).as("the journal in use").isNotBlank()
+                    .isEqualTo(context.getBean(LockFreeLogAppenders.class).get("FIRST").getStatistics().journal());
             assertThat(after.bufferSize()).isEqualTo(64 * 1024);
             assertThat(after.drops()).containsOnlyKeys("buffer-full", "timeout", "io", "stopped");
             assertThat(endpoint.appenders().appenders()).extracting(AppenderDescriptor::name).containsExactly("FIRST");
+            assertThat(endpoint.appenders().logFile()).isNull();
+            assertThat(endpoint.appenders().reason()).isNull();
             assertThat(endpoint.appender("NO_SUCH_APPENDER")).isNull();
         });
+    }
+
+    @Test
+    void runWithoutAppenderEndpointShouldSayThereIsNoLogFileAndWhy() {
+        runner.run(context -> {
+            LockFreeLogEndpoint.AppendersDescriptor none = context.getBean(LockFreeLogEndpoint.class).appenders();
+            assertThat(none.appenders()).isEmpty();
+            assertThat(none.logFile()).isEqualTo("none");
+            assertThat(none.reason()).isEqualTo(LockFreeLogAppenders.NO_LOG_FILE);
+        });
+    }
+
+    @Test
+    void runWithoutAppenderEndpointShouldGiveTheStartersReason() {
+        String reason = "logback-spring.xml writes /x/app.log with its own appender FILE";
+        withoutAppendersBean
+                .withBean(LockFreeLogAppenders.class, () -> new LockFreeLogAppenders(logback.context(), () -> reason))
+                .run(context -> assertThat(context.getBean(LockFreeLogEndpoint.class).appenders().reason())
+                        .isEqualTo(reason));
     }
 
     @Test
@@ -118,18 +144,12 @@ class LockFreeLogActuatorAutoConfigurationTests {
 
     @Test
     void runWithoutAppendersBeanShouldHaveNoEndpointMetricsOrHealth() {
-        new ApplicationContextRunner()
-                .withConfiguration(AutoConfigurations.of(LockFreeLogEndpointAutoConfiguration.class,
-                        LockFreeLogMetricsAutoConfiguration.class, LockFreeLogHealthAutoConfiguration.class,
-                        MetricsAutoConfiguration.class))
-                .withUserConfiguration(RegistryConfiguration.class)
-                .withPropertyValues("management.endpoints.web.exposure.include=lockfreelog")
-                .run(context -> {
-                    assertThat(context).doesNotHaveBean(LockFreeLogEndpoint.class);
-                    assertThat(context).doesNotHaveBean(LockFreeLogMetrics.class);
-                    assertThat(context).doesNotHaveBean(LockFreeLogHealthIndicator.class);
-                    assertThat(context.getBean(MeterRegistry.class).find("lockfreelog.events.appended").meters()).isEmpty();
-                });
+        withoutAppendersBean.withUserConfiguration(RegistryConfiguration.class).run(context -> {
+            assertThat(context).doesNotHaveBean(LockFreeLogEndpoint.class);
+            assertThat(context).doesNotHaveBean(LockFreeLogMetrics.class);
+            assertThat(context).doesNotHaveBean(LockFreeLogHealthIndicator.class);
+            assertThat(context.getBean(MeterRegistry.class).find("lockfreelog.events.appended").meters()).isEmpty();
+        });
     }
 
     @Test

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.jayway.jsonpath.DocumentContext;
 import com.jayway.jsonpath.JsonPath;
+import io.github.lockfreelog.logback.LockFreeFileAppender;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -19,6 +20,7 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -46,8 +48,14 @@ class LockFreeLogWebTests {
 
     private static final AttachedAppenders LOGBACK = new AttachedAppenders();
 
+    /** What the application says when it runs no appender. */
+    private static final String REASON = "logback-spring.xml writes /x/app.log with its own appender FILE";
+
     @LocalServerPort
     int port;
+
+    @Autowired
+    LockFreeLogAppenders appenders;
 
     private final HttpClient http = HttpClient.newHttpClient();
 
@@ -78,6 +86,8 @@ class LockFreeLogWebTests {
         DocumentContext before = getJson("/actuator/lockfreelog");
         List<String> names = before.read("$.appenders[*].name");
         assertThat(names).containsExactly(NAME);
+        Map<String, Object> top = before.read("$");
+        assertThat(top).as("no reason while an appender runs").containsOnlyKeys("appenders");
         long appendedBefore = before.read("$.appenders[0].appended", Long.class);
         long writtenBefore = before.read("$.appenders[0].eventsWritten", Long.class);
 
@@ -91,6 +101,8 @@ class LockFreeLogWebTests {
         assertThat(after.read("$.started", Boolean.class)).isTrue();
         assertThat(after.read("$.appended", Long.class)).isGreaterThanOrEqualTo(appendedBefore + 200);
         assertThat(after.read("$.file", String.class)).isEqualTo(LOG.toString());
+        assertThat(after.read("$.journal", String.class)).as("the journal in use")
+                .isEqualTo(appenders.get(NAME).getStatistics().journal()).startsWith(DIR.toAbsolutePath().toString());
         assertThat(after.read("$.bufferSize", Integer.class)).isEqualTo(64 * 1024);
         Map<String, Object> drops = after.read("$.drops");
         assertThat(drops).containsOnlyKeys("buffer-full", "timeout", "io", "stopped");
@@ -99,6 +111,21 @@ class LockFreeLogWebTests {
         await().atMost(Duration.ofSeconds(10)).until(() -> getJson("/actuator/lockfreelog/" + NAME)
                 .read("$.eventsWritten", Long.class) >= writtenBefore + 200);
         Files.writeString(DIR.resolve("endpoint-example.json"), get("/actuator/lockfreelog").body());
+    }
+
+    @Test
+    void endpointWithoutAppenderShouldSayThereIsNoLogFileAndWhy() throws Exception {
+        LockFreeFileAppender appender = appenders.get(NAME);
+        LOGBACK.detach(appender);
+        try {
+            DocumentContext none = getJson("/actuator/lockfreelog");
+            assertThat(none.read("$.appenders", List.class)).isEmpty();
+            assertThat(none.read("$.logFile", String.class)).isEqualTo("none");
+            assertThat(none.read("$.reason", String.class)).isEqualTo(REASON);
+            Files.writeString(DIR.resolve("endpoint-none-example.json"), get("/actuator/lockfreelog").body());
+        } finally {
+            LOGBACK.attach(appender);
+        }
     }
 
     @Test
@@ -122,7 +149,7 @@ class LockFreeLogWebTests {
 
         @Bean
         LockFreeLogAppenders lockFreeLogAppenders() {
-            return new LockFreeLogAppenders(LOGBACK.context());
+            return new LockFreeLogAppenders(LOGBACK.context(), () -> REASON);
         }
     }
 }
