@@ -1,6 +1,7 @@
 package io.github.lockfreelog.autoconfigure.boot3;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
@@ -12,10 +13,16 @@ import io.github.lockfreelog.autoconfigure.LockFreeLogMetricsAutoConfiguration;
 import io.github.lockfreelog.autoconfigure.actuate.LockFreeLogAppenders;
 import io.github.lockfreelog.autoconfigure.actuate.LockFreeLogEndpoint;
 import io.github.lockfreelog.autoconfigure.actuate.LockFreeLogMetrics;
+import io.github.lockfreelog.journal.ForwardingLogSink;
 import io.github.lockfreelog.logback.LockFreeFileAppender;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -49,6 +56,8 @@ class LockFreeLogBoot3AutoConfigurationTests {
 
     private final LoggerContext loggerContext = new LoggerContext();
 
+    private final AtomicBoolean failing = new AtomicBoolean();
+
     private LockFreeFileAppender appender;
 
     private ApplicationContextRunner runner() {
@@ -76,6 +85,15 @@ class LockFreeLogBoot3AutoConfigurationTests {
         encoder.setPattern("%msg%n");
         encoder.start();
         appender.setEncoder(encoder);
+        appender.setSinkDecorator(sink -> new ForwardingLogSink(sink) {
+            @Override
+            public int write(ByteBuffer src) throws IOException {
+                if (failing.get()) {
+                    throw new IOException("disk full (test)");
+                }
+                return super.write(src);
+            }
+        });
         appender.start();
         assertThat(appender.isStarted()).isTrue();
         logger().addAppender(appender);
@@ -109,6 +127,41 @@ class LockFreeLogBoot3AutoConfigurationTests {
             Health health = context.getBean("lockfreelogHealthIndicator", HealthIndicator.class).getHealth(true);
             assertThat(health.getStatus()).isEqualTo(Status.DOWN);
             assertThat(appenderDetails(health)).containsEntry("status", "DOWN").containsEntry("reason", "not started");
+        });
+    }
+
+    @Test
+    void runWhileTheAppendersWritesFailShouldReportDownAtEveryCheckAndUpOnceOneSucceeds() {
+        failing.set(true);
+        runner().run(context -> {
+            HealthIndicator indicator = context.getBean("lockfreelogHealthIndicator", HealthIndicator.class);
+            logger().info("cannot be written yet");
+            await().atMost(Duration.ofSeconds(10)).until(() -> appender.getStatistics().failingSinceEpochMillis() != 0);
+            String since = Instant.ofEpochMilli(appender.getStatistics().failingSinceEpochMillis()).toString();
+            for (int check = 0; check < 3; check++) {
+                Health down = indicator.getHealth(true);
+                assertThat(down.getStatus()).isEqualTo(Status.DOWN);
+                assertThat(appenderDetails(down)).containsEntry("status", "DOWN").containsEntry("failingSince", since)
+                        .containsEntry("lastError", "IOException: disk full (test)");
+            }
+            failing.set(false);
+            await().atMost(Duration.ofSeconds(10)).until(() -> appender.getStatistics().failingSinceEpochMillis() == 0);
+            for (int check = 0; check < 2; check++) {
+                Health up = indicator.getHealth(true);
+                assertThat(up.getStatus()).isEqualTo(Status.UP);
+                assertThat(appenderDetails(up)).containsEntry("status", "UP").containsKey("warning")
+                        .containsEntry("lastError", "IOException: disk full (test)").doesNotContainKey("failingSince");
+            }
+        });
+    }
+
+    @Test
+    void runWithoutAppenderShouldReportUnknownWithTheReason() {
+        logger().detachAppender(appender);
+        runner().run(context -> {
+            Health health = context.getBean("lockfreelogHealthIndicator", HealthIndicator.class).getHealth(true);
+            assertThat(health.getStatus()).isEqualTo(Status.UNKNOWN);
+            assertThat(health.getDetails()).containsExactly(Map.entry("reason", LockFreeLogAppenders.NO_LOG_FILE));
         });
     }
 

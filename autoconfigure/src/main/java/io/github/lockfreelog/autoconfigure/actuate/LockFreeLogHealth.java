@@ -1,26 +1,32 @@
 package io.github.lockfreelog.autoconfigure.actuate;
 
-import io.github.lockfreelog.journal.DropReason;
 import io.github.lockfreelog.journal.AppenderStatistics;
+import io.github.lockfreelog.journal.DropReason;
 import io.github.lockfreelog.logback.LockFreeFileAppender;
-import java.util.Collections;
+import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
-import java.util.WeakHashMap;
 
 /**
  * Health of the lock-free appenders, apart from any Spring Boot health API, so that the health
- * indicator of each Spring Boot generation reports the same. An appender is {@code DOWN} when it
- * is not running, or when its background thread met new errors (a full disk, an I/O error) since
- * the previous check; once errors stop growing it is {@code UP} again, and its details keep the
- * error count and the last message as a warning.
+ * indicator of each Spring Boot generation reports the same. It keeps no state between checks: each
+ * answer reads the appenders as they are now, so any number of callers get the same answer.
+ *
+ * <ul>
+ * <li>An appender is {@code DOWN} while it is not running, or while the latest attempt of its
+ * background thread to write the log file failed (a full disk, an I/O error): its details then give
+ * {@code lastError} and {@code failingSince}, the ISO-8601 instant of the first failure of the
+ * episode. The thread retries every 500 ms, and the appender is {@code UP} from its first write
+ * that succeeds; errors met earlier stay in its details as {@code drainerErrors}, {@code lastError}
+ * and a {@code warning}.</li>
+ * <li>With no appender at all the health is {@code UNKNOWN}, not {@code UP}: nothing writes a log
+ * file through lockfreelog, and the {@code reason} detail says why ({@link LockFreeLogAppenders#absence()}).</li>
+ * </ul>
  */
 public class LockFreeLogHealth {
 
     private final LockFreeLogAppenders appenders;
-
-    /** Drainer errors seen at the previous check, per appender instance (a replaced appender starts afresh). */
-    private final Map<LockFreeFileAppender, Long> errorsSeen = Collections.synchronizedMap(new WeakHashMap<>());
 
     public LockFreeLogHealth(LockFreeLogAppenders appenders) {
         this.appenders = appenders;
@@ -28,27 +34,30 @@ public class LockFreeLogHealth {
 
     /**
      * Checks every appender.
-     * @return whether all appenders are up, and the details of each under its name
+     * @return the status, and the details of each appender under {@code appenders} (or why there is none under {@code reason})
      */
     public Check check() {
-        boolean up = true;
+        List<LockFreeFileAppender> all = appenders.all();
         Map<String, Object> details = new LinkedHashMap<>();
-        for (LockFreeFileAppender appender : appenders.all()) {
+        if (all.isEmpty()) {
+            details.put("reason", appenders.whyNone());
+            return new Check(State.UNKNOWN, details);
+        }
+        boolean up = true;
+        Map<String, Object> byName = new LinkedHashMap<>();
+        for (LockFreeFileAppender appender : all) {
             AppenderStatistics s = appender.getStatistics();
-            Long seen = errorsSeen.put(appender, s.drainerErrors());
-            long previous = (seen != null) ? seen : 0L;
             Map<String, Object> detail = new LinkedHashMap<>();
-            boolean appenderUp = true;
+            boolean appenderUp = s.started() && s.failingSinceEpochMillis() == 0;
+            detail.put("status", (appenderUp ? State.UP : State.DOWN).name());
             if (!s.started()) {
-                appenderUp = false;
                 detail.put("reason", "not started");
-            } else if (s.drainerErrors() > previous) {
-                appenderUp = false;
-                detail.put("reason", (s.drainerErrors() - previous) + " new drainer error(s) since the previous check");
+            } else if (!appenderUp) {
+                detail.put("reason", "writing the log file fails; events wait in the journal while the drainer retries");
+                detail.put("failingSince", Instant.ofEpochMilli(s.failingSinceEpochMillis()).toString());
             } else if (s.drainerErrors() > 0) {
-                detail.put("warning", "the drainer met errors earlier and has met none since the previous check");
+                detail.put("warning", "the drainer met errors earlier; its latest write succeeded");
             }
-            detail.put("status", appenderUp ? "UP" : "DOWN");
             detail.put("file", String.valueOf(s.file()));
             detail.put("drainerErrors", s.drainerErrors());
             detail.put("droppedIo", s.drops().getOrDefault(DropReason.IO.id(), 0L));
@@ -56,17 +65,28 @@ public class LockFreeLogHealth {
             if (s.lastError() != null) {
                 detail.put("lastError", s.lastError());
             }
-            details.put(String.valueOf(appender.getName()), detail);
+            byName.put(String.valueOf(appender.getName()), detail);
             up &= appenderUp;
         }
-        return new Check(up, details);
+        details.put("appenders", byName);
+        return new Check(up ? State.UP : State.DOWN, details);
+    }
+
+    /** Outcome of a check, named as Spring Boot's status codes are. */
+    public enum State {
+        /** Every appender runs and its latest write succeeded. */
+        UP,
+        /** An appender is not running, or its latest write failed. */
+        DOWN,
+        /** There is no appender. */
+        UNKNOWN
     }
 
     /**
      * Outcome of one check.
-     * @param up whether every appender is up
-     * @param appenders details of each appender, by name, as health shows them under {@code appenders}
+     * @param state status to report
+     * @param details health details: {@code appenders}, each appender's details by name, or {@code reason} when there is none
      */
-    public record Check(boolean up, Map<String, Object> appenders) {
+    public record Check(State state, Map<String, Object> details) {
     }
 }

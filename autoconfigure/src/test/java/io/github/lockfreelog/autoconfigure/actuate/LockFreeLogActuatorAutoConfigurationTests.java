@@ -15,8 +15,10 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -248,23 +250,69 @@ class LockFreeLogActuatorAutoConfigurationTests {
     }
 
     @Test
-    void healthShouldBeDownWhileTheDrainerFailsAndUpAgainWithAWarningAfterwards() {
+    void healthShouldBeDownAtEveryCheckWhileWritesFailAndUpAgainOnceOneSucceeds() {
         AtomicBoolean failing = new AtomicBoolean(true);
         LockFreeFileAppender appender = logback.attach("FAILING", dir.resolve("failing.log"), failing);
         runner.run(context -> {
             HealthIndicator indicator = context.getBean("lockfreelogHealthIndicator", HealthIndicator.class);
+            HealthIndicator secondPoller = new LockFreeLogHealthIndicator(context.getBean(LockFreeLogAppenders.class));
             logback.logger().info("cannot be written yet");
-            await().atMost(Duration.ofSeconds(10)).until(() -> appender.getStatistics().drainerErrors() > 0);
-            Health down = indicator.health(true);
-            assertThat(down.getStatus()).isEqualTo(Status.DOWN);
-            assertThat(down.getDetails().toString()).contains("FAILING").contains(FailingSink.MESSAGE)
-                    .contains("new drainer error(s)");
+            await().atMost(Duration.ofSeconds(10)).until(() -> appender.getStatistics().failingSinceEpochMillis() != 0);
+            Instant since = Instant.ofEpochMilli(appender.getStatistics().failingSinceEpochMillis());
+            for (HealthIndicator poller : List.of(indicator, indicator, secondPoller, indicator)) {
+                Health down = poller.health(true);
+                assertThat(down.getStatus()).as("every check while the latest write failed").isEqualTo(Status.DOWN);
+                assertThat(appenderDetails(down, "FAILING")).containsEntry("status", "DOWN")
+                        .containsEntry("lastError", "IOException: " + FailingSink.MESSAGE)
+                        .containsEntry("failingSince", since.toString())
+                        .containsKey("reason");
+            }
 
             failing.set(false);
-            await().atMost(Duration.ofSeconds(10)).until(() -> indicator.health(true).getStatus().equals(Status.UP));
-            Health up = indicator.health(true);
-            assertThat(up.getDetails().toString()).contains("warning").contains(FailingSink.MESSAGE);
+            await().atMost(Duration.ofSeconds(10)).until(() -> appender.getStatistics().failingSinceEpochMillis() == 0);
+            for (HealthIndicator poller : List.of(indicator, indicator, secondPoller)) {
+                Health up = poller.health(true);
+                assertThat(up.getStatus()).as("every check once a write succeeded").isEqualTo(Status.UP);
+                assertThat(appenderDetails(up, "FAILING")).containsEntry("status", "UP")
+                        .containsEntry("lastError", "IOException: " + FailingSink.MESSAGE).containsKey("warning")
+                        .doesNotContainKeys("failingSince", "reason");
+                assertThat((Long) appenderDetails(up, "FAILING").get("drainerErrors")).isPositive();
+            }
+            await("what waited in the journal is written").atMost(Duration.ofSeconds(10))
+                    .until(() -> Files.readString(dir.resolve("failing.log")).contains("cannot be written yet"));
         });
+    }
+
+    @Test
+    void healthShouldBeDownWhileAnAttachedAppenderIsStopped() {
+        LockFreeFileAppender appender = logback.attach("FIRST", dir.resolve("a.log"));
+        runner.run(context -> {
+            appender.stop();
+            Health health = context.getBean("lockfreelogHealthIndicator", HealthIndicator.class).health(true);
+            assertThat(health.getStatus()).isEqualTo(Status.DOWN);
+            assertThat(appenderDetails(health, "FIRST")).containsEntry("status", "DOWN").containsEntry("reason", "not started");
+        });
+    }
+
+    @Test
+    void healthWithoutAppenderShouldBeUnknownWithTheReason() {
+        runner.run(context -> {
+            Health health = context.getBean("lockfreelogHealthIndicator", HealthIndicator.class).health(true);
+            assertThat(health.getStatus()).isEqualTo(Status.UNKNOWN);
+            assertThat(health.getDetails()).containsExactly(Map.entry("reason", LockFreeLogAppenders.NO_LOG_FILE));
+        });
+    }
+
+    @Test
+    void healthWithoutAppenderShouldGiveTheStartersReason() {
+        String reason = "logback-spring.xml writes /x/app.log with its own appender FILE";
+        withoutAppendersBean
+                .withBean(LockFreeLogAppenders.class, () -> new LockFreeLogAppenders(logback.context(), () -> reason))
+                .run(context -> {
+                    Health health = context.getBean("lockfreelogHealthIndicator", HealthIndicator.class).health(true);
+                    assertThat(health.getStatus()).isEqualTo(Status.UNKNOWN);
+                    assertThat(health.getDetails()).containsEntry("reason", reason);
+                });
     }
 
     @Test

@@ -143,6 +143,22 @@ class LockFreeLogWebTests {
         Files.writeString(DIR.resolve("health-example.json"), get("/actuator/health").body());
     }
 
+    @Test
+    void healthWithoutAppenderShouldBeUnknownWithTheReasonAndLeaveTheApplicationUp() throws Exception {
+        LockFreeFileAppender appender = appenders.get(NAME);
+        LOGBACK.detach(appender);
+        try {
+            DocumentContext health = getJson("/actuator/health");
+            assertThat(health.read("$.components.lockfreelog.status", String.class)).isEqualTo("UNKNOWN");
+            assertThat(health.read("$.components.lockfreelog.details.reason", String.class)).isEqualTo(REASON);
+            assertThat(health.read("$.status", String.class)).as("UNKNOWN does not take the application down")
+                    .isEqualTo("UP");
+            Files.writeString(DIR.resolve("health-none-example.json"), get("/actuator/health").body());
+        } finally {
+            LOGBACK.attach(appender);
+        }
+    }
+
     @SpringBootConfiguration
     @EnableAutoConfiguration
     static class WebTestApplication {
