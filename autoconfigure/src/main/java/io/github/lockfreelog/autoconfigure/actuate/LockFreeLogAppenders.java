@@ -26,6 +26,12 @@ import java.util.function.Supplier;
  */
 public class LockFreeLogAppenders {
 
+    /**
+     * Name of the appender the starter attaches (the same as the logging integration's own constant,
+     * repeated here so that this package does not depend on it).
+     */
+    public static final String STARTER_APPENDER_NAME = "LOCKFREE_FILE";
+
     /** Why there is no appender, as the one-argument constructor says it. */
     public static final String NO_LOG_FILE = "no log file is configured: set logging.file.name, logging.file.path "
             + "or lockfreelog.file";
@@ -97,6 +103,11 @@ public class LockFreeLogAppenders {
     String whyNone() {
         String reason = starterAbsence.get();
         return (reason != null) ? reason : NONE_ATTACHED;
+    }
+
+    /** Whether the starter says it runs an appender of its own ({@link #STARTER_APPENDER_NAME}), attached now or not. */
+    boolean starterRunsAppender() {
+        return starterAbsence.get() == null;
     }
 
     /**

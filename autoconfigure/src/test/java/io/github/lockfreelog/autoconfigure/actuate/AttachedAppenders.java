@@ -84,6 +84,11 @@ final class AttachedAppenders implements AutoCloseable {
         logger().detachAppender(appender);
     }
 
+    /** Lets go of an appender the test detached and stopped itself, so that nothing here keeps it reachable. */
+    void forget(LockFreeFileAppender appender) {
+        created.remove(appender);
+    }
+
     @Override
     public void close() {
         for (LockFreeFileAppender appender : created) {
