@@ -15,8 +15,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -141,6 +143,28 @@ class LockFreeLogWebTests {
                 .isZero();
         Files.createDirectories(DIR);
         Files.writeString(DIR.resolve("health-example.json"), get("/actuator/health").body());
+    }
+
+    @Test
+    void healthShouldBeDownWhileAnAppendersWritesFail() throws Exception {
+        AtomicBoolean failing = new AtomicBoolean(true);
+        LockFreeFileAppender broken = LOGBACK.attach("BROKEN_FILE", DIR.resolve("broken.log").toAbsolutePath(), failing);
+        try {
+            LOGBACK.logger().info("cannot be written yet");
+            await().atMost(Duration.ofSeconds(10)).until(() -> broken.getStatistics().failingSinceEpochMillis() != 0);
+            HttpResponse<String> response = get("/actuator/health");
+            assertThat(response.statusCode()).as("Spring Boot answers DOWN with 503").isEqualTo(503);
+            DocumentContext health = JsonPath.parse(response.body());
+            assertThat(health.read("$.components.lockfreelog.status", String.class)).isEqualTo("DOWN");
+            assertThat(health.read("$.components.lockfreelog.details.appenders.BROKEN_FILE.failingSince", String.class))
+                    .isEqualTo(Instant.ofEpochMilli(broken.getStatistics().failingSinceEpochMillis()).toString());
+            assertThat(health.read("$.components.lockfreelog.details.appenders." + NAME + ".status", String.class))
+                    .isEqualTo("UP");
+            Files.writeString(DIR.resolve("health-down-example.json"), response.body());
+        } finally {
+            LOGBACK.detach(broken);
+            failing.set(false);
+        }
     }
 
     @Test
