@@ -3,6 +3,7 @@ package io.github.lockfreelog.autoconfigure;
 import ch.qos.logback.classic.LoggerContext;
 import io.github.lockfreelog.autoconfigure.logging.LockFreeLogRuntime;
 import io.github.lockfreelog.autoconfigure.logging.LockFreeLogShutdown;
+import io.github.lockfreelog.autoconfigure.actuate.LockFreeLogAppenders;
 import io.github.lockfreelog.logback.LockFreeFileAppender;
 import org.slf4j.ILoggerFactory;
 import org.slf4j.LoggerFactory;
@@ -36,7 +37,7 @@ public class LockFreeLogAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     LockFreeLogAppenders lockFreeLogAppenders() {
-        return new LockFreeLogAppenders((LoggerContext) LoggerFactory.getILoggerFactory());
+        return new LockFreeLogAppenders((LoggerContext) LoggerFactory.getILoggerFactory(), LockFreeLogRuntime.get()::absence);
     }
 
     /** Ends the engine when the context closes, but only with {@code logging.register-shutdown-hook=false}. */

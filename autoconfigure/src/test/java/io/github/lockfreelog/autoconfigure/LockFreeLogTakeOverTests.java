@@ -8,6 +8,7 @@ import static io.github.lockfreelog.autoconfigure.LogbackTestSupport.root;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import ch.qos.logback.core.rolling.RollingFileAppender;
+import io.github.lockfreelog.autoconfigure.actuate.LockFreeLogAppenders;
 import io.github.lockfreelog.autoconfigure.logging.LockFreeLogRuntime;
 import io.github.lockfreelog.logback.LockFreeFileAppender;
 import java.nio.file.Path;

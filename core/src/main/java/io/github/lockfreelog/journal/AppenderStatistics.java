@@ -30,13 +30,17 @@ import java.util.Map;
  * @param drainLagBytes bytes reserved in the journal and not yet written to the log file
  * @param drainerErrors errors the drainer met (I/O errors, a full disk)
  * @param lastError message of the latest drainer error, or {@code null}
+ * @param failingSinceEpochMillis when the drainer's writes began to fail, in milliseconds since the epoch, while
+ *        its latest attempt failed (the first failure of the episode: retries do not move it); {@code 0} while
+ *        its latest write succeeded or it has met no error
  * @param pageFaults page faults since start
  */
 public record AppenderStatistics(String name, String file, String journal, boolean started, int bufferSize,
         int bufferCount, int activeBuffer, long activeBufferFill, long appended, long eventsWritten,
         long bytesWritten, long inFlight, long dropped, Map<String, Long> drops, long truncated, long swaps,
         long waits, long waitTotalNanos, long waitMaxNanos, long recoveredFrames, long skippedFrames,
-        long drainLagBytes, long drainerErrors, String lastError, PageFaults pageFaults) {
+        long drainLagBytes, long drainerErrors, String lastError, long failingSinceEpochMillis,
+        PageFaults pageFaults) {
 
     public AppenderStatistics {
         drops = Map.copyOf(drops);

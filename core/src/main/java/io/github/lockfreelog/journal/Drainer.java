@@ -163,6 +163,9 @@ final class Drainer implements Runnable {
     }
 
     private void failed(Throwable e) {
+        if (!engine.ioFailing) {
+            counters.failingSinceEpochMillis = System.currentTimeMillis(); // retries keep the episode's start
+        }
         engine.ioFailing = true;
         counters.drainerErrors++;
         String message = e.getClass().getSimpleName() + ": " + e.getMessage();
@@ -376,6 +379,7 @@ final class Drainer implements Runnable {
         drainOffset = outTo;
         if (engine.ioFailing) {
             engine.ioFailing = false;
+            counters.failingSinceEpochMillis = 0;
             status.info("writing the log file works again");
         }
     }

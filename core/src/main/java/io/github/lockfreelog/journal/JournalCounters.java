@@ -37,6 +37,8 @@ public final class JournalCounters {
     volatile long unblocked;
     volatile long drainerErrors;
     volatile String lastError;
+    /** Wall-clock time of the first failure of the current episode of drainer errors; 0 when none is going on. */
+    volatile long failingSinceEpochMillis;
 
     JournalCounters() {
         for (int i = 0; i < drops.length; i++) {

@@ -507,8 +507,8 @@ public final class JournalEngine {
         return new AppenderStatistics(config.name(), config.logFile().toString(), config.journalFile().toString(),
                 state == RUNNING, bufferSize, bufferCount, activeBuffer, fill, appended, written, bytes,
                 appended - written - dropped, dropped, drops, c.truncated.sum(), c.swaps.sum(), c.waits.sum(),
-                c.waitTotalNanos.sum(), c.waitMaxNanos.get(), c.recoveredFrames,
-                c.skippedFrames + c.unblocked, lag, c.drainerErrors, c.lastError, pageFaults());
+                c.waitTotalNanos.sum(), c.waitMaxNanos.get(), c.recoveredFrames, c.skippedFrames + c.unblocked,
+                lag, c.drainerErrors, c.lastError, c.failingSinceEpochMillis, pageFaults());
     }
 
     private PageFaults pageFaults() {

@@ -416,7 +416,7 @@ public class LockFreeFileAppender extends UnsynchronizedAppenderBase<ILoggingEve
         long dropped = droppedWhileNotRunning.sum();
         drops.put(DropReason.STOPPED.id(), dropped);
         return new AppenderStatistics(String.valueOf(name), file, journal, false, (int) bufferSize.getSize(),
-                bufferCount, -1, 0, dropped, 0, 0, 0, dropped, drops, 0, 0, 0, 0, 0, 0, 0, 0, 0, null,
+                bufferCount, -1, 0, dropped, 0, 0, 0, dropped, drops, 0, 0, 0, 0, 0, 0, 0, 0, 0, null, 0,
                 PageFaults.UNAVAILABLE);
     }
 

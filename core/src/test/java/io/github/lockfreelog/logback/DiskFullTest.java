@@ -102,6 +102,39 @@ class DiskFullTest {
         }
     }
 
+    @Test
+    void failingSinceMarksTheFirstFailureOfAnEpisodeAndClearsOnceAWriteSucceeds() throws Exception {
+        FullDiskSink[] sink = new FullDiskSink[1];
+        LockFreeFileAppender appender = TestAppenders.start(context, dir.resolve("episode.log"), a -> {
+            a.setFlushInterval(Duration.valueOf("20 milliseconds"));
+            a.setSinkDecorator(s -> sink[0] = new FullDiskSink(s));
+        });
+        try {
+            assertThat(appender.getStatistics().failingSinceEpochMillis()).as("no failure yet").isZero();
+            long beforeFailure = System.currentTimeMillis();
+            appender.doAppend(TestAppenders.event(context, Level.INFO, "cannot be written yet"));
+            Awaitility.await().atMost(java.time.Duration.ofSeconds(10))
+                    .until(() -> appender.getStatistics().failingSinceEpochMillis() != 0);
+            AppenderStatistics first = appender.getStatistics();
+            assertThat(first.failingSinceEpochMillis()).isBetween(beforeFailure, System.currentTimeMillis());
+
+            // the drainer retries; each retry fails again and counts an error, the episode's start stays
+            Awaitility.await().atMost(java.time.Duration.ofSeconds(10))
+                    .until(() -> appender.getStatistics().drainerErrors() >= first.drainerErrors() + 2);
+            assertThat(appender.getStatistics().failingSinceEpochMillis()).isEqualTo(first.failingSinceEpochMillis());
+
+            sink[0].full = false;
+            Awaitility.await().atMost(java.time.Duration.ofSeconds(10))
+                    .until(() -> appender.getStatistics().failingSinceEpochMillis() == 0);
+            AppenderStatistics recovered = appender.getStatistics();
+            assertThat(recovered.eventsWritten()).isEqualTo(1);
+            assertThat(recovered.lastError()).as("the last error stays as history").contains("No space left on device");
+        } finally {
+            appender.stop();
+        }
+        assertThat(appender.getStatistics().failingSinceEpochMillis()).as("a stopped appender writes nothing").isZero();
+    }
+
     private void runFullDisk(LockFreeFileAppender appender, Path log, Runnable freeSpace) throws Exception {
         int i = 0;
         while (appender.getStatistics().dropped() == 0) {
@@ -115,6 +148,7 @@ class DiskFullTest {
         assertThat(full.drops()).containsEntry("timeout", 0L).containsEntry("buffer-full", 0L);
         assertThat(full.drainerErrors()).isPositive();
         assertThat(full.lastError()).contains("No space left on device");
+        assertThat(full.failingSinceEpochMillis()).as("failing now").isPositive();
         assertThat(TestAppenders.statusMessages(context, Status.ERROR))
                 .anyMatch(m -> m.contains("writing the log file failed") && m.contains("\"TEST\""));
 

@@ -1,6 +1,6 @@
 package io.github.lockfreelog.sample;
 
-import io.github.lockfreelog.autoconfigure.LockFreeLogAppenders;
+import io.github.lockfreelog.autoconfigure.actuate.LockFreeLogAppenders;
 import io.github.lockfreelog.journal.AppenderStatistics;
 import io.github.lockfreelog.logback.LockFreeFileAppender;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package io.github.lockfreelog.autoconfigure.boot3;
 
-import io.github.lockfreelog.autoconfigure.LockFreeLogAppenders;
+import io.github.lockfreelog.autoconfigure.actuate.LockFreeLogAppenders;
 import io.github.lockfreelog.autoconfigure.LockFreeLogAutoConfiguration;
 import org.springframework.boot.actuate.autoconfigure.health.ConditionalOnEnabledHealthIndicator;
 import org.springframework.boot.autoconfigure.AutoConfiguration;

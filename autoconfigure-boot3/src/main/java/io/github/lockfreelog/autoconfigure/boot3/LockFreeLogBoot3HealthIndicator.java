@@ -1,13 +1,14 @@
 package io.github.lockfreelog.autoconfigure.boot3;
 
-import io.github.lockfreelog.autoconfigure.LockFreeLogAppenders;
-import io.github.lockfreelog.autoconfigure.LockFreeLogHealth;
+import io.github.lockfreelog.autoconfigure.actuate.LockFreeLogAppenders;
+import io.github.lockfreelog.autoconfigure.actuate.LockFreeLogHealth;
 import org.springframework.boot.actuate.health.AbstractHealthIndicator;
 import org.springframework.boot.actuate.health.Health;
 
 /**
  * Spring Boot 3 health indicator of the lock-free appenders: {@code DOWN} while an appender is
- * stopped or its background thread meets new errors (see {@link LockFreeLogHealth}).
+ * stopped or its latest write to the log file failed, {@code UNKNOWN} when there is no appender
+ * (see {@link LockFreeLogHealth}).
  */
 public class LockFreeLogBoot3HealthIndicator extends AbstractHealthIndicator {
 
@@ -21,6 +22,6 @@ public class LockFreeLogBoot3HealthIndicator extends AbstractHealthIndicator {
     @Override
     protected void doHealthCheck(Health.Builder builder) {
         LockFreeLogHealth.Check check = health.check();
-        (check.up() ? builder.up() : builder.down()).withDetail("appenders", check.appenders());
+        builder.status(check.state().name()).withDetails(check.details());
     }
 }

@@ -1,24 +1,32 @@
 package io.github.lockfreelog.autoconfigure.boot3;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
-import io.github.lockfreelog.autoconfigure.LockFreeLogAutoConfiguration;
-import io.github.lockfreelog.autoconfigure.LockFreeLogEndpoint;
-import io.github.lockfreelog.autoconfigure.LockFreeLogEndpointAutoConfiguration;
-import io.github.lockfreelog.autoconfigure.LockFreeLogHealthAutoConfiguration;
-import io.github.lockfreelog.autoconfigure.LockFreeLogMetrics;
-import io.github.lockfreelog.autoconfigure.LockFreeLogMetricsAutoConfiguration;
-import io.github.lockfreelog.logback.LockFreeFileAppender;
+import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
-import org.junit.jupiter.api.BeforeEach;
+import ch.qos.logback.core.util.FileSize;
+import io.github.lockfreelog.autoconfigure.LockFreeLogEndpointAutoConfiguration;
+import io.github.lockfreelog.autoconfigure.LockFreeLogHealthAutoConfiguration;
+import io.github.lockfreelog.autoconfigure.LockFreeLogMetricsAutoConfiguration;
+import io.github.lockfreelog.autoconfigure.actuate.LockFreeLogAppenders;
+import io.github.lockfreelog.autoconfigure.actuate.LockFreeLogEndpoint;
+import io.github.lockfreelog.autoconfigure.actuate.LockFreeLogMetrics;
+import io.github.lockfreelog.journal.ForwardingLogSink;
+import io.github.lockfreelog.logback.LockFreeFileAppender;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.slf4j.LoggerFactory;
 import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
 import org.springframework.boot.actuate.autoconfigure.health.HealthContributorAutoConfiguration;
 import org.springframework.boot.actuate.autoconfigure.metrics.CompositeMeterRegistryAutoConfiguration;
@@ -34,53 +42,72 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * The starter's auto-configurations, built against Spring Boot 4, on Spring Boot 3, in the order
- * Spring Boot 3's own auto-configurations impose.
+ * The starter's actuator auto-configurations, built against Spring Boot 4, on Spring Boot 3, in the
+ * order Spring Boot 3's own auto-configurations impose. The appender is attached straight to a
+ * logger of a Logback context of the test's own, and the {@link LockFreeLogAppenders} bean is built
+ * here, apart from the starter's way of attaching its appender.
  */
 class LockFreeLogBoot3AutoConfigurationTests {
+
+    private static final String NAME = "BOOT3_FILE";
 
     @TempDir
     Path dir;
 
-    private ApplicationContextRunner runner() {
-        return new ApplicationContextRunner()
-                .withConfiguration(AutoConfigurations.of(LockFreeLogAutoConfiguration.class,
-                        LockFreeLogEndpointAutoConfiguration.class, LockFreeLogMetricsAutoConfiguration.class,
-                        LockFreeLogHealthAutoConfiguration.class, LockFreeLogBoot3HealthAutoConfiguration.class,
-                        HealthContributorAutoConfiguration.class, EndpointAutoConfiguration.class,
-                        MetricsAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class,
-                        SimpleMetricsExportAutoConfiguration.class))
-                .withPropertyValues("lockfreelog.file=" + dir.resolve("app.log"), "lockfreelog.buffer-size=64KB",
-                        "lockfreelog.buffer-count=2", "management.endpoints.web.exposure.include=lockfreelog");
-    }
+    private final LoggerContext loggerContext = new LoggerContext();
 
-    private static final String NAME = "LOCKFREE_FILE";
+    private final AtomicBoolean failing = new AtomicBoolean();
 
     private LockFreeFileAppender appender;
 
-    /** The appender the starter would attach while Spring Boot initialises logging, attached by hand. */
+    private ApplicationContextRunner runner() {
+        return new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(LockFreeLogEndpointAutoConfiguration.class,
+                        LockFreeLogMetricsAutoConfiguration.class, LockFreeLogHealthAutoConfiguration.class,
+                        LockFreeLogBoot3HealthAutoConfiguration.class, HealthContributorAutoConfiguration.class,
+                        EndpointAutoConfiguration.class, MetricsAutoConfiguration.class,
+                        CompositeMeterRegistryAutoConfiguration.class, SimpleMetricsExportAutoConfiguration.class))
+                .withBean(LockFreeLogAppenders.class, () -> new LockFreeLogAppenders(loggerContext))
+                .withPropertyValues("management.endpoints.web.exposure.include=lockfreelog");
+    }
+
     @BeforeEach
     void attach() {
-        LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
-        PatternLayoutEncoder encoder = new PatternLayoutEncoder();
-        encoder.setContext(context);
-        encoder.setPattern("%m%n");
-        encoder.start();
+        loggerContext.start();
         appender = new LockFreeFileAppender();
-        appender.setContext(context);
+        appender.setContext(loggerContext);
         appender.setName(NAME);
         appender.setFile(dir.resolve("app.log").toString());
-        appender.setEncoder(encoder);
-        appender.setBufferSize(ch.qos.logback.core.util.FileSize.valueOf("64KB"));
+        appender.setBufferSize(FileSize.valueOf("64KB"));
         appender.setBufferCount(2);
+        PatternLayoutEncoder encoder = new PatternLayoutEncoder();
+        encoder.setContext(loggerContext);
+        encoder.setPattern("%msg%n");
+        encoder.start();
+        appender.setEncoder(encoder);
+        appender.setSinkDecorator(sink -> new ForwardingLogSink(sink) {
+            @Override
+            public int write(ByteBuffer src) throws IOException {
+                if (failing.get()) {
+                    throw new IOException("disk full (test)");
+                }
+                return super.write(src);
+            }
+        });
         appender.start();
-        context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME).addAppender(appender);
+        assertThat(appender.isStarted()).isTrue();
+        logger().addAppender(appender);
     }
 
     @AfterEach
-    void detach() {
-        ((LoggerContext) LoggerFactory.getILoggerFactory()).getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME).detachAppender(appender);
+    void detachAndStop() {
+        logger().detachAppender(appender);
         appender.stop();
+        loggerContext.stop();
+    }
+
+    private Logger logger() {
+        return loggerContext.getLogger("test.boot3");
     }
 
     @Test
@@ -104,6 +131,41 @@ class LockFreeLogBoot3AutoConfigurationTests {
     }
 
     @Test
+    void runWhileTheAppendersWritesFailShouldReportDownAtEveryCheckAndUpOnceOneSucceeds() {
+        failing.set(true);
+        runner().run(context -> {
+            HealthIndicator indicator = context.getBean("lockfreelogHealthIndicator", HealthIndicator.class);
+            logger().info("cannot be written yet");
+            await().atMost(Duration.ofSeconds(10)).until(() -> appender.getStatistics().failingSinceEpochMillis() != 0);
+            String since = Instant.ofEpochMilli(appender.getStatistics().failingSinceEpochMillis()).toString();
+            for (int check = 0; check < 3; check++) {
+                Health down = indicator.getHealth(true);
+                assertThat(down.getStatus()).isEqualTo(Status.DOWN);
+                assertThat(appenderDetails(down)).containsEntry("status", "DOWN").containsEntry("failingSince", since)
+                        .containsEntry("lastError", "IOException: disk full (test)");
+            }
+            failing.set(false);
+            await().atMost(Duration.ofSeconds(10)).until(() -> appender.getStatistics().failingSinceEpochMillis() == 0);
+            for (int check = 0; check < 2; check++) {
+                Health up = indicator.getHealth(true);
+                assertThat(up.getStatus()).isEqualTo(Status.UP);
+                assertThat(appenderDetails(up)).containsEntry("status", "UP").containsKey("warning")
+                        .containsEntry("lastError", "IOException: disk full (test)").doesNotContainKey("failingSince");
+            }
+        });
+    }
+
+    @Test
+    void runWithoutAppenderShouldReportUnknownWithTheReason() {
+        logger().detachAppender(appender);
+        runner().run(context -> {
+            Health health = context.getBean("lockfreelogHealthIndicator", HealthIndicator.class).getHealth(true);
+            assertThat(health.getStatus()).isEqualTo(Status.UNKNOWN);
+            assertThat(health.getDetails()).containsExactly(Map.entry("reason", LockFreeLogAppenders.NO_LOG_FILE));
+        });
+    }
+
+    @Test
     void runWhenHealthIndicatorIsDisabledShouldNotCreateIt() {
         runner().withPropertyValues("management.health.lockfreelog.enabled=false")
                 .run(context -> assertThat(context).doesNotHaveBean("lockfreelogHealthIndicator"));
@@ -113,7 +175,7 @@ class LockFreeLogBoot3AutoConfigurationTests {
     void runWithoutSpringBoot3HealthApiShouldBackOff() {
         runner().withClassLoader(new FilteredClassLoader(HealthIndicator.class)).run(context -> {
             assertThat(context).doesNotHaveBean("lockfreelogHealthIndicator");
-            assertThat(context).hasSingleBean(io.github.lockfreelog.autoconfigure.LockFreeLogAppenders.class);
+            assertThat(context).hasSingleBean(LockFreeLogAppenders.class);
         });
     }
 
@@ -130,7 +192,7 @@ class LockFreeLogBoot3AutoConfigurationTests {
     void runWithSpringBoot3MetricsShouldBindTheMetersToItsRegistry() {
         runner().run(context -> {
             assertThat(context).hasSingleBean(LockFreeLogMetrics.class);
-            LoggerFactory.getLogger("test.boot3").info("counted");
+            logger().info("counted");
             MeterRegistry registry = context.getBean(MeterRegistry.class);
             assertThat(registry.get("lockfreelog.events.appended")
                     .tag("appender", NAME).functionCounter().count()).isPositive();

@@ -1,11 +1,12 @@
-package io.github.lockfreelog.autoconfigure;
+package io.github.lockfreelog.autoconfigure.actuate;
 
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 
 /**
  * Spring Boot 4 health indicator of the lock-free appenders: {@code DOWN} while an appender is
- * stopped or its background thread meets new errors (see {@link LockFreeLogHealth}).
+ * stopped or its latest write to the log file failed, {@code UNKNOWN} when there is no appender
+ * (see {@link LockFreeLogHealth}).
  */
 public class LockFreeLogHealthIndicator extends AbstractHealthIndicator {
 
@@ -19,6 +20,6 @@ public class LockFreeLogHealthIndicator extends AbstractHealthIndicator {
     @Override
     protected void doHealthCheck(Health.Builder builder) {
         LockFreeLogHealth.Check check = health.check();
-        (check.up() ? builder.up() : builder.down()).withDetail("appenders", check.appenders());
+        builder.status(check.state().name()).withDetails(check.details());
     }
 }

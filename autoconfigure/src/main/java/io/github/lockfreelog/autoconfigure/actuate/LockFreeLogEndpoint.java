@@ -1,4 +1,4 @@
-package io.github.lockfreelog.autoconfigure;
+package io.github.lockfreelog.autoconfigure.actuate;
 
 import io.github.lockfreelog.journal.DropReason;
 import io.github.lockfreelog.journal.AppenderStatistics;
@@ -15,7 +15,8 @@ import org.springframework.boot.actuate.endpoint.annotation.Selector;
 
 /**
  * {@code /actuator/lockfreelog}: the counters of every lock-free appender attached to a Logback
- * logger; {@code /actuator/lockfreelog/{name}} for one (404 when there is no appender of that name).
+ * logger, or, when there is none, why ({@code "logFile": "none"} and a {@code reason});
+ * {@code /actuator/lockfreelog/{name}} for one (404 when there is no appender of that name).
  * Field names are part of the project's API (see README).
  */
 @Endpoint(id = "lockfreelog")
@@ -31,7 +32,10 @@ public class LockFreeLogEndpoint {
     public AppendersDescriptor appenders() {
         List<AppenderDescriptor> result = new ArrayList<>();
         appenders.attachments().forEach((appender, loggers) -> result.add(AppenderDescriptor.of(appender, loggers)));
-        return new AppendersDescriptor(result);
+        if (result.isEmpty()) {
+            return new AppendersDescriptor(result, AppendersDescriptor.NO_LOG_FILE, appenders.whyNone());
+        }
+        return new AppendersDescriptor(result, null, null);
     }
 
     @ReadOperation
@@ -45,11 +49,17 @@ public class LockFreeLogEndpoint {
     }
 
     /**
-     * Every lock-free appender, sorted by name.
+     * Every lock-free appender, sorted by name; when there is none, why.
      *
      * @param appenders the appenders
+     * @param logFile {@value #NO_LOG_FILE} when there is no appender, else {@code null} (left out of the JSON)
+     * @param reason why there is no appender ({@link LockFreeLogAppenders#absence()}), else {@code null}
      */
-    public record AppendersDescriptor(List<AppenderDescriptor> appenders) implements OperationResponseBody {
+    public record AppendersDescriptor(List<AppenderDescriptor> appenders, String logFile, String reason)
+            implements OperationResponseBody {
+
+        /** {@link #logFile()} when no lock-free appender writes a log file. */
+        public static final String NO_LOG_FILE = "none";
     }
 
     /**
@@ -59,7 +69,8 @@ public class LockFreeLogEndpoint {
      * @param autoConfigured whether the starter attached it ({@code false}: declared in the Logback configuration)
      * @param loggers loggers it is attached to
      * @param file log file
-     * @param journal journal file ({@code null} when the appender's default is used and it has not started)
+     * @param journal journal file in use (this instance's own where several share a log folder; {@code null}
+     * when the appender's default is used and it has not started)
      * @param started whether it is running
      * @param bufferSize bytes per buffer
      * @param bufferCount number of buffers

@@ -1,0 +1,139 @@
+package io.github.lockfreelog.autoconfigure.actuate;
+
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.Appender;
+import io.github.lockfreelog.logback.LockFreeFileAppender;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.IdentityHashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Supplier;
+
+/**
+ * Every {@link LockFreeFileAppender} attached to a logger of the Logback context: the starter's own
+ * and those declared in the Logback configuration. Read afresh on each call, so appenders added by
+ * a later reconfiguration are seen, and none is held: a detached appender can be collected.
+ *
+ * <p>When none is attached, {@link #absence()} says why, in the words of whoever created this
+ * object (the starter knows whether it was given a log file, or left the file to an appender of the
+ * Logback configuration).
+ */
+public class LockFreeLogAppenders {
+
+    /**
+     * Name of the appender the starter attaches (the same as the logging integration's own constant,
+     * repeated here so that this package does not depend on it).
+     */
+    public static final String STARTER_APPENDER_NAME = "LOCKFREE_FILE";
+
+    /** Why there is no appender, as the one-argument constructor says it. */
+    public static final String NO_LOG_FILE = "no log file is configured: set logging.file.name, logging.file.path "
+            + "or lockfreelog.file";
+
+    /** Why there is no appender when the starter says it runs one but none is attached to a logger now. */
+    static final String NONE_ATTACHED = "no lock-free appender is attached to a logger of the Logback context";
+
+
+    private final LoggerContext loggerContext;
+
+    private final Supplier<String> starterAbsence;
+
+    /**
+     * Appenders of a context where the starter runs none of its own: with none attached,
+     * {@link #absence()} is {@link #NO_LOG_FILE}.
+     *
+     * @param loggerContext the Logback context whose loggers are searched
+     */
+    public LockFreeLogAppenders(LoggerContext loggerContext) {
+        this(loggerContext, () -> NO_LOG_FILE);
+    }
+
+    /**
+     * Appenders of a context where the starter may run one of its own.
+     *
+     * @param loggerContext the Logback context whose loggers are searched
+     * @param absence why the starter runs no appender (for example, "logback-spring.xml writes
+     * /x/app.log with its own appender FILE"), or {@code null} when it runs one; asked on each read
+     */
+    public LockFreeLogAppenders(LoggerContext loggerContext, Supplier<String> absence) {
+        this.loggerContext = Objects.requireNonNull(loggerContext, "loggerContext");
+        this.starterAbsence = Objects.requireNonNull(absence, "absence");
+    }
+
+    /** The appenders, by name (sorted), each with the loggers it is attached to. */
+    public Map<LockFreeFileAppender, List<String>> attachments() {
+        return attachments(loggerContext);
+    }
+
+    /** The appenders, sorted by name. */
+    public List<LockFreeFileAppender> all() {
+        return List.copyOf(attachments().keySet());
+    }
+
+    /** The appender with this name attached now, or {@code null}. */
+    public LockFreeFileAppender get(String name) {
+        for (Logger logger : loggerContext.getLoggerList()) {
+            for (Iterator<Appender<ILoggingEvent>> it = logger.iteratorForAppenders(); it.hasNext();) {
+                if (it.next() instanceof LockFreeFileAppender appender && name != null && name.equals(appender.getName())) {
+                    return appender;
+                }
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Why no lock-free appender is attached to a logger, or {@code null} when one is: the reason the
+     * starter gave, or {@link #NONE_ATTACHED} when the starter says it runs one (which is then
+     * detached: a Logback reset in progress, or a configuration that took it off).
+     */
+    public String absence() {
+        return find(loggerContext).isEmpty() ? whyNone() : null;
+    }
+
+    /** What {@link #absence()} says, for a caller that already found no appender attached. */
+    String whyNone() {
+        String reason = starterAbsence.get();
+        return (reason != null) ? reason : NONE_ATTACHED;
+    }
+
+    /** Whether the starter says it runs an appender of its own ({@link #STARTER_APPENDER_NAME}), attached now or not. */
+    boolean starterRunsAppender() {
+        return starterAbsence.get() == null;
+    }
+
+    /**
+     * Whether this appender is the one the starter attached (rather than one from the Logback
+     * configuration): the one {@code LockFreeLogRuntime} holds.
+     */
+    public static boolean isAutoConfigured(LockFreeFileAppender appender) {
+        return appender != null && appender == io.github.lockfreelog.autoconfigure.logging.LockFreeLogRuntime.get().appender();
+    }
+
+    /** Every lock-free appender attached to a logger of this context, sorted by name. */
+    public static List<LockFreeFileAppender> find(LoggerContext loggerContext) {
+        return List.copyOf(attachments(loggerContext).keySet());
+    }
+
+    private static Map<LockFreeFileAppender, List<String>> attachments(LoggerContext loggerContext) {
+        Map<LockFreeFileAppender, List<String>> byIdentity = new IdentityHashMap<>();
+        for (Logger logger : loggerContext.getLoggerList()) {
+            for (Iterator<Appender<ILoggingEvent>> it = logger.iteratorForAppenders(); it.hasNext();) {
+                if (it.next() instanceof LockFreeFileAppender appender) {
+                    byIdentity.computeIfAbsent(appender, a -> new ArrayList<>()).add(logger.getName());
+                }
+            }
+        }
+        Map<LockFreeFileAppender, List<String>> sorted = new LinkedHashMap<>();
+        byIdentity.entrySet().stream()
+                .sorted(Comparator.comparing(e -> String.valueOf(e.getKey().getName())))
+                .forEach(e -> sorted.put(e.getKey(), List.copyOf(e.getValue())));
+        return sorted;
+    }
+}

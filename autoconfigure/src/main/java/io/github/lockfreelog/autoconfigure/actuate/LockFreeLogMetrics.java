@@ -1,0 +1,223 @@
+package io.github.lockfreelog.autoconfigure.actuate;
+
+import io.github.lockfreelog.journal.AppenderStatistics;
+import io.github.lockfreelog.journal.DropReason;
+import io.github.lockfreelog.journal.ProcStat;
+import io.github.lockfreelog.logback.LockFreeFileAppender;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.FunctionTimer;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.TimeGauge;
+import io.micrometer.core.instrument.binder.BaseUnits;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import java.util.function.ToDoubleFunction;
+import java.util.function.ToLongFunction;
+
+/**
+ * Micrometer meters carrying the same numbers as the {@code lockfreelog} endpoint, one set per
+ * appender name (tag {@code appender}); drops are tagged by {@code reason}, page faults by
+ * {@code type}. Page faults of the whole process are one pair of meters, whatever the number of
+ * appenders.
+ *
+ * <p>Meters are bound for the appenders attached when the registry is bound, and for the
+ * starter's own ({@link LockFreeLogAppenders#STARTER_APPENDER_NAME}) when the starter says it runs
+ * one, attached then or not. Each meter looks its appender up by name when it is read, through
+ * {@link LockFreeLogAppenders}, and holds no appender: a stopped and detached appender can be
+ * collected, and one attached again, or replaced by another of the same name, is read from then on.
+ * While no appender of that name is attached, gauges read {@code NaN}, and counters keep the last
+ * value they read (0 if none), so they never go back: the starter keeps the same appender, with its
+ * counters, across Logback resets. Counters start again from 0 only when another appender of that
+ * name replaces it (or it is stopped and started again), which a monitoring system takes as a
+ * counter reset.
+ *
+ * <p>An appender's meters share one snapshot of its statistics, taken again once older than
+ * {@link #SNAPSHOT_MAX_AGE_NANOS} (a snapshot reads {@code /proc}), so the meters of one
+ * publication agree with one another and look the appender up once.
+ *
+ * <p>Names are chosen so that Prometheus shows each with one unit suffix and one {@code _total}: a
+ * counter of bytes is {@code lockfreelog.written} with base unit bytes, scraped as
+ * {@code lockfreelog_written_bytes_total}.
+ */
+public class LockFreeLogMetrics implements MeterBinder {
+
+    /** How long one statistics snapshot serves the meters of an appender: about one publication. */
+    static final long SNAPSHOT_MAX_AGE_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+
+    private final LockFreeLogAppenders appenders;
+
+    /** Page faults of the process; the meters read it through this binder, which the context keeps alive. */
+    private final Snapshot<long[]> processFaults = new Snapshot<>(ProcStat::processFaults);
+
+    /** What the meters of each appender name read; held here, as the meters hold their state weakly. */
+    private final Map<String, Reading> readings = new ConcurrentHashMap<>();
+
+    public LockFreeLogMetrics(LockFreeLogAppenders appenders) {
+        this.appenders = appenders;
+    }
+
+    @Override
+    public void bindTo(MeterRegistry registry) {
+        Set<String> names = new TreeSet<>();
+        for (LockFreeFileAppender appender : appenders.all()) {
+            if (appender.getName() != null) {
+                names.add(appender.getName());
+            }
+        }
+        if (appenders.starterRunsAppender()) {
+            names.add(LockFreeLogAppenders.STARTER_APPENDER_NAME);
+        }
+        boolean procAvailable = processFaults.get() != null;
+        for (String name : names) {
+            bind(registry, name, readings.computeIfAbsent(name, n -> new Reading(appenders, n)), procAvailable);
+        }
+        bindProcessPageFaults(registry, procAvailable);
+    }
+
+    private static void bind(MeterRegistry registry, String name, Reading reading, boolean procAvailable) {
+        Tags tags = Tags.of("appender", name);
+        counter(registry, reading, tags, "lockfreelog.events.appended", null, "Events handed to the appender",
+                AppenderStatistics::appended);
+        counter(registry, reading, tags, "lockfreelog.events.written", null, "Events written to the log file",
+                AppenderStatistics::eventsWritten);
+        for (DropReason reason : DropReason.values()) {
+            counter(registry, reading, tags.and("reason", reason.id()), "lockfreelog.events.dropped", null,
+                    "Events dropped, by reason", s -> s.drops().getOrDefault(reason.id(), 0L));
+        }
+        counter(registry, reading, tags, "lockfreelog.events.truncated", null, "Events cut to the maximum event size",
+                AppenderStatistics::truncated);
+        gauge(registry, reading, tags, "lockfreelog.events.in.flight", null,
+                "Events in the journal, not yet in the log file", AppenderStatistics::inFlight);
+        counter(registry, reading, tags, "lockfreelog.written", BaseUnits.BYTES, "Bytes written to the log file",
+                AppenderStatistics::bytesWritten);
+        counter(registry, reading, tags, "lockfreelog.buffer.swaps", null, "Buffer swaps", AppenderStatistics::swaps);
+        FunctionTimer.builder("lockfreelog.buffer.waits", reading, r -> (long) r.count(AppenderStatistics::waits),
+                        r -> r.count(AppenderStatistics::waitTotalNanos), TimeUnit.NANOSECONDS)
+                .tags(tags).description("Appends that waited for a drained buffer").register(registry);
+        TimeGauge.builder("lockfreelog.buffer.wait.max", reading, TimeUnit.NANOSECONDS,
+                        r -> r.gauge(AppenderStatistics::waitMaxNanos))
+                .tags(tags).description("Longest wait for a drained buffer since start").register(registry);
+        gauge(registry, reading, tags, "lockfreelog.buffer.active.fill", BaseUnits.BYTES,
+                "Bytes reserved in the active buffer", AppenderStatistics::activeBufferFill);
+        gauge(registry, reading, tags, "lockfreelog.buffer.size", BaseUnits.BYTES, "Bytes per buffer",
+                AppenderStatistics::bufferSize);
+        gauge(registry, reading, tags, "lockfreelog.buffers", null, "Buffers in the journal",
+                AppenderStatistics::bufferCount);
+        gauge(registry, reading, tags, "lockfreelog.drain.lag", BaseUnits.BYTES,
+                "Bytes in the journal not yet in the log file", AppenderStatistics::drainLagBytes);
+        counter(registry, reading, tags, "lockfreelog.drainer.errors", null, "Errors met by the background thread",
+                AppenderStatistics::drainerErrors);
+        counter(registry, reading, tags, "lockfreelog.frames.recovered", null,
+                "Events recovered from the journal at start", AppenderStatistics::recoveredFrames);
+        counter(registry, reading, tags, "lockfreelog.frames.skipped", null,
+                "Damaged or unfinished frames skipped", AppenderStatistics::skippedFrames);
+        gauge(registry, reading, tags, "lockfreelog.started", null,
+                "1 while the appender runs, 0 while it is stopped, NaN while none of this name is attached",
+                s -> s.started() ? 1 : 0);
+        if (procAvailable) {
+            String description = "Page faults of the appender's background thread since the appender started";
+            counter(registry, reading, tags.and("type", "minor"), "lockfreelog.drainer.page.faults", null,
+                    description, s -> s.pageFaults().drainerMinor());
+            counter(registry, reading, tags.and("type", "major"), "lockfreelog.drainer.page.faults", null,
+                    description, s -> s.pageFaults().drainerMajor());
+        }
+    }
+
+    /** Page faults of the whole process since it started, once per registry (where {@code /proc} is present). */
+    private void bindProcessPageFaults(MeterRegistry registry, boolean procAvailable) {
+        if (!procAvailable) {
+            return;
+        }
+        String description = "Page faults of the whole process since it started";
+        FunctionCounter.builder("lockfreelog.process.page.faults", this, m -> count(m.processFaults.get(), 0))
+                .tags("type", "minor").description(description).register(registry);
+        FunctionCounter.builder("lockfreelog.process.page.faults", this, m -> count(m.processFaults.get(), 1))
+                .tags("type", "major").description(description).register(registry);
+    }
+
+    private static double count(long[] minorAndMajor, int index) {
+        return (minorAndMajor != null) ? minorAndMajor[index] : Double.NaN;
+    }
+
+    private static void counter(MeterRegistry registry, Reading reading, Tags tags, String name, String baseUnit,
+            String description, ToLongFunction<AppenderStatistics> value) {
+        FunctionCounter.builder(name, reading, r -> r.count(value))
+                .tags(tags).baseUnit(baseUnit).description(description).register(registry);
+    }
+
+    private static void gauge(MeterRegistry registry, Reading reading, Tags tags, String name, String baseUnit,
+            String description, ToDoubleFunction<AppenderStatistics> value) {
+        Gauge.builder(name, reading, r -> r.gauge(value))
+                .tags(tags).baseUnit(baseUnit).description(description).strongReference(true).register(registry);
+    }
+
+    /**
+     * What the meters of one appender name read: the statistics of the appender of that name attached
+     * now, looked up at most once per snapshot, and the last statistics read, for counters. Holds
+     * statistics, never the appender.
+     */
+    static final class Reading {
+
+        private final Snapshot<AppenderStatistics> current;
+
+        /** The latest statistics read while an appender of this name was attached; {@code null} before. */
+        private volatile AppenderStatistics last;
+
+        Reading(LockFreeLogAppenders appenders, String name) {
+            this.current = new Snapshot<>(() -> {
+                LockFreeFileAppender appender = appenders.get(name);
+                return (appender != null) ? appender.getStatistics() : null;
+            });
+        }
+
+        /** A gauge's value: {@code NaN} while no appender of this name is attached. */
+        double gauge(ToDoubleFunction<AppenderStatistics> value) {
+            AppenderStatistics now = current.get();
+            return (now != null) ? value.applyAsDouble(now) : Double.NaN;
+        }
+
+        /** A counter's value: the last one read while no appender of this name is attached (0 before any). */
+        double count(ToLongFunction<AppenderStatistics> value) {
+            AppenderStatistics now = current.get();
+            if (now != null) {
+                last = now;
+            } else {
+                now = last;
+            }
+            return (now != null) ? value.applyAsLong(now) : 0;
+        }
+    }
+
+    /**
+     * A reading (an appender's statistics, the process's page faults), taken again once older than
+     * {@link #SNAPSHOT_MAX_AGE_NANOS}; a {@code null} reading is kept as long as any other.
+     */
+    static final class Snapshot<T> {
+
+        private final Supplier<T> reader;
+        private boolean taken;
+        private T value;
+        private long takenAt;
+
+        Snapshot(Supplier<T> reader) {
+            this.reader = reader;
+        }
+
+        synchronized T get() {
+            long now = System.nanoTime();
+            if (!taken || now - takenAt > SNAPSHOT_MAX_AGE_NANOS) {
+                value = reader.get();
+                takenAt = now;
+                taken = true;
+            }
+            return value;
+        }
+    }
+}
