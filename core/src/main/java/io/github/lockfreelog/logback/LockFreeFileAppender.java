@@ -12,6 +12,7 @@ import io.github.lockfreelog.journal.DropReason;
 import io.github.lockfreelog.journal.FileLogSink;
 import io.github.lockfreelog.journal.JournalDescriptor;
 import io.github.lockfreelog.journal.JournalEngine;
+import io.github.lockfreelog.journal.JournalSlots;
 import io.github.lockfreelog.journal.LogSink;
 import io.github.lockfreelog.journal.PageFaults;
 import io.github.lockfreelog.journal.SafeFiles;
@@ -61,7 +62,10 @@ public class LockFreeFileAppender extends UnsynchronizedAppenderBase<ILoggingEve
     /** Name of the hidden folder, beside the log file, that holds the journal by default. */
     public static final String JOURNAL_FOLDER = ".lockfreelog";
 
-    /** Journals in use in this JVM, so that two appenders never share one. */
+    /**
+     * Journals in use in this JVM, by their configured path (for the default journal: its first
+     * slot), so that two appenders of one JVM never share a journal, nor, by default, a log file.
+     */
     private static final Map<Path, String> JOURNALS_IN_USE = new ConcurrentHashMap<>();
 
     private String file;
@@ -89,7 +93,8 @@ public class LockFreeFileAppender extends UnsynchronizedAppenderBase<ILoggingEve
     private volatile JournalEngine engine;
     /** Events that arrived while no engine ran (start failed, or was never called): counted as dropped, reason stopped. */
     private final LongAdder droppedWhileNotRunning = new LongAdder();
-    private Path journalInUse;
+    /** This appender's key in {@link #JOURNALS_IN_USE} while it runs (the journal itself is in its statistics). */
+    private Path journalClaimed;
     private int dropBelow = Integer.MAX_VALUE;
     /** Set only for an encoder that may not be called by many threads at once. */
     private Object encoderGuard;
@@ -170,9 +175,11 @@ public class LockFreeFileAppender extends UnsynchronizedAppenderBase<ILoggingEve
                     + " concurrent use, so events are encoded one at a time; set <encoderThreadSafe>true</encoderThreadSafe>"
                     + " if it is");
         }
+        // the default journal is the first of several slots, so that other processes may log to the same file
+        int slots = journal == null || journal.isBlank() ? JournalSlots.DEFAULT_SLOTS : 1;
         JournalEngine.Config config = new JournalEngine.Config(String.valueOf(name), logFile, journalFile, bufferCount,
                 (int) bufferSize.getSize(), (int) maxEvent, backpressure, nanos(maxBlockTime), nanos(flushInterval),
-                nanos(unblockTimeout), nanos(stopTimeout));
+                nanos(unblockTimeout), nanos(stopTimeout), slots);
         try {
             Status status = new Status(suffix);
             RollingLogSink.Settings rolling = rollingSettings();
@@ -184,7 +191,7 @@ public class LockFreeFileAppender extends UnsynchronizedAppenderBase<ILoggingEve
             addError("Could not start" + suffix + " with file " + logFile + " and journal " + journalFile + ": " + e, e);
             return;
         }
-        journalInUse = journalFile;
+        journalClaimed = journalFile;
         super.start();
     }
 
@@ -290,9 +297,9 @@ public class LockFreeFileAppender extends UnsynchronizedAppenderBase<ILoggingEve
         if (running != null) {
             running.stop();
         }
-        if (journalInUse != null) {
-            JOURNALS_IN_USE.remove(journalInUse);
-            journalInUse = null;
+        if (journalClaimed != null) {
+            JOURNALS_IN_USE.remove(journalClaimed);
+            journalClaimed = null;
         }
     }
 
@@ -401,7 +408,11 @@ public class LockFreeFileAppender extends UnsynchronizedAppenderBase<ILoggingEve
         return journal;
     }
 
-    /** Path of the journal; default {@code <log folder>/.lockfreelog/<log file name>.journal}. */
+    /**
+     * Path of the journal. Unset, each process takes the first free of {@code <log folder>/.lockfreelog/<log file
+     * name>.journal}, {@code <log file name>.1.journal}, ... (see {@link JournalSlots}), so that several processes
+     * may write one log file; set, it is this one journal, and a second process is refused.
+     */
     public void setJournal(String journal) {
         this.journal = journal;
     }
