@@ -278,7 +278,8 @@ final class RollingLogSink implements LogSink {
             } else {
                 Path source = compressor.sourceFor(targetPath);
                 RolledFileCompressor.move(file, source);
-                archiver.execute(() -> compress(source, targetPath));
+                long notBefore = System.nanoTime() + RolledFileCompressor.SETTLE_NANOS; // others may still append
+                archiver.execute(() -> compress(source, targetPath, notBefore));
             }
         }
         FileLogSink next = new FileLogSink(file); // opened before the old one is closed: a failure leaves `live` usable
@@ -318,9 +319,9 @@ final class RollingLogSink implements LogSink {
         }
     }
 
-    private void compress(Path source, Path target) {
+    private void compress(Path source, Path target, long notBefore) {
         try {
-            compressor.compress(source, target);
+            compressor.compress(source, target, notBefore);
         } catch (IOException | RuntimeException e) {
             status.error("compressing " + source + " to " + target + " failed; the uncompressed file is kept and"
                     + " compressed at the next start", e);

@@ -3,12 +3,17 @@ package io.github.lockfreelog.logback;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.core.rolling.helper.CompressionMode;
+import io.github.lockfreelog.journal.FileLogSink;
 import io.github.lockfreelog.journal.LogSink;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -121,6 +126,64 @@ class SharedRollingSinkTest {
             assertThat(n).as("writer %d", id).isEqualTo(next[id]++);
         }
         assertThat(next).containsExactly(perWriter, perWriter);
+    }
+
+    /**
+     * An instance that has not noticed the roll yet appends to the rolled file for a few more
+     * milliseconds: the compression waits for that (compressing at once loses most of these lines),
+     * so they reach the archive.
+     */
+    @Test
+    void linesAppendedToARolledFileAfterItsRollReachTheArchive() throws Exception {
+        RolledFileCompressor compressor = new RolledFileCompressor(CompressionMode.GZ, TestAppenders.status(context));
+        Path source = dir.resolve("app.2026-03-01.0.log.tmp");
+        Path target = dir.resolve("app.2026-03-01.0.log.gz");
+        StringBuilder expected = new StringBuilder();
+        for (int n = 0; n < 2_000; n++) {
+            expected.append(line(0, n)).append('\n');
+        }
+        Files.writeString(source, expected);
+        long rolled = System.nanoTime();
+        Thread compressing = new Thread(() -> {
+            try {
+                compressor.compress(source, target, rolled + RolledFileCompressor.SETTLE_NANOS);
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+        compressing.start();
+        // the other instance's late writes, over 60 ms (it would look within 5 ms)
+        try (FileLogSink late = new FileLogSink(source)) {
+            for (int n = 0; n < 30; n++) {
+                String line = line(1, n) + "\n";
+                expected.append(line);
+                late.write(ByteBuffer.wrap(line.getBytes(StandardCharsets.US_ASCII)));
+                TimeUnit.MILLISECONDS.sleep(2);
+            }
+        }
+        compressing.join(TimeUnit.SECONDS.toMillis(30));
+        assertThat(source).doesNotExist();
+        assertThat(new String(RollingTest.gunzip(target), StandardCharsets.US_ASCII)).isEqualTo(expected.toString());
+    }
+
+    /** A rolled file that another compressor holds (here: another sink of this JVM) is left to it. */
+    @Test
+    void aRolledFileLockedByAnotherCompressorIsLeftToIt() throws Exception {
+        RolledFileCompressor compressor = new RolledFileCompressor(CompressionMode.GZ, TestAppenders.status(context));
+        Path source = Files.writeString(dir.resolve("app.2026-03-01.0.log.tmp"), line(0, 0) + "\n");
+        Path target = dir.resolve("app.2026-03-01.0.log.gz");
+        RolledFileCompressor.Leftover leftover = new RolledFileCompressor.Leftover(source, target, false);
+        try (FileChannel other = FileChannel.open(source, StandardOpenOption.WRITE)) {
+            FileLock held = other.lock();
+            compressor.finish(leftover);
+            assertThat(compressor.compress(source, target, 0)).isFalse();
+            assertThat(source).exists();
+            assertThat(target).doesNotExist();
+            held.release();
+        }
+        compressor.finish(leftover);
+        assertThat(source).doesNotExist();
+        assertThat(new String(RollingTest.gunzip(target), StandardCharsets.US_ASCII)).isEqualTo(line(0, 0) + "\n");
     }
 
     private static String line(int writer, int n) {
