@@ -93,8 +93,8 @@ public class LockFreeFileAppender extends UnsynchronizedAppenderBase<ILoggingEve
     private volatile JournalEngine engine;
     /** Events that arrived while no engine ran (start failed, or was never called): counted as dropped, reason stopped. */
     private final LongAdder droppedWhileNotRunning = new LongAdder();
-    /** This appender's key in {@link #JOURNALS_IN_USE} while it runs (the journal itself is in its statistics). */
-    private Path journalClaimed;
+    /** This appender's key in {@link #JOURNALS_IN_USE} while it runs (the slot it took is in its statistics). */
+    private Path journalInUse;
     private int dropBelow = Integer.MAX_VALUE;
     /** Set only for an encoder that may not be called by many threads at once. */
     private Object encoderGuard;
@@ -191,7 +191,7 @@ public class LockFreeFileAppender extends UnsynchronizedAppenderBase<ILoggingEve
             addError("Could not start" + suffix + " with file " + logFile + " and journal " + journalFile + ": " + e, e);
             return;
         }
-        journalClaimed = journalFile;
+        journalInUse = journalFile;
         super.start();
     }
 
@@ -297,9 +297,9 @@ public class LockFreeFileAppender extends UnsynchronizedAppenderBase<ILoggingEve
         if (running != null) {
             running.stop();
         }
-        if (journalClaimed != null) {
-            JOURNALS_IN_USE.remove(journalClaimed);
-            journalClaimed = null;
+        if (journalInUse != null) {
+            JOURNALS_IN_USE.remove(journalInUse);
+            journalInUse = null;
         }
     }
 
