@@ -136,8 +136,9 @@ public final class JournalEngine {
     }
 
     /**
-     * Recovers what a previous process left in the journal into the sink, creates a fresh journal,
-     * and starts the drainer. An interrupt of the calling thread does not make it fail: the JDK
+     * Takes the journal (with several {@link Config#journalSlots}, the first free slot), recovers
+     * into the sink what a previous process left in it (and in free slots that processes which died
+     * left behind), creates a fresh journal, and starts the drainer. An interrupt of the calling thread does not make it fail: the JDK
      * closes a channel that an interrupted thread uses, so the interrupt is held back until start
      * returns, and a start that one interrupts anyway is begun again (recovery records its
      * progress in the old journal, so it never writes an event twice).
