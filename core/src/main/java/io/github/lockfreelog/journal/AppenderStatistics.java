@@ -8,7 +8,7 @@ import java.util.Map;
  *
  * @param name appender name
  * @param file log file
- * @param journal journal file
+ * @param journal journal file in use (when the journal is not set, the slot this appender took)
  * @param started whether the appender is running
  * @param bufferSize bytes per buffer
  * @param bufferCount number of buffers

@@ -34,6 +34,7 @@ final class DrainLog {
      */
     void write(ByteBuffer src, int start, long termCount, int from, int to) throws IOException {
         while (src.hasRemaining()) {
+            sink.follow(); // first: the size in the intent must be that of the file written
             final long before = sink.size();
             final int at = src.position();
             journal.writeIntent(++intentSeq, termCount, from, to, at - start, before);

@@ -26,6 +26,11 @@ public class ForwardingLogSink implements LogSink {
     }
 
     @Override
+    public boolean follow() throws IOException {
+        return delegate.follow();
+    }
+
+    @Override
     public long size() throws IOException {
         return delegate.size();
     }

@@ -22,10 +22,31 @@ import java.util.function.UnaryOperator;
  */
 public final class JournalEngine {
 
-    /** Everything the engine needs to run, already validated by the appender. */
+    /**
+     * Everything the engine needs to run, already validated by the appender.
+     *
+     * @param journalFile the journal; with several {@code journalSlots}, the first of them
+     * @param journalSlots 1: use {@code journalFile} or fail if it is in use; more: take the first
+     *        free one of that many {@link JournalSlots} and recover the free ones that processes which
+     *        died left behind
+     */
     public record Config(String name, Path logFile, Path journalFile, int bufferCount, int bufferSize,
             int maxEventSize, Backpressure backpressure, long maxBlockNanos, long flushIntervalNanos,
-            long unblockTimeoutNanos, long stopTimeoutNanos) {
+            long unblockTimeoutNanos, long stopTimeoutNanos, int journalSlots) {
+
+        /** A config with one journal, {@code journalFile}. */
+        public Config(String name, Path logFile, Path journalFile, int bufferCount, int bufferSize,
+                int maxEventSize, Backpressure backpressure, long maxBlockNanos, long flushIntervalNanos,
+                long unblockTimeoutNanos, long stopTimeoutNanos) {
+            this(name, logFile, journalFile, bufferCount, bufferSize, maxEventSize, backpressure, maxBlockNanos,
+                    flushIntervalNanos, unblockTimeoutNanos, stopTimeoutNanos, 1);
+        }
+
+        /** This config, bound to the one journal {@code journal} (the slot taken). */
+        Config withJournal(Path journal) {
+            return new Config(name, logFile, journal, bufferCount, bufferSize, maxEventSize, backpressure,
+                    maxBlockNanos, flushIntervalNanos, unblockTimeoutNanos, stopTimeoutNanos, 1);
+        }
     }
 
     static final byte[] TRUNCATION_MARKER = (" [lockfreelog: event truncated]" + System.lineSeparator())
@@ -115,8 +136,9 @@ public final class JournalEngine {
     }
 
     /**
-     * Recovers what a previous process left in the journal into the sink, creates a fresh journal,
-     * and starts the drainer. An interrupt of the calling thread does not make it fail: the JDK
+     * Takes the journal (with several {@link Config#journalSlots}, the first free slot), recovers
+     * into the sink what a previous process left in it (and in free slots that processes which died
+     * left behind), creates a fresh journal, and starts the drainer. An interrupt of the calling thread does not make it fail: the JDK
      * closes a channel that an interrupted thread uses, so the interrupt is held back until start
      * returns, and a start that one interrupts anyway is begun again (recovery records its
      * progress in the old journal, so it never writes an event twice).
@@ -142,14 +164,20 @@ public final class JournalEngine {
         }
     }
 
-    private static JournalEngine startOnce(Config config, StatusReporter status, LogSink.Factory sinkFactory)
+    private static JournalEngine startOnce(Config requested, StatusReporter status, LogSink.Factory sinkFactory)
             throws IOException {
-        JournalLock lock = JournalLock.acquire(config.journalFile(), status);
+        JournalSlots.Taken taken = JournalSlots.take(requested.journalFile(), requested.journalSlots(), status);
+        Config config = requested.withJournal(taken.journal());
+        JournalLock lock = taken.lock();
         LogSink sink = null;
         Journal journal = null;
         try {
             sink = sinkFactory.open();
             Recovery.Result recovered = Recovery.recover(config.journalFile(), sink, status);
+            if (requested.journalSlots() > 1) {
+                recovered = recovered.plus(JournalSlots.recoverLeftovers(requested.journalFile(),
+                        requested.journalSlots(), config.journalFile(), sink, status));
+            }
             SafeFiles.refuseLink(config.journalFile(), status);
             journal = Journal.create(config.journalFile(), config.bufferCount(), config.bufferSize());
             JournalEngine engine = new JournalEngine(config, journal, sink, status, recovered, lock);

@@ -77,7 +77,9 @@ final class JournalLock implements AutoCloseable {
         JournalLock lock = tryAcquire(journalFile, status);
         if (lock == null) {
             throw new IOException("the journal " + journalFile + " is in use by another appender or process"
-                    + " (it holds " + lockFileOf(journalFile) + "); give each appender its own <file> or <journal>");
+                    + " (it holds " + lockFileOf(journalFile) + "); a journal set with the setting journal serves"
+                    + " one running appender only: give each instance its own journal, or leave journal unset so"
+                    + " that each instance takes a free journal beside the log file");
         }
         return lock;
     }

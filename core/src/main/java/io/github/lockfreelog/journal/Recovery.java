@@ -34,6 +34,11 @@ final class Recovery {
 
     record Result(long recoveredFrames, long recoveredBytes, long skippedFrames) {
         static final Result NONE = new Result(0, 0, 0);
+
+        Result plus(Result other) {
+            return new Result(recoveredFrames + other.recoveredFrames, recoveredBytes + other.recoveredBytes,
+                    skippedFrames + other.skippedFrames);
+        }
     }
 
     private Recovery() {

@@ -15,6 +15,7 @@ import io.github.lockfreelog.journal.DropReason;
 import io.github.lockfreelog.journal.FileLogSink;
 import io.github.lockfreelog.journal.JournalDescriptor;
 import io.github.lockfreelog.journal.JournalEngine;
+import io.github.lockfreelog.journal.JournalSlots;
 import io.github.lockfreelog.journal.LogSink;
 import io.github.lockfreelog.journal.PageFaults;
 import io.github.lockfreelog.journal.SafeFiles;
@@ -68,7 +69,10 @@ public class LockFreeFileAppender extends UnsynchronizedAppenderBase<ILoggingEve
     /** Logger name of the line that reports events recovered at start. */
     public static final String RECOVERY_LOGGER = "io.github.lockfreelog.recovery";
 
-    /** Journals in use in this JVM, so that two appenders never share one. */
+    /**
+     * Journals in use in this JVM, by their configured path (for the default journal: its first
+     * slot), so that two appenders of one JVM never share a journal, nor, by default, a log file.
+     */
     private static final Map<Path, String> JOURNALS_IN_USE = new ConcurrentHashMap<>();
 
     private String file;
@@ -99,6 +103,7 @@ public class LockFreeFileAppender extends UnsynchronizedAppenderBase<ILoggingEve
     private volatile JournalEngine engine;
     /** Events that arrived while no engine ran (start failed, or was never called): counted as dropped, reason stopped. */
     private final LongAdder droppedWhileNotRunning = new LongAdder();
+    /** This appender's key in {@link #JOURNALS_IN_USE} while it runs (the slot it took is in its statistics). */
     private Path journalInUse;
     private int dropBelow = Integer.MAX_VALUE;
     /** Set only for an encoder that may not be called by many threads at once. */
@@ -147,9 +152,11 @@ public class LockFreeFileAppender extends UnsynchronizedAppenderBase<ILoggingEve
                     + " concurrent use, so events are encoded one at a time; set <encoderThreadSafe>true</encoderThreadSafe>"
                     + " if it is");
         }
+        // the default journal is the first of several slots, so that other processes may log to the same file
+        int slots = journal == null || journal.isBlank() ? JournalSlots.DEFAULT_SLOTS : 1;
         JournalEngine.Config config = new JournalEngine.Config(String.valueOf(name), logFile, journalFile, bufferCount,
                 (int) bufferSize.getSize(), (int) effectiveMaxEventSize(), backpressure, nanos(maxBlockTime), nanos(flushInterval),
-                nanos(unblockTimeout), nanos(stopTimeout));
+                nanos(unblockTimeout), nanos(stopTimeout), slots);
         try {
             Status status = new Status(suffix);
             RollingLogSink.Settings rolling = rollingSettings();
@@ -164,7 +171,7 @@ public class LockFreeFileAppender extends UnsynchronizedAppenderBase<ILoggingEve
         journalInUse = journalFile;
         engineKept = keepEngineOnStop;
         super.start();
-        reportRecovery(journalFile);
+        reportRecovery();
     }
 
     /**
@@ -172,8 +179,9 @@ public class LockFreeFileAppender extends UnsynchronizedAppenderBase<ILoggingEve
      * says so: one INFO event, encoded like every other, so that whoever reads the log sees where the
      * recovered lines end and why they are there.
      */
-    private void reportRecovery(Path journalFile) {
+    private void reportRecovery() {
         AppenderStatistics recovered = engine.statistics();
+        String journalFile = recovered.journal();
         if (recovered.recoveredFrames() == 0) {
             if (recovered.skippedFrames() > 0) {
                 addInfo("Skipped " + recovered.skippedFrames() + " unfinished event(s) in the journal " + journalFile
@@ -181,10 +189,10 @@ public class LockFreeFileAppender extends UnsynchronizedAppenderBase<ILoggingEve
             }
             return;
         }
-        String message = "Recovered " + recovered.recoveredFrames() + " event(s) from the journal " + journalFile
-                + " of an unclean stop" + (recovered.skippedFrames() > 0
+        String message = "Recovered " + recovered.recoveredFrames() + " event(s) from the journal(s) of an unclean stop"
+                + (recovered.skippedFrames() > 0
                         ? "; skipped " + recovered.skippedFrames() + " unfinished event(s) that no caller had finished"
-                        : "");
+                        : "") + "; journal in use: " + journalFile;
         addInfo(message + " (appender \"" + name + "\")");
         if (getContext() instanceof LoggerContext loggerContext) {
             Logger logger = loggerContext.getLogger(RECOVERY_LOGGER);
@@ -459,7 +467,11 @@ public class LockFreeFileAppender extends UnsynchronizedAppenderBase<ILoggingEve
         return journal;
     }
 
-    /** Path of the journal; default {@code <log folder>/.lockfreelog/<log file name>.journal}. */
+    /**
+     * Path of the journal. Unset, each process takes the first free of {@code <log folder>/.lockfreelog/<log file
+     * name>.journal}, {@code <log file name>.1.journal}, ... (see {@link JournalSlots}), so that several processes
+     * may write one log file; set, it is this one journal, and a second process is refused.
+     */
     public void setJournal(String journal) {
         this.journal = journal;
     }

@@ -9,17 +9,25 @@ import io.github.lockfreelog.journal.StatusReporter;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
@@ -42,11 +50,22 @@ import java.util.zip.ZipOutputStream;
  * </pre>
  *
  * So an archive under its final name always decompresses, and until it exists its source does.
- * At start {@link #findLeftovers} finds, for the file name pattern, every source and partial file a
+ *
+ * <p>Other instances may write the same log file, and one that has not noticed the roll yet
+ * appends to the source for a few milliseconds more ({@link io.github.lockfreelog.journal.FileLogSink#follow}).
+ * So a source is compressed no sooner than {@link #SETTLE_NANOS} after its roll, and compressed
+ * again if it grew while it was compressed; its lines all reach the archive. Whoever compresses a
+ * source (the instance that rolled it, or one that found it at start) holds a lock on it
+ * throughout, so that two never compress, or delete, the same source at once; a source locked by
+ * another is left to that one.
+ *
+ * <p>At start {@link #findLeftovers} finds, for the file name pattern, every source and partial file a
  * crash left (and the {@code <name>.<digits>.tmp} / {@code <name><digits>.tmp} sources of earlier
  * versions and of Logback's {@code RollingFileAppender}, whose archive may be truncated), and
  * {@link #finish} completes each: a partial output is deleted; a source is compressed again unless
  * its archive exists and decompresses to the end, in which case only the source is deleted.
+ * (A partial output whose source is there is left to the source's compression: it may belong to
+ * another instance's compression in progress.)
  */
 final class RolledFileCompressor {
 
@@ -55,6 +74,14 @@ final class RolledFileCompressor {
     /** Sources: ours, those of earlier versions ({@code .<nanos>.tmp}) and Logback's ({@code <nanos>.tmp}). */
     private static final String SOURCE_SUFFIX_REGEX = "(\\.?\\d+)?\\.tmp";
     private static final int COPY_BUFFER = 64 * 1024;
+    /**
+     * How long a rolled file is left alone before it is compressed: other instances writing the same
+     * log file look every few milliseconds whether it was rolled, and append to it until then.
+     */
+    static final long SETTLE_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+    private static final Object GONE = new Object();
+    /** Compressions of one source that a late write may cause before the archive is kept as it is. */
+    private static final int MAX_ATTEMPTS = 5;
 
     private final CompressionMode mode;
     private final StatusReporter status;
@@ -89,20 +116,38 @@ final class RolledFileCompressor {
 
     /**
      * Compresses {@code source} into {@code target} through a partial file renamed when complete,
-     * then deletes the source (without compression: renames the source to the target).
+     * then deletes the source (without compression: renames the source to the target). Waits
+     * until {@code notBefore} ({@link System#nanoTime()}) first. Does nothing, and returns
+     * {@code false}, when another process compresses the source (or has done so).
      */
-    void compress(Path source, Path target) throws IOException {
-        if (mode == CompressionMode.NONE) {
-            move(source, target);
-            return;
+    boolean compress(Path source, Path target, long notBefore) throws IOException {
+        return whileLocked(source, in -> {
+            if (mode == CompressionMode.NONE) {
+                move(source, target);
+                return;
+            }
+            compressLocked(in, source, target, notBefore);
+        });
+    }
+
+    private void compressLocked(FileChannel in, Path source, Path target, long notBefore) throws IOException {
+        for (long wait; (wait = notBefore - System.nanoTime()) > 0;) {
+            LockSupport.parkNanos(this, wait);
         }
         Path partial = partialFor(target);
-        Files.deleteIfExists(partial); // a link planted there is removed, never followed
-        try {
-            compressThroughPartial(source, partial);
-        } catch (IOException | RuntimeException e) {
-            Files.deleteIfExists(partial);
-            throw e;
+        Files.deleteIfExists(partial); // left by a crash (we hold the source), or a planted link: removed, never followed
+        for (int attempt = 1;; attempt++) {
+            long compressed;
+            try {
+                compressed = compressThroughPartial(in, partial);
+            } catch (IOException | RuntimeException e) {
+                Files.deleteIfExists(partial);
+                throw e;
+            }
+            if (in.size() <= compressed || attempt == MAX_ATTEMPTS) {
+                break;
+            }
+            Files.delete(partial); // another instance appended before it noticed the roll: compress it all again
         }
         CrashPoint.reached(CrashPoint.AFTER_COMPRESSION);
         move(partial, target);
@@ -110,23 +155,69 @@ final class RolledFileCompressor {
         Files.delete(source);
     }
 
-    private void compressThroughPartial(Path source, Path partial) throws IOException {
-        long size = Files.size(source);
-        try (InputStream in = Files.newInputStream(source, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS);
-                FileChannel channel = SafeFiles.open(partial, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+    /** Work on a source while this process holds its lock. */
+    @FunctionalInterface
+    private interface SourceWork {
+        void run(FileChannel source) throws IOException;
+    }
+
+    /**
+     * Runs {@code work} while this process holds an exclusive lock on {@code source} through the
+     * channel it passes (the only descriptor of the file this process opens meanwhile: closing
+     * any other would release the lock). Returns {@code false} without running it when the source
+     * is gone or another process holds it.
+     */
+    private boolean whileLocked(Path source, SourceWork work) throws IOException {
+        Object before = fileKey(source);
+        FileChannel channel;
+        try {
+            channel = SafeFiles.open(source, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        } catch (NoSuchFileException e) {
+            return false; // another instance compressed it
+        }
+        try (channel) {
+            FileLock lock;
+            try {
+                lock = channel.tryLock();
+            } catch (OverlappingFileLockException e) {
+                return false; // another sink of this JVM compresses it
+            }
+            if (lock == null || !Objects.equals(before, fileKey(source))) {
+                return false; // another process compresses it, or has just finished and deleted it
+            }
+            work.run(channel);
+            return true;
+        }
+    }
+
+    /** The file key of {@code file}; {@code null} where the file system has none, {@link #GONE} if it is not there. */
+    private static Object fileKey(Path file) {
+        try {
+            return Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).fileKey();
+        } catch (IOException e) {
+            return GONE;
+        }
+    }
+
+    /** Compresses all of {@code source} into a new {@code partial}; returns how many bytes of the source it read. */
+    private long compressThroughPartial(FileChannel source, Path partial) throws IOException {
+        long size = source.size();
+        long copied = 0;
+        try (FileChannel channel = SafeFiles.open(partial, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
             try (OutputStream out = compressing(Channels.newOutputStream(channel), partial)) {
-                byte[] buffer = new byte[COPY_BUFFER];
-                long copied = 0;
-                for (int n; (n = in.read(buffer)) > 0;) {
-                    out.write(buffer, 0, n);
-                    if (copied < size / 2 && (copied += n) >= size / 2) {
+                ByteBuffer buffer = ByteBuffer.allocate(COPY_BUFFER);
+                for (int n; (n = source.read(buffer.clear(), copied)) > 0;) {
+                    out.write(buffer.array(), 0, n);
+                    if (copied < size / 2 && copied + n >= size / 2) {
                         out.flush();
                         CrashPoint.reached(CrashPoint.MID_COMPRESSION);
                     }
+                    copied += n;
                 }
             } // finishes the compressed stream; the channel stays open, to be forced to disk
             channel.force(true);
         }
+        return copied;
     }
 
     /** A compressing stream over {@code out}; a zip's one entry is named after the archive, less its suffixes. */
@@ -212,27 +303,42 @@ final class RolledFileCompressor {
         return found;
     }
 
-    /** Completes one interrupted compression; reports, and keeps the source, when that fails. */
+    /**
+     * Completes one interrupted compression; reports, and keeps the source, when that fails.
+     * Leaves alone what another process compresses now.
+     */
     void finish(Leftover leftover) {
         Path file = leftover.file();
         Path target = leftover.target();
         try {
             if (leftover.partial()) {
+                if (Files.exists(sourceFor(target), LinkOption.NOFOLLOW_LINKS)) {
+                    return; // the source's compression, here or in another instance, replaces it
+                }
                 if (Files.deleteIfExists(file)) {
                     status.info("deleted " + file + ", the partial output of a compression that a crash interrupted");
                 }
-            } else if (!Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
-                compress(file, target);
-                status.info("finished the compression of " + file + " to " + target + " that a crash interrupted");
-            } else if (mode == CompressionMode.NONE) {
-                status.warn(file + " is left as it is: " + target + ", the name it would take, exists", null);
-            } else if (decompresses(target)) {
-                Files.delete(file);
-                status.info("deleted " + file + ": its archive " + target + " was already complete");
-            } else {
-                compress(file, target); // replaces the archive that a crash cut short
-                status.info("compressed " + file + " again to " + target + ", which a crash had cut short");
+                return;
             }
+            long notBefore = System.nanoTime() + SETTLE_NANOS; // it may be another instance's, just rolled
+            whileLocked(file, in -> {
+                if (!Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
+                    if (mode == CompressionMode.NONE) {
+                        move(file, target);
+                    } else {
+                        compressLocked(in, file, target, notBefore);
+                    }
+                    status.info("finished the compression of " + file + " to " + target + " that a crash interrupted");
+                } else if (mode == CompressionMode.NONE) {
+                    status.warn(file + " is left as it is: " + target + ", the name it would take, exists", null);
+                } else if (decompresses(target)) {
+                    Files.delete(file);
+                    status.info("deleted " + file + ": its archive " + target + " was already complete");
+                } else {
+                    compressLocked(in, file, target, notBefore); // replaces the archive that a crash cut short
+                    status.info("compressed " + file + " again to " + target + ", which a crash had cut short");
+                }
+            });
         } catch (IOException | RuntimeException e) {
             status.error("finishing the interrupted compression of " + file + " to " + target
                     + " failed; the file is kept", e);

@@ -47,6 +47,13 @@ import java.util.stream.Collectors;
  * before the shipper gets to it. So a file is never rolled before it has been live for
  * {@code maxFileSize} / {@link #SHIPPER_BYTES_PER_SECOND} (at most {@link #MAX_MIN_LIFETIME_NANOS}):
  * a shipper that reads that fast has read the previous file to its end and opened this one.
+ *
+ * <p>Several instances may write and roll one log file. Each follows the live file by name (see
+ * {@link FileLogSink#follow}): when another instance has rolled it, this one reopens the name
+ * within a few milliseconds, and what it wrote meanwhile stays, in whole lines, at the end of the
+ * file the other one renamed. A roll takes the {@link RollLock} of the log file and renames the
+ * live file only if the name still stands for the file this instance writes; if another instance
+ * rolled it first, this one opens the new file instead of rolling that too.
  */
 final class RollingLogSink implements LogSink {
 
@@ -75,7 +82,8 @@ final class RollingLogSink implements LogSink {
     private final ExecutorService archiver;
     private final long minLifetimeNanos;
 
-    private LogSink live;
+    private FileLogSink live;
+    private final RollLock rollLock;
     private long size;
     private Instant period;
     private long nextPeriodMillis;
@@ -116,6 +124,13 @@ final class RollingLogSink implements LogSink {
             archiver.execute(() -> compressor.finish(leftover));
         }
         this.live = new FileLogSink(file);
+        try {
+            this.rollLock = RollLock.open(file, status);
+        } catch (IOException | RuntimeException e) {
+            live.close();
+            archiver.shutdown();
+            throw e;
+        }
         this.liveSince = System.nanoTime();
         this.size = live.size();
         long now = clock.getAsLong();
@@ -186,6 +201,28 @@ final class RollingLogSink implements LogSink {
     }
 
     @Override
+    public boolean follow() throws IOException {
+        if (!live.follow()) {
+            return false;
+        }
+        followed(clock.getAsLong());
+        return true;
+    }
+
+    /**
+     * After the live file was reopened because another instance rolled it: the new file is live
+     * from now on, and if the period ended, the roll was for that (the other instance's clock is
+     * the same), so a new period starts here as after a roll of this instance.
+     */
+    private void followed(long now) throws IOException {
+        size = live.size();
+        liveSince = System.nanoTime();
+        if (now >= nextPeriodMillis) {
+            startPeriod(Instant.ofEpochMilli(now));
+        }
+    }
+
+    @Override
     public long size() throws IOException {
         size = live.size(); // an outside tool may have truncated the file
         return size;
@@ -206,6 +243,23 @@ final class RollingLogSink implements LogSink {
     @Override
     public void roll() throws IOException {
         awaitMinimumLifetime();
+        RollLock.Held rolling = rollLock.take();
+        try {
+            if (live.isLive()) {
+                rollLiveFile();
+            } else {
+                // Another instance rolled the file since this one last looked (or a roll of ours failed
+                // after its move): the name stands for a newer file, which is not rolled again.
+                live.reopen();
+                followed(clock.getAsLong());
+            }
+        } finally {
+            rolling.close();
+        }
+    }
+
+    /** Renames the live file, which is the one this instance writes, to the next archive name, and opens a new one. */
+    private void rollLiveFile() throws IOException {
         long now = clock.getAsLong();
         String target = pattern.convertMultipleArguments(Date.from(period), index);
         while (archiveExists(target)) { // never overwrite an archive
@@ -224,10 +278,11 @@ final class RollingLogSink implements LogSink {
             } else {
                 Path source = compressor.sourceFor(targetPath);
                 RolledFileCompressor.move(file, source);
-                archiver.execute(() -> compress(source, targetPath));
+                long notBefore = System.nanoTime() + RolledFileCompressor.SETTLE_NANOS; // others may still append
+                archiver.execute(() -> compress(source, targetPath, notBefore));
             }
         }
-        LogSink next = new FileLogSink(file); // opened before the old one is closed: a failure leaves `live` usable
+        FileLogSink next = new FileLogSink(file); // opened before the old one is closed: a failure leaves `live` usable
         live.close();
         live = next;
         liveSince = System.nanoTime();
@@ -264,9 +319,9 @@ final class RollingLogSink implements LogSink {
         }
     }
 
-    private void compress(Path source, Path target) {
+    private void compress(Path source, Path target, long notBefore) {
         try {
-            compressor.compress(source, target);
+            compressor.compress(source, target, notBefore);
         } catch (IOException | RuntimeException e) {
             status.error("compressing " + source + " to " + target + " failed; the uncompressed file is kept and"
                     + " compressed at the next start", e);
@@ -288,6 +343,7 @@ final class RollingLogSink implements LogSink {
         try {
             live.close();
         } finally {
+            rollLock.close();
             archiver.shutdown();
             try {
                 if (!archiver.awaitTermination(Math.max(0, timeoutNanos), TimeUnit.NANOSECONDS)) {

@@ -207,7 +207,7 @@ class CrashRecoveryTest {
                 // The first line a start writes after recovering says how many events it recovered; the
                 // next start's own lines follow it.
                 assertThat(line).as("seed %d: the recovery report", seed)
-                        .matches("Recovered [1-9]\\d* event\\(s\\) from the journal .+ of an unclean stop.*");
+                        .matches("Recovered [1-9]\\d* event\\(s\\) from the journal\\(s\\) of an unclean stop.*; journal in use: .+");
                 reports++;
                 reportedAfterRun = lastRun;
                 continue;

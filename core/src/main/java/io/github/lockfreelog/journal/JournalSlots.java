@@ -1,0 +1,101 @@
+package io.github.lockfreelog.journal;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+
+/**
+ * The journals that the instances writing one log file choose from, so that several processes
+ * (two instances of one application, an old and a new deployment) may log to the same file at
+ * once. Slot 0 is the default journal {@code <file>.journal}; slot {@code i} is
+ * {@code <file>.i.journal} beside it. Each running engine holds the lock of one slot
+ * ({@link JournalLock}):
+ * <ul>
+ *   <li>at start an engine takes the first slot whose lock is free, and recovers what that slot's
+ *       journal holds, as with a single journal;</li>
+ *   <li>then it locks, one at a time, every other slot whose lock is free and whose journal
+ *       exists: a process that died left it (a running one would hold its lock). Its events are
+ *       recovered into the log, by content and exactly once (recovery records its progress in that
+ *       journal, so a crash meanwhile is recovered again by the next start), and the journal is
+ *       deleted before its lock is released. So the next instance that starts recovers a crashed
+ *       one, whichever slot it takes itself.</li>
+ * </ul>
+ * Every operation on a slot's journal happens while its lock is held. Lock files are never
+ * deleted: a process may have opened one and be about to lock it, and deleting the file would let
+ * a third process lock a new file of the same name at the same time.
+ */
+public final class JournalSlots {
+
+    /** Slots tried when the journal is not set explicitly: at most this many instances may write one log file. */
+    public static final int DEFAULT_SLOTS = 16;
+
+    private JournalSlots() {
+    }
+
+    /** The journal of slot {@code slot}: {@code first} itself for slot 0, else {@code <name>.<slot>.journal} beside it. */
+    public static Path slot(Path first, int slot) {
+        if (slot == 0) {
+            return first;
+        }
+        String name = first.getFileName().toString();
+        String suffix = ".journal";
+        String slotName = name.endsWith(suffix) && name.length() > suffix.length()
+                ? name.substring(0, name.length() - suffix.length()) + "." + slot + suffix
+                : name + "." + slot;
+        return first.resolveSibling(slotName);
+    }
+
+    /** A slot whose lock this engine now holds. */
+    record Taken(Path journal, JournalLock lock) {
+    }
+
+    /**
+     * Locks the first free slot of {@code slots} starting with {@code first}; with one slot, the
+     * journal {@code first} or nothing.
+     *
+     * @throws IOException naming the folder when every slot is in use
+     */
+    static Taken take(Path first, int slots, StatusReporter status) throws IOException {
+        if (slots <= 1) {
+            return new Taken(first, JournalLock.acquire(first, status));
+        }
+        for (int i = 0; i < slots; i++) {
+            Path journal = slot(first, i);
+            JournalLock lock = JournalLock.tryAcquire(journal, status);
+            if (lock != null) {
+                return new Taken(journal, lock);
+            }
+        }
+        throw new IOException("all " + slots + " journals of this log file in " + first.getParent()
+                + " are in use by other appenders or processes (" + first.getFileName() + " to "
+                + slot(first, slots - 1).getFileName() + " are locked): at most " + slots
+                + " instances may write one log file at once; stop one, or give this one its own file");
+    }
+
+    /**
+     * Recovers into {@code sink}, and deletes, the journal of every slot other than {@code own}
+     * whose lock is free: a process that died left it.
+     */
+    static Recovery.Result recoverLeftovers(Path first, int slots, Path own, LogSink sink, StatusReporter status)
+            throws IOException {
+        Recovery.Result all = Recovery.Result.NONE;
+        for (int i = 0; i < slots; i++) {
+            Path journal = slot(first, i);
+            if (journal.equals(own) || !Files.exists(journal, LinkOption.NOFOLLOW_LINKS)) {
+                continue;
+            }
+            JournalLock lock = JournalLock.tryAcquire(journal, status);
+            if (lock == null) {
+                continue; // a running engine's, in this process or another one
+            }
+            try {
+                all = all.plus(Recovery.recover(journal, sink, status));
+                Files.deleteIfExists(journal); // all it held is in the log now; a link was moved aside
+            } finally {
+                lock.close();
+            }
+        }
+        return all;
+    }
+}

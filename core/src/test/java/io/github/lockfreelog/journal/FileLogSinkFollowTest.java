@@ -1,0 +1,114 @@
+package io.github.lockfreelog.journal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The log file is followed by name: another instance's roll, an operator's move or delete. */
+class FileLogSinkFollowTest {
+
+    @TempDir
+    Path dir;
+
+    private static void write(LogSink sink, String line) throws IOException {
+        ByteBuffer bytes = ByteBuffer.wrap((line + "\n").getBytes(StandardCharsets.US_ASCII));
+        while (bytes.hasRemaining()) {
+            sink.write(bytes);
+        }
+    }
+
+    private static void waitOutTheCheckInterval() throws InterruptedException {
+        TimeUnit.NANOSECONDS.sleep(FileLogSink.FOLLOW_CHECK_NANOS + TimeUnit.MILLISECONDS.toNanos(1));
+    }
+
+    @Test
+    void afterTheFileIsRenamedWritesGoOnInItUntilTheNextLookThenToTheNewFile() throws Exception {
+        Path log = dir.resolve("app.log");
+        Path rolled = dir.resolve("app.1.log");
+        try (FileLogSink sink = new FileLogSink(log)) {
+            write(sink, "before");
+            Files.move(log, rolled); // another instance rolls
+            Files.writeString(log, "other\n"); // and writes to its new file
+            assertThat(sink.isLive()).isFalse();
+            write(sink, "between"); // not looked yet: lands, whole, in the renamed file
+            waitOutTheCheckInterval();
+            assertThat(sink.follow()).isTrue();
+            assertThat(sink.isLive()).isTrue();
+            write(sink, "after");
+            assertThat(sink.follow()).as("nothing changed since").isFalse();
+        }
+        assertThat(Files.readAllLines(rolled)).containsExactly("before", "between");
+        assertThat(Files.readAllLines(log)).containsExactly("other", "after");
+    }
+
+    @Test
+    void followLooksAtMostEveryCheckInterval() throws Exception {
+        Path log = dir.resolve("app.log");
+        try (FileLogSink sink = new FileLogSink(log)) {
+            waitOutTheCheckInterval();
+            assertThat(sink.follow()).isFalse(); // looked: still live
+            Files.move(log, dir.resolve("moved.log"));
+            assertThat(sink.follow()).as("within the interval of the last look").isFalse();
+            waitOutTheCheckInterval();
+            assertThat(sink.follow()).isTrue();
+        }
+    }
+
+    @Test
+    void aDeletedLogFileIsCreatedAgain() throws Exception {
+        Path log = dir.resolve("app.log");
+        try (FileLogSink sink = new FileLogSink(log)) {
+            write(sink, "gone");
+            Files.delete(log);
+            waitOutTheCheckInterval();
+            assertThat(sink.follow()).isTrue();
+            write(sink, "kept");
+        }
+        assertThat(Files.readAllLines(log)).containsExactly("kept");
+    }
+
+    @Test
+    void aFileCutInPlaceIsTheSameFile() throws Exception {
+        Path log = dir.resolve("app.log");
+        try (FileLogSink sink = new FileLogSink(log)) {
+            write(sink, "cut");
+            try (FileChannel channel = FileChannel.open(log, StandardOpenOption.WRITE)) {
+                channel.truncate(0); // logrotate's copytruncate
+            }
+            waitOutTheCheckInterval();
+            assertThat(sink.follow()).isFalse();
+            write(sink, "after");
+            assertThat(sink.size()).isEqualTo("after\n".length());
+        }
+        assertThat(Files.readAllLines(log)).containsExactly("after");
+    }
+
+    /**
+     * The drainer looks before it reads the size for a write's intent, so the intent is
+     * recorded against the file that the write then goes to.
+     */
+    @Test
+    void aWriteIsRecordedAgainstTheSizeOfTheFileItGoesTo() throws Exception {
+        Path log = dir.resolve("app.log");
+        Path journalFile = dir.resolve("app.journal");
+        try (FileLogSink sink = new FileLogSink(log); Journal journal = Journal.create(journalFile, 2, 64 * 1024)) {
+            DrainLog drainLog = new DrainLog(journal, sink, 1, 0);
+            drainLog.write(ByteBuffer.wrap("first line\n".getBytes(StandardCharsets.US_ASCII)), 0, 0, 0, 24);
+            Files.move(log, dir.resolve("app.1.log"));
+            Files.writeString(log, "x\n");
+            waitOutTheCheckInterval();
+            drainLog.write(ByteBuffer.wrap("second\n".getBytes(StandardCharsets.US_ASCII)), 0, 0, 24, 40);
+            assertThat(journal.readIntent().logSizeBefore()).isEqualTo(2);
+        }
+        assertThat(Files.readAllLines(log)).containsExactly("x", "second");
+    }
+}

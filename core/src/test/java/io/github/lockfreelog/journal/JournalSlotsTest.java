@@ -1,0 +1,158 @@
+package io.github.lockfreelog.journal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIOException;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Engines of one JVM stand in here for instances writing one log file: the lock of a journal
+ * refuses another engine of this JVM as it refuses another process (child JVMs play the
+ * processes in {@code SharedLogFileTest}).
+ */
+class JournalSlotsTest {
+
+    @TempDir
+    Path dir;
+
+    private final List<JournalEngine> engines = new ArrayList<>();
+
+    @AfterEach
+    void stopAll() {
+        engines.forEach(JournalEngine::stop);
+    }
+
+    private JournalEngine.Config config(String name, Path log, int slots) {
+        return new JournalEngine.Config(name, log, dir.resolve(".lockfreelog/app.log.journal"), 3, 64 * 1024,
+                16 * 1024, Backpressure.BLOCK, TimeUnit.SECONDS.toNanos(10), TimeUnit.MILLISECONDS.toNanos(20),
+                TimeUnit.SECONDS.toNanos(10), TimeUnit.SECONDS.toNanos(10), slots);
+    }
+
+    private JournalEngine start(JournalEngine.Config config, UnaryOperator<LogSink> sink) throws IOException {
+        JournalEngine engine = JournalEngine.start(config, FrameFormatTest.QUIET, sink);
+        engines.add(engine);
+        return engine;
+    }
+
+    private static byte[] line(String text) {
+        return (text + "\n").getBytes(StandardCharsets.US_ASCII);
+    }
+
+    @Test
+    void slotsAreNamedAfterTheFirstJournal() {
+        Path first = dir.resolve(".lockfreelog/app.log.journal");
+        assertThat(JournalSlots.slot(first, 0)).isEqualTo(first);
+        assertThat(JournalSlots.slot(first, 1)).isEqualTo(dir.resolve(".lockfreelog/app.log.1.journal"));
+        assertThat(JournalSlots.slot(first, 15)).isEqualTo(dir.resolve(".lockfreelog/app.log.15.journal"));
+        assertThat(JournalSlots.slot(dir.resolve("custom"), 2)).isEqualTo(dir.resolve("custom.2"));
+    }
+
+    /**
+     * The second engine takes the next slot and leaves the first one's journal alone, although it
+     * holds events not yet written (its drainer is held back): every line is in the log once.
+     */
+    @Test
+    void aSecondEngineTakesTheNextSlotAndLeavesTheFirstOnesJournalAlone() throws Exception {
+        Path log = dir.resolve("app.log");
+        GatedSink[] gate = new GatedSink[1];
+        JournalEngine first = start(config("first", log, 16), s -> gate[0] = new GatedSink(s));
+        for (int i = 0; i < 100; i++) {
+            first.append(line("first " + i), false);
+        }
+        JournalEngine second = start(config("second", log, 16), UnaryOperator.identity());
+        for (int i = 0; i < 100; i++) {
+            second.append(line("second " + i), false);
+        }
+        assertThat(first.statistics().journal()).isEqualTo(dir.resolve(".lockfreelog/app.log.journal").toString());
+        assertThat(second.statistics().journal()).isEqualTo(dir.resolve(".lockfreelog/app.log.1.journal").toString());
+        assertThat(second.statistics().recoveredFrames()).isZero();
+        gate[0].open();
+        first.stop();
+        second.stop();
+        List<String> lines = Files.readAllLines(log);
+        assertThat(lines).hasSize(200);
+        for (String who : List.of("first", "second")) {
+            assertThat(lines.stream().filter(l -> l.startsWith(who + " ")))
+                    .containsExactlyElementsOf(numbered(who, 100));
+        }
+    }
+
+    /**
+     * A journal left in a free slot (a copy of a running engine's journal, taken while its drainer
+     * was held back in a write: what a process killed at that moment leaves) is recovered into the
+     * log by the next engine that starts, although that engine takes another slot, and deleted.
+     */
+    @Test
+    void aJournalLeftInAFreeSlotIsRecoveredOnceByTheNextStartAndDeleted() throws Exception {
+        Path elsewhere = dir.resolve("other/app.log");
+        GatedSink[] gate = new GatedSink[1];
+        JournalEngine.Config crashed = new JournalEngine.Config("crashed", elsewhere,
+                dir.resolve("other/crashed.journal"), 3, 64 * 1024, 16 * 1024, Backpressure.BLOCK,
+                TimeUnit.SECONDS.toNanos(10), TimeUnit.MILLISECONDS.toNanos(20), TimeUnit.SECONDS.toNanos(10),
+                TimeUnit.SECONDS.toNanos(10));
+        JournalEngine running = start(crashed, s -> gate[0] = new GatedSink(s));
+        for (int i = 0; i < 300; i++) {
+            running.append(line("left " + i), false);
+        }
+        assertThat(gate[0].firstWriteArrived.await(10, TimeUnit.SECONDS)).isTrue();
+        Path leftover = dir.resolve(".lockfreelog/app.log.3.journal");
+        Files.createDirectories(leftover.getParent());
+        Files.copy(crashed.journalFile(), leftover);
+        gate[0].open();
+
+        Path log = dir.resolve("app.log");
+        Files.writeString(log, "already there\n");
+        JournalEngine next = start(config("next", log, 16), UnaryOperator.identity());
+        assertThat(next.statistics().journal()).as("the first free slot").endsWith("app.log.journal");
+        assertThat(next.statistics().recoveredFrames()).isEqualTo(300);
+        assertThat(leftover).doesNotExist();
+        next.append(line("new"), false);
+        next.stop();
+        List<String> expected = new ArrayList<>();
+        expected.add("already there");
+        expected.addAll(numbered("left", 300));
+        expected.add("new");
+        assertThat(Files.readAllLines(log)).containsExactlyElementsOf(expected);
+
+        // a later start finds nothing left to recover
+        JournalEngine again = start(config("again", log, 16), UnaryOperator.identity());
+        assertThat(again.statistics().recoveredFrames()).isZero();
+    }
+
+    @Test
+    void whenEverySlotIsInUseTheStartFailsNamingTheFolder() throws Exception {
+        Path log = dir.resolve("app.log");
+        start(config("a", log, 2), UnaryOperator.identity());
+        start(config("b", log, 2), UnaryOperator.identity());
+        assertThatIOException().isThrownBy(() -> start(config("c", log, 2), UnaryOperator.identity()))
+                .withMessageContaining("all 2 journals of this log file in " + dir.resolve(".lockfreelog"))
+                .withMessageContaining("app.log.journal to app.log.1.journal");
+    }
+
+    @Test
+    void aFixedJournalInUseIsRefusedNamingTheSetting() throws Exception {
+        Path log = dir.resolve("app.log");
+        start(config("a", log, 1), UnaryOperator.identity());
+        assertThatIOException().isThrownBy(() -> start(config("b", log, 1), UnaryOperator.identity()))
+                .withMessageContaining("is in use by another appender or process")
+                .withMessageContaining("the setting journal");
+    }
+
+    private static List<String> numbered(String prefix, int count) {
+        List<String> lines = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            lines.add(prefix + " " + i);
+        }
+        return lines;
+    }
+}

@@ -1,0 +1,393 @@
+package io.github.lockfreelog.logback;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.core.status.Status;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Several processes (instances of one application, {@link SharedLogChild}) write one log file in
+ * one folder: each takes its own journal slot, a kill -9 of one is recovered exactly once by the
+ * next start while another keeps logging, and rolling by size with two writers keeps every line
+ * once and whole. Every line is checked: its content, that each (instance, thread) sequence is
+ * there once, without a gap and in order, and that every acknowledged line is there.
+ */
+class SharedLogFileTest {
+
+    static final int THREADS = CrashChild.THREADS;
+
+    @TempDir
+    Path dir;
+
+    private final List<Child> children = new ArrayList<>();
+
+    @AfterEach
+    void killLeftovers() {
+        children.forEach(c -> c.process.destroyForcibly());
+    }
+
+    private Path journal(int slot) {
+        String name = slot == 0 ? "app.log.journal" : "app.log." + slot + ".journal";
+        return dir.resolve(LockFreeFileAppender.JOURNAL_FOLDER).resolve(name);
+    }
+
+    @Test
+    void twoProcessesWritingOneFileAtOnceKeepEveryLineOnceWholeAndInOrder() throws Exception {
+        Path log = dir.resolve("app.log");
+        int lines = 12_000;
+        Child first = start(log, 0, "write", "lines=" + lines);
+        assertThat(first.awaitStarted()).as("the first takes the first slot").isEqualTo(journal(0).toString());
+        Child second = start(log, 1, "write", "lines=" + lines);
+        assertThat(second.awaitStarted()).as("the second takes the next slot").isEqualTo(journal(1).toString());
+        first.await("READY");
+        second.await("READY");
+        first.send("GO");
+        second.send("GO");
+        assertThat(first.await("DONE")).isEqualTo("DONE dropped=0");
+        assertThat(second.await("DONE")).isEqualTo("DONE dropped=0");
+        first.awaitExit();
+        second.awaitExit();
+
+        List<String> all = read(List.of(log));
+        Map<String, Long> counts = checkSequences(all);
+        for (int instance = 0; instance < 2; instance++) {
+            for (int t = 0; t < THREADS; t++) {
+                assertThat(counts.get(key(instance, t))).as("instance %d thread %d", instance, t).isEqualTo(lines);
+            }
+        }
+        assertThat(all).hasSize(2 * THREADS * lines);
+        assertThat(switches(all)).as("the two processes' lines interleave: they wrote at the same time")
+                .isGreaterThan(10);
+    }
+
+    /**
+     * Of two running instances, the second is killed mid-burst; the first keeps logging; a third
+     * that starts meanwhile takes the free slot and recovers what the killed one acknowledged,
+     * exactly once, while the first appends to the same file.
+     */
+    @Test
+    void aKilledInstanceIsRecoveredOnceByTheNextStartWhileTheOtherKeepsLogging() throws Exception {
+        Path log = dir.resolve("app.log");
+        Child survivor = start(log, 0, "write", "ack=" + dir.resolve("ack-0"), "pauseMicros=5000");
+        assertThat(survivor.awaitStarted()).isEqualTo(journal(0).toString());
+        Child killed = start(log, 1, "write", "ack=" + dir.resolve("ack-1"));
+        assertThat(killed.awaitStarted()).isEqualTo(journal(1).toString());
+        survivor.await("READY");
+        killed.await("READY");
+        survivor.send("GO");
+        killed.send("GO");
+        TimeUnit.MILLISECONDS.sleep(400);
+        killed.process.destroyForcibly(); // SIGKILL
+        assertThat(killed.process.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        long[] killedAcks = readAcks(dir.resolve("ack-1"));
+        long survivorBefore = readAcks(dir.resolve("ack-0"))[0];
+
+        Child next = start(log, 2, "recover");
+        assertThat(next.awaitStarted()).as("the killed one's slot is the first free one").isEqualTo(journal(1).toString());
+        long recovered = next.recovered;
+        next.await("STOPPED");
+        next.awaitExit();
+        assertThat(survivor.process.isAlive()).isTrue();
+        assertThat(readAcks(dir.resolve("ack-0"))[0]).as("the survivor kept logging").isGreaterThan(survivorBefore);
+        survivor.send("STOP");
+        assertThat(survivor.await("DONE")).isEqualTo("DONE dropped=0");
+        survivor.awaitExit();
+        long[] survivorAcks = readAcks(dir.resolve("ack-0"));
+
+        Map<String, Long> counts = checkSequences(read(List.of(log)));
+        for (int t = 0; t < THREADS; t++) {
+            assertThat(counts.getOrDefault(key(0, t), 0L)).as("survivor thread %d: every line, once", t)
+                    .isEqualTo(survivorAcks[t] + 1);
+            assertThat(counts.getOrDefault(key(1, t), 0L)).as("killed thread %d: every acknowledged line", t)
+                    .isGreaterThanOrEqualTo(killedAcks[t] + 1);
+        }
+        assertThat(recovered).as("recovery had work to do").isPositive();
+        System.out.printf("shared log, kill of one of two: %d recovered by the next start%n", recovered);
+    }
+
+    /**
+     * Both instances are killed; the next start takes the first slot, recovers its journal and
+     * the other slot's, and deletes the other: every acknowledged line of both is there once.
+     */
+    @Test
+    void instancesKilledTogetherAreRecoveredByOneStartWhicheverSlotItTakes() throws Exception {
+        Path log = dir.resolve("app.log");
+        Child a = start(log, 0, "write", "ack=" + dir.resolve("ack-0"));
+        a.awaitStarted();
+        Child b = start(log, 1, "write", "ack=" + dir.resolve("ack-1"));
+        b.awaitStarted();
+        a.await("READY");
+        b.await("READY");
+        a.send("GO");
+        b.send("GO");
+        TimeUnit.MILLISECONDS.sleep(300);
+        a.process.destroyForcibly();
+        b.process.destroyForcibly();
+        assertThat(a.process.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(b.process.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        long[][] acks = {readAcks(dir.resolve("ack-0")), readAcks(dir.resolve("ack-1"))};
+
+        Child next = start(log, 2, "recover");
+        assertThat(next.awaitStarted()).isEqualTo(journal(0).toString());
+        next.await("STOPPED");
+        next.awaitExit();
+        assertThat(journal(1)).as("the other slot's journal, recovered, is deleted").doesNotExist();
+        Child again = start(log, 3, "recover");
+        again.awaitStarted();
+        assertThat(again.recovered).as("nothing is recovered twice").isZero();
+        again.awaitExit();
+
+        Map<String, Long> counts = checkSequences(read(List.of(log)));
+        for (int instance = 0; instance < 2; instance++) {
+            for (int t = 0; t < THREADS; t++) {
+                assertThat(counts.getOrDefault(key(instance, t), 0L)).as("instance %d thread %d", instance, t)
+                        .isGreaterThanOrEqualTo(acks[instance][t] + 1);
+            }
+        }
+        assertThat(next.recovered).isPositive();
+    }
+
+    /**
+     * Two instances roll one file by size (64 KB, gzip): each follows the other's rolls, neither
+     * renames a file the other has just opened, and every line of both is in the archives and the
+     * live file once, whole, in order per thread (archives read by date and index).
+     */
+    @Test
+    void twoProcessesRollingOneFileBySizeKeepEveryLineOnceAndWhole() throws Exception {
+        Path log = dir.resolve("app.log");
+        String pattern = dir.resolve("app.%d{yyyy-MM-dd}.%i.log.gz").toString();
+        int lines = 6_000;
+        Child first = start(log, 0, "write", "lines=" + lines, "pattern=" + pattern, "maxFileSize=64KB");
+        first.awaitStarted();
+        Child second = start(log, 1, "write", "lines=" + lines, "pattern=" + pattern, "maxFileSize=64KB");
+        second.awaitStarted();
+        first.await("READY");
+        second.await("READY");
+        first.send("GO");
+        second.send("GO");
+        assertThat(first.await("DONE")).isEqualTo("DONE dropped=0");
+        assertThat(second.await("DONE")).isEqualTo("DONE dropped=0");
+        first.awaitExit();
+        second.awaitExit();
+
+        List<Path> archives = archives();
+        assertThat(archives).as("the file rolled many times").hasSizeGreaterThan(10);
+        try (Stream<Path> files = Files.list(dir)) {
+            assertThat(files.map(p -> p.getFileName().toString()))
+                    .as("only archives, the live file, the acks and the hidden folder")
+                    .allMatch(n -> n.equals("app.log") || n.endsWith(".log.gz") || n.equals(LockFreeFileAppender.JOURNAL_FOLDER));
+        }
+        List<Path> files = new ArrayList<>(archives);
+        files.add(log);
+        List<String> all = read(files);
+        Map<String, Long> counts = checkSequences(all);
+        for (int instance = 0; instance < 2; instance++) {
+            for (int t = 0; t < THREADS; t++) {
+                assertThat(counts.get(key(instance, t))).as("instance %d thread %d", instance, t).isEqualTo(lines);
+            }
+        }
+        assertThat(all).hasSize(2 * THREADS * lines);
+    }
+
+    /** A journal set explicitly is one instance's: a second process is refused, with a message naming the setting. */
+    @Test
+    void anExplicitJournalLockedByAnotherProcessIsRefusedNamingTheSetting() throws Exception {
+        Path journal = dir.resolve("state/app.journal");
+        Child holder = start(dir.resolve("app.log"), 0, "hold", "journal=" + journal);
+        assertThat(holder.awaitStarted()).isEqualTo(journal.toString());
+
+        LoggerContext context = TestAppenders.newContext();
+        LockFreeFileAppender refused = TestAppenders.create(context, dir.resolve("other.log"),
+                a -> a.setJournal(journal.toString()));
+        refused.start();
+        assertThat(refused.isStarted()).isFalse();
+        assertThat(TestAppenders.statusMessages(context, Status.ERROR)).singleElement().satisfies(m -> assertThat(m)
+                .contains("Could not start for the appender named \"TEST\"")
+                .contains("the journal " + journal + " is in use by another appender or process")
+                .contains("the setting journal").contains("leave journal unset"));
+
+        holder.closeInput();
+        holder.await("STOPPED");
+        holder.awaitExit();
+        LockFreeFileAppender after = TestAppenders.start(context, dir.resolve("other.log"),
+                a -> a.setJournal(journal.toString()));
+        after.stop();
+    }
+
+    // ---- checks ---------------------------------------------------------------------------------
+
+    private static String key(int instance, int thread) {
+        return instance + "/" + thread;
+    }
+
+    /** Reads the files in order: no NUL byte, each ends with a whole line; returns their lines. */
+    private static List<String> read(List<Path> files) throws IOException {
+        List<String> lines = new ArrayList<>();
+        for (Path file : files) {
+            byte[] content = file.toString().endsWith(".gz") ? RollingTest.gunzip(file) : Files.readAllBytes(file);
+            assertThat(content).as("no NUL byte in %s", file).doesNotContain((byte) 0);
+            if (content.length > 0) {
+                assertThat(content[content.length - 1]).as("%s ends with a whole line", file).isEqualTo((byte) '\n');
+                lines.addAll(List.of(new String(content, StandardCharsets.US_ASCII).split("\n")));
+            }
+        }
+        return lines;
+    }
+
+    /**
+     * Checks that every line is intact and that each (instance, thread) numbers its lines 0, 1, 2
+     * ... with none missing, none twice, in order; returns how many each wrote.
+     */
+    private static Map<String, Long> checkSequences(List<String> lines) {
+        Map<String, Long> next = new HashMap<>();
+        for (String line : lines) {
+            assertThat(line).as("intact line").matches("R\\d+ T\\d+ \\d+ check=\\d+ \\.+");
+            String[] parts = line.split(" ");
+            int instance = Integer.parseInt(parts[0].substring(1));
+            int thread = Integer.parseInt(parts[1].substring(1));
+            long n = Long.parseLong(parts[2]);
+            assertThat(line).as("intact line").isEqualTo(CrashChild.line(instance, thread, n));
+            String key = key(instance, thread);
+            long expected = next.getOrDefault(key, 0L);
+            assertThat(n).as("%s: exactly once, in order", key).isEqualTo(expected);
+            next.put(key, expected + 1);
+        }
+        return next;
+    }
+
+    /** How often consecutive lines come from different instances. */
+    private static int switches(List<String> lines) {
+        int switches = 0;
+        for (int i = 1; i < lines.size(); i++) {
+            if (lines.get(i).charAt(1) != lines.get(i - 1).charAt(1)) {
+                switches++;
+            }
+        }
+        return switches;
+    }
+
+    private static final Pattern ARCHIVE = Pattern.compile("app\\.(\\d{4}-\\d{2}-\\d{2})\\.(\\d+)\\.log\\.gz");
+
+    /** The archives in the order they were rolled: by date, then index. */
+    private List<Path> archives() throws IOException {
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.filter(p -> ARCHIVE.matcher(p.getFileName().toString()).matches())
+                    .sorted(Comparator.comparing((Path p) -> group(p, 1)).thenComparingInt(p -> Integer.parseInt(group(p, 2))))
+                    .toList();
+        }
+    }
+
+    private static String group(Path archive, int group) {
+        Matcher m = ARCHIVE.matcher(archive.getFileName().toString());
+        assertThat(m.matches()).isTrue();
+        return m.group(group);
+    }
+
+    private static long[] readAcks(Path ackFile) throws IOException {
+        ByteBuffer bytes = ByteBuffer.wrap(Files.readAllBytes(ackFile)).order(ByteOrder.LITTLE_ENDIAN);
+        long[] acks = new long[THREADS];
+        for (int t = 0; t < THREADS; t++) {
+            acks[t] = bytes.getLong(t * CrashChild.SLOT);
+        }
+        return acks;
+    }
+
+    // ---- child processes --------------------------------------------------------------------------
+
+    private Child start(Path log, int instance, String mode, String... options) throws IOException {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> command = new ArrayList<>(List.of(java, "-Xmx128m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+                "-Xshare:auto", "-cp", System.getProperty("java.class.path"), SharedLogChild.class.getName(),
+                log.toString(), Integer.toString(instance), mode));
+        command.addAll(List.of(options));
+        Child child = new Child(new ProcessBuilder(command).redirectErrorStream(true).start());
+        children.add(child);
+        return child;
+    }
+
+    /** A child JVM, the lines it prints, and its standard input. */
+    static final class Child {
+        final Process process;
+        final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+        final List<String> seen = new ArrayList<>();
+        final OutputStream input;
+        long recovered = -1;
+
+        Child(Process process) {
+            this.process = process;
+            this.input = process.getOutputStream();
+            Thread reader = new Thread(() -> {
+                try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(),
+                        StandardCharsets.UTF_8))) {
+                    for (String line; (line = in.readLine()) != null;) {
+                        lines.add(line);
+                    }
+                } catch (IOException e) {
+                    lines.add("IO " + e);
+                }
+            });
+            reader.setDaemon(true);
+            reader.start();
+        }
+
+        /** Waits for {@code STARTED}; returns the journal the child uses, as its statistics name it. */
+        String awaitStarted() throws InterruptedException {
+            String line = await("STARTED");
+            Matcher m = Pattern.compile("STARTED journal=(.*) recovered=(\\d+)").matcher(line);
+            assertThat(m.matches()).as(line).isTrue();
+            recovered = Long.parseLong(m.group(2));
+            return m.group(1);
+        }
+
+        String await(String prefix) throws InterruptedException {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (System.nanoTime() < deadline) {
+                String line = lines.poll(100, TimeUnit.MILLISECONDS);
+                if (line != null) {
+                    seen.add(line);
+                    if (line.startsWith(prefix)) {
+                        return line;
+                    }
+                }
+            }
+            throw new AssertionError("child never printed " + prefix + "; it printed " + seen);
+        }
+
+        void send(String command) throws IOException {
+            input.write((command + "\n").getBytes(StandardCharsets.UTF_8));
+            input.flush();
+        }
+
+        void closeInput() throws IOException {
+            input.close();
+        }
+
+        void awaitExit() throws InterruptedException {
+            assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
+            assertThat(process.exitValue()).as("exit status; it printed %s", seen).isZero();
+        }
+    }
+}
