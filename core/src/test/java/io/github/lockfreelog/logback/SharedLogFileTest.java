@@ -117,7 +117,9 @@ class SharedLogFileTest {
         survivor.awaitExit();
         long[] survivorAcks = readAcks(dir.resolve("ack-0"));
 
-        Map<String, Long> counts = checkSequences(read(List.of(log)));
+        List<String> lines = read(List.of(log));
+        Map<String, Long> counts = checkSequences(lines);
+        assertThat(recoveryReports(lines)).as("one report, by the start that recovered").isEqualTo(1);
         for (int t = 0; t < THREADS; t++) {
             assertThat(counts.getOrDefault(key(0, t), 0L)).as("survivor thread %d: every line, once", t)
                     .isEqualTo(survivorAcks[t] + 1);
@@ -160,7 +162,9 @@ class SharedLogFileTest {
         assertThat(again.recovered).as("nothing is recovered twice").isZero();
         again.awaitExit();
 
-        Map<String, Long> counts = checkSequences(read(List.of(log)));
+        List<String> lines = read(List.of(log));
+        Map<String, Long> counts = checkSequences(lines);
+        assertThat(recoveryReports(lines)).as("one report, by the start that recovered both journals").isEqualTo(1);
         for (int instance = 0; instance < 2; instance++) {
             for (int t = 0; t < THREADS; t++) {
                 assertThat(counts.getOrDefault(key(instance, t), 0L)).as("instance %d thread %d", instance, t)
@@ -264,6 +268,10 @@ class SharedLogFileTest {
     private static Map<String, Long> checkSequences(List<String> lines) {
         Map<String, Long> next = new HashMap<>();
         for (String line : lines) {
+            if (line.startsWith("Recovered ")) {
+                assertThat(line).as("a start's report of what it recovered").matches(RECOVERY_REPORT);
+                continue;
+            }
             assertThat(line).as("intact line").matches("R\\d+ T\\d+ \\d+ check=\\d+ \\.+");
             String[] parts = line.split(" ");
             int instance = Integer.parseInt(parts[0].substring(1));
@@ -276,6 +284,14 @@ class SharedLogFileTest {
             next.put(key, expected + 1);
         }
         return next;
+    }
+
+    private static final String RECOVERY_REPORT =
+            "Recovered [1-9]\\d* event\\(s\\) from the journal\\(s\\) of an unclean stop.*; journal in use: .+";
+
+    /** The recovery reports among the lines: one for each start that recovered something. */
+    private static long recoveryReports(List<String> lines) {
+        return lines.stream().filter(line -> line.startsWith("Recovered ")).count();
     }
 
     /** How often consecutive lines come from different instances. */
