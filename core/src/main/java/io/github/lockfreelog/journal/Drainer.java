@@ -47,10 +47,11 @@ final class Drainer implements Runnable {
      * about as much per entry as per page, which made the drainer 3 times slower for 150-byte lines.)
      */
     private final ByteBuffer staging = ByteBuffer.allocateDirect(STAGING_BYTES);
-    /** A view of the whole mapping: the source of copies into staging (its limit never changes). */
-    private final ByteBuffer mapping;
-    /** A second view, positioned on an event larger than staging, which is written straight from the mapping. */
-    private final ByteBuffer large;
+    /**
+     * A view of the whole mapping, positioned on an event larger than staging, which is written
+     * straight from the mapping; made when the first such event comes.
+     */
+    private ByteBuffer large;
     /** What is being written now (staging, or a large event's view), its first byte, and its range; kept across a failed write. */
     private ByteBuffer out;
     private int outStart;
@@ -86,8 +87,6 @@ final class Drainer implements Runnable {
         this.bufferSize = config.bufferSize();
         this.flushIntervalNanos = config.flushIntervalNanos();
         this.unblocker = new TermUnblocker(journal, config.unblockTimeoutNanos());
-        this.mapping = journal.duplicate();
-        this.large = journal.duplicate();
     }
 
     void requestStop() {
@@ -323,6 +322,9 @@ final class Drainer implements Runnable {
             }
             if (payload > staging.capacity()) {
                 // larger than staging: written straight from the mapping, on its own
+                if (large == null) {
+                    large = journal.duplicate();
+                }
                 out = large.limit(at + length).position(at + HEADER_LENGTH);
                 outStart = at + HEADER_LENGTH;
                 batchEvents = 1;
@@ -332,7 +334,7 @@ final class Drainer implements Runnable {
                 writeBatch();
                 return;
             }
-            staging.put(staging.position(), mapping, at + HEADER_LENGTH, payload);
+            journal.getBytes(at + HEADER_LENGTH, staging, staging.position(), payload);
             staging.position(staging.position() + payload);
             batchEvents++;
             batchBytes += payload;
