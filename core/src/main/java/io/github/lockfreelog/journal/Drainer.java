@@ -115,12 +115,7 @@ final class Drainer implements Runnable {
             try {
                 Thread.interrupted(); // an interrupt must not close the log's channel or make parking spin
                 sampleFaults();
-                if (out != null) {
-                    writeBatch(); // a write that failed before: finish it first
-                }
-                long active = journal.activeTermCountAcquire();
-                if (drainTerm < active) {
-                    drainTerm(true);
+                if (drainDirty()) {
                     continue;
                 }
                 if (stopRequested) {
@@ -143,6 +138,23 @@ final class Drainer implements Runnable {
                 LockSupport.parkNanos(this, IO_RETRY_NANOS);
             }
         }
+    }
+
+    /**
+     * One step of the loop, less its timing: finishes a write that failed before, then drains the
+     * oldest dirty term and cleans its buffer, if there is one (waiting for its unfinished frames).
+     * Returns whether there was one: the loop then comes round at once. The model-checking test
+     * calls this (and {@link #drainTerm}) in place of the thread.
+     */
+    boolean drainDirty() throws IOException {
+        if (out != null) {
+            writeBatch();
+        }
+        if (drainTerm < journal.activeTermCountAcquire()) {
+            drainTerm(true);
+            return true;
+        }
+        return false;
     }
 
     /**
@@ -192,7 +204,7 @@ final class Drainer implements Runnable {
      * the committed prefix of the active term is drained, and an unfinished frame ends the pass
      * unless it is overdue.
      */
-    private void drainTerm(boolean toTail) throws IOException {
+    void drainTerm(boolean toTail) throws IOException {
         final int index = (int) (drainTerm % bufferCount);
         final int base = journal.bufferBase(index);
         final long rawTail = journal.rawTailVolatile(index);
