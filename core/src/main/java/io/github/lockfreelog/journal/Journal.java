@@ -186,7 +186,10 @@ public abstract class Journal implements AutoCloseable {
     /** Copies {@code length} bytes from the journal at {@code offset} into {@code dst} (plain loads). */
     public abstract void getBytes(int offset, byte[] dst, int dstOffset, int length);
 
-    /** Copies {@code length} bytes from the journal at {@code offset} into {@code dst} at {@code dstIndex} (plain loads; {@code dst}'s position is left as it was). */
+    /**
+     * Copies {@code length} bytes from the journal at {@code offset} into {@code dst} at
+     * {@code dstIndex} (plain loads; {@code dst}'s position is left as it was).
+     */
     abstract void getBytes(int offset, ByteBuffer dst, int dstIndex, int length);
 
     /** Absolute bulk copy into the journal (plain stores; publish with a release store after). */

@@ -235,7 +235,10 @@ class JournalModelCheckTest {
             return accepted;
         }
 
-        /** One step of the drainer: a dirty term to its end (and its buffer cleaned), else the committed prefix of the active one. */
+        /**
+         * One step of the drainer: a dirty term to its end (and its buffer cleaned), else the
+         * committed prefix of the active one.
+         */
         @Operation(nonParallelGroup = "drainer")
         public void drain() throws IOException {
             if (!drainer.drainDirty()) {
@@ -244,7 +247,7 @@ class JournalModelCheckTest {
             observer.watch(journal);
         }
 
-        /** After all callers returned: drains what is left, as at stop, then checks the log against what was accepted. */
+        /** After all callers returned: drains what is left, as at stop, and checks the log against the appends. */
         @Validate
         public void validate() throws IOException {
             for (int steps = 0; drainer.drainDirty(); steps++) { // every dirty term, as the drainer's loop does
@@ -285,7 +288,8 @@ class JournalModelCheckTest {
                 }
                 byte outcome = observer.outcome(caller, seq);
                 if (outcome != Observer.ACCEPTED) {
-                    throw new AssertionError("event " + seq + " of caller " + caller + " reached the log, but its append "
+                    throw new AssertionError("event " + seq + " of caller " + caller
+                            + " reached the log, but its append "
                             + (outcome == Observer.DROPPED ? "returned false (dropped)" : "never returned"));
                 }
                 if (seq <= last[caller]) {
