@@ -47,10 +47,11 @@ final class Drainer implements Runnable {
      * about as much per entry as per page, which made the drainer 3 times slower for 150-byte lines.)
      */
     private final ByteBuffer staging = ByteBuffer.allocateDirect(STAGING_BYTES);
-    /** A view of the whole mapping: the source of copies into staging (its limit never changes). */
-    private final ByteBuffer mapping;
-    /** A second view, positioned on an event larger than staging, which is written straight from the mapping. */
-    private final ByteBuffer large;
+    /**
+     * A view of the whole mapping, positioned on an event larger than staging, which is written
+     * straight from the mapping; made when the first such event comes.
+     */
+    private ByteBuffer large;
     /** What is being written now (staging, or a large event's view), its first byte, and its range; kept across a failed write. */
     private ByteBuffer out;
     private int outStart;
@@ -86,8 +87,6 @@ final class Drainer implements Runnable {
         this.bufferSize = config.bufferSize();
         this.flushIntervalNanos = config.flushIntervalNanos();
         this.unblocker = new TermUnblocker(journal, config.unblockTimeoutNanos());
-        this.mapping = journal.duplicate();
-        this.large = journal.duplicate();
     }
 
     void requestStop() {
@@ -116,12 +115,7 @@ final class Drainer implements Runnable {
             try {
                 Thread.interrupted(); // an interrupt must not close the log's channel or make parking spin
                 sampleFaults();
-                if (out != null) {
-                    writeBatch(); // a write that failed before: finish it first
-                }
-                long active = journal.activeTermCountAcquire();
-                if (drainTerm < active) {
-                    drainTerm(true);
+                if (drainDirty()) {
                     continue;
                 }
                 if (stopRequested) {
@@ -144,6 +138,23 @@ final class Drainer implements Runnable {
                 LockSupport.parkNanos(this, IO_RETRY_NANOS);
             }
         }
+    }
+
+    /**
+     * One step of the loop, less its timing: finishes a write that failed before, then drains the
+     * oldest dirty term and cleans its buffer, if there is one (waiting for its unfinished frames).
+     * Returns whether there was one: the loop then comes round at once. The model-checking test
+     * calls this (and {@link #drainTerm}) in place of the thread.
+     */
+    boolean drainDirty() throws IOException {
+        if (out != null) {
+            writeBatch();
+        }
+        if (drainTerm < journal.activeTermCountAcquire()) {
+            drainTerm(true);
+            return true;
+        }
+        return false;
     }
 
     /**
@@ -196,7 +207,7 @@ final class Drainer implements Runnable {
      * the committed prefix of the active term is drained, and an unfinished frame ends the pass
      * unless it is overdue.
      */
-    private void drainTerm(boolean toTail) throws IOException {
+    void drainTerm(boolean toTail) throws IOException {
         final int index = (int) (drainTerm % bufferCount);
         final int base = journal.bufferBase(index);
         final long rawTail = journal.rawTailVolatile(index);
@@ -326,6 +337,9 @@ final class Drainer implements Runnable {
             }
             if (payload > staging.capacity()) {
                 // larger than staging: written straight from the mapping, on its own
+                if (large == null) {
+                    large = journal.duplicate();
+                }
                 out = large.limit(at + length).position(at + HEADER_LENGTH);
                 outStart = at + HEADER_LENGTH;
                 batchEvents = 1;
@@ -335,7 +349,7 @@ final class Drainer implements Runnable {
                 writeBatch();
                 return;
             }
-            staging.put(staging.position(), mapping, at + HEADER_LENGTH, payload);
+            journal.getBytes(at + HEADER_LENGTH, staging, staging.position(), payload);
             staging.position(staging.position() + payload);
             batchEvents++;
             batchBytes += payload;

@@ -3,10 +3,6 @@ package io.github.lockfreelog.journal;
 import static io.github.lockfreelog.journal.JournalDescriptor.*;
 
 import java.io.IOException;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.lang.reflect.Field;
-import java.lang.reflect.Method;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.MappedByteBuffer;
@@ -19,26 +15,25 @@ import java.nio.file.StandardOpenOption;
  * words goes through the methods below, whose names say their memory ordering: {@code plain}
  * (no ordering), {@code Acquire}, {@code Release}, {@code Volatile} and {@code cas} (volatile).
  * Offsets are absolute within the file and must be aligned to the size of the value.
+ *
+ * <h2>The memory seam</h2>
+ * This class holds the layout and the protocol's named accesses; the abstract methods below are
+ * the memory they run on. {@link MappedJournal}, the mapped file, is the only implementation in
+ * production: with one subclass loaded, the JIT binds every call to it statically (class
+ * hierarchy analysis) and inlines it as if this class were final, with no type check and no extra
+ * load. The model-checking test adds a heap implementation whose every access the checker sees;
+ * the constructor is package-private, so no other code can add one.
  */
-public final class Journal implements AutoCloseable {
-
-    private static final VarHandle INT = MethodHandles.byteBufferViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final VarHandle LONG = MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final int FILL_CHUNK = 64 * 1024;
+public abstract class Journal implements AutoCloseable {
 
     private final Path path;
     private final int bufferCount;
     private final int bufferSize;
-    private final FileChannel channel;
-    private final MappedByteBuffer buffer;
-    private boolean closed;
 
-    private Journal(Path path, int bufferCount, int bufferSize, FileChannel channel, MappedByteBuffer buffer) {
+    Journal(Path path, int bufferCount, int bufferSize) {
         this.path = path;
         this.bufferCount = bufferCount;
         this.bufferSize = bufferSize;
-        this.channel = channel;
-        this.buffer = buffer;
     }
 
     /**
@@ -66,7 +61,7 @@ public final class Journal implements AutoCloseable {
             }
             channel.force(false);
             MappedByteBuffer mapped = channel.map(FileChannel.MapMode.READ_WRITE, 0, length);
-            Journal journal = new Journal(path, bufferCount, bufferSize, channel, mapped);
+            Journal journal = new MappedJournal(path, bufferCount, bufferSize, channel, mapped);
             journal.initialise();
             return journal;
         } catch (IOException | RuntimeException e) {
@@ -112,29 +107,30 @@ public final class Journal implements AutoCloseable {
                         + " for bufferCount=" + count + " bufferSize=" + bufferSize);
             }
             MappedByteBuffer mapped = channel.map(FileChannel.MapMode.READ_WRITE, 0, length);
-            return new Journal(path, count, bufferSize, channel, mapped);
+            return new MappedJournal(path, count, bufferSize, channel, mapped);
         } catch (IOException | RuntimeException e) {
             channel.close();
             throw e;
         }
     }
 
-    private void initialise() {
-        LONG.set(buffer, MAGIC_OFFSET, MAGIC);
-        INT.set(buffer, VERSION_OFFSET, VERSION);
-        INT.set(buffer, BUFFER_COUNT_OFFSET, bufferCount);
-        INT.set(buffer, BUFFER_SIZE_OFFSET, bufferSize);
+    /** Writes the metadata and the free slots of a fresh journal (whose memory is all zeros). */
+    final void initialise() {
+        putLongPlain(MAGIC_OFFSET, MAGIC);
+        putIntPlain(VERSION_OFFSET, VERSION);
+        putIntPlain(BUFFER_COUNT_OFFSET, bufferCount);
+        putIntPlain(BUFFER_SIZE_OFFSET, bufferSize);
         // Term 0 is active in buffer 0; every other buffer looks full, as if it held the term
         // bufferCount before the one it will host next, so that a stale writer cannot reserve in it.
         for (int i = 0; i < bufferCount; i++) {
             long raw = i == 0 ? packTail(0, 0) : packTail(i - bufferCount, bufferSize);
-            LONG.setVolatile(buffer, tailCounterOffset(i), raw);
-            INT.setVolatile(buffer, termStartOffset(i), 0);
+            putLongVolatile(tailCounterOffset(i), raw);
+            putIntVolatile(termStartOffset(i), 0);
             if (i > 0) {
                 fillEmpty(bufferBase(i), bufferSize, i); // buffer i hosts term i first (term 0's free slots are zeros)
             }
         }
-        LONG.setVolatile(buffer, ACTIVE_TERM_COUNT_OFFSET, 0L);
+        putLongVolatile(ACTIVE_TERM_COUNT_OFFSET, 0L);
         writeDrainRecord(0, 0, 0, 0);
     }
 
@@ -155,63 +151,56 @@ public final class Journal implements AutoCloseable {
         return bufferOffset(index, bufferSize);
     }
 
-    /** A view of the whole mapping, for building gathering writes (position and limit are the caller's). */
-    public ByteBuffer duplicate() {
-        return buffer.duplicate().order(ByteOrder.LITTLE_ENDIAN);
-    }
+    // ---- ordered access: the memory seam ----------------------------------------------------
 
-    // ---- ordered access -------------------------------------------------------------------
+    /**
+     * A view of the whole mapping (position and limit are the caller's), for writing an event
+     * larger than the drainer's staging buffer straight from the journal.
+     */
+    public abstract ByteBuffer duplicate();
 
-    public int getIntPlain(int offset) {
-        return (int) INT.get(buffer, offset);
-    }
+    public abstract int getIntPlain(int offset);
 
-    public void putIntPlain(int offset, int value) {
-        INT.set(buffer, offset, value);
-    }
+    public abstract void putIntPlain(int offset, int value);
 
-    public void putIntRelease(int offset, int value) {
-        INT.setRelease(buffer, offset, value);
-    }
+    public abstract void putIntRelease(int offset, int value);
 
-    public long getLongVolatile(int offset) {
-        return (long) LONG.getVolatile(buffer, offset);
-    }
+    abstract int getIntVolatile(int offset);
 
-    public long getLongAcquire(int offset) {
-        return (long) LONG.getAcquire(buffer, offset);
-    }
+    abstract void putIntVolatile(int offset, int value);
 
-    public boolean casLong(int offset, long expected, long value) {
-        return LONG.compareAndSet(buffer, offset, expected, value);
-    }
+    abstract long getLongPlain(int offset);
 
-    /** Copies {@code length} bytes from the mapping at {@code offset} into {@code dst} (plain loads). */
-    public void getBytes(int offset, byte[] dst, int dstOffset, int length) {
-        buffer.get(offset, dst, dstOffset, length);
-    }
+    abstract void putLongPlain(int offset, long value);
 
-    /** Absolute bulk copy into the mapping (plain stores; publish with a release store after). */
-    public void putBytes(int offset, byte[] src, int srcOffset, int length) {
-        buffer.put(offset, src, srcOffset, length);
-    }
+    abstract void putLongRelease(int offset, long value);
+
+    abstract void putLongVolatile(int offset, long value);
+
+    public abstract long getLongVolatile(int offset);
+
+    public abstract long getLongAcquire(int offset);
+
+    public abstract boolean casLong(int offset, long expected, long value);
+
+    /** Copies {@code length} bytes from the journal at {@code offset} into {@code dst} (plain loads). */
+    public abstract void getBytes(int offset, byte[] dst, int dstOffset, int length);
+
+    /**
+     * Copies {@code length} bytes from the journal at {@code offset} into {@code dst} at
+     * {@code dstIndex} (plain loads; {@code dst}'s position is left as it was).
+     */
+    abstract void getBytes(int offset, ByteBuffer dst, int dstIndex, int length);
+
+    /** Absolute bulk copy into the journal (plain stores; publish with a release store after). */
+    public abstract void putBytes(int offset, byte[] src, int srcOffset, int length);
 
     /**
      * Fills {@code [offset, offset + length)} with the free slots of term {@code termId}
      * ({@link JournalDescriptor#emptyHeader}); writing every page also faults it in (pre-touch).
+     * What it writes is visible to any thread that then reads a value stored after it with release.
      */
-    public void fillEmpty(int offset, int length, int termId) {
-        byte[] pattern = new byte[FILL_CHUNK];
-        ByteBuffer.wrap(pattern).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer().put(0, emptyHeader(termId));
-        for (int i = Long.BYTES; i < FILL_CHUNK; i += i) {
-            System.arraycopy(pattern, 0, pattern, i, Math.min(i, FILL_CHUNK - i));
-        }
-        int end = offset + length;
-        for (int at = offset; at < end; at += FILL_CHUNK) {
-            buffer.put(at, pattern, 0, Math.min(FILL_CHUNK, end - at));
-        }
-        VarHandle.releaseFence();
-    }
+    public abstract void fillEmpty(int offset, int length, int termId);
 
     // ---- metadata ---------------------------------------------------------------------------
 
@@ -229,11 +218,11 @@ public final class Journal implements AutoCloseable {
 
     /** Where the term that buffer {@code index} hosts starts (written by the drainer before the buffer is handed out). */
     public int termStartVolatile(int index) {
-        return (int) INT.getVolatile(buffer, termStartOffset(index));
+        return getIntVolatile(termStartOffset(index));
     }
 
     public void putTermStartVolatile(int index, int start) {
-        INT.setVolatile(buffer, termStartOffset(index), start);
+        putIntVolatile(termStartOffset(index), start);
     }
 
     public boolean casRawTail(int index, long expected, long value) {
@@ -243,11 +232,11 @@ public final class Journal implements AutoCloseable {
     /** Writes the drain record into the slot after the current one; only the drainer calls this. */
     public void writeDrainRecord(long termCount, long offset, long logSize, long seq) {
         int slot = DRAIN_RECORD_OFFSET + (int) (seq & 1) * DRAIN_RECORD_LENGTH;
-        LONG.set(buffer, slot + DRAIN_TERM_FIELD, termCount);
-        LONG.set(buffer, slot + DRAIN_OFFSET_FIELD, offset);
-        LONG.set(buffer, slot + DRAIN_LOG_SIZE_FIELD, logSize);
-        LONG.set(buffer, slot + DRAIN_CHECK_FIELD, seq ^ termCount ^ offset ^ logSize ^ CHECK_SALT);
-        LONG.setRelease(buffer, slot + DRAIN_SEQ_FIELD, seq);
+        putLongPlain(slot + DRAIN_TERM_FIELD, termCount);
+        putLongPlain(slot + DRAIN_OFFSET_FIELD, offset);
+        putLongPlain(slot + DRAIN_LOG_SIZE_FIELD, logSize);
+        putLongPlain(slot + DRAIN_CHECK_FIELD, seq ^ termCount ^ offset ^ logSize ^ CHECK_SALT);
+        putLongRelease(slot + DRAIN_SEQ_FIELD, seq);
     }
 
     /** Reads the newest intact drain record, or {@code null} if neither slot is intact. */
@@ -255,11 +244,11 @@ public final class Journal implements AutoCloseable {
         DrainRecord best = null;
         for (int i = 0; i < 2; i++) {
             int slot = DRAIN_RECORD_OFFSET + i * DRAIN_RECORD_LENGTH;
-            long seq = (long) LONG.getAcquire(buffer, slot + DRAIN_SEQ_FIELD);
-            long term = (long) LONG.get(buffer, slot + DRAIN_TERM_FIELD);
-            long offset = (long) LONG.get(buffer, slot + DRAIN_OFFSET_FIELD);
-            long logSize = (long) LONG.get(buffer, slot + DRAIN_LOG_SIZE_FIELD);
-            long check = (long) LONG.get(buffer, slot + DRAIN_CHECK_FIELD);
+            long seq = getLongAcquire(slot + DRAIN_SEQ_FIELD);
+            long term = getLongPlain(slot + DRAIN_TERM_FIELD);
+            long offset = getLongPlain(slot + DRAIN_OFFSET_FIELD);
+            long logSize = getLongPlain(slot + DRAIN_LOG_SIZE_FIELD);
+            long check = getLongPlain(slot + DRAIN_CHECK_FIELD);
             boolean intact = check == (seq ^ term ^ offset ^ logSize ^ CHECK_SALT) && (seq & 1) == i;
             if (intact && (best == null || seq > best.seq())) {
                 best = new DrainRecord(seq, term, offset, logSize);
@@ -275,26 +264,26 @@ public final class Journal implements AutoCloseable {
     /** Records the write the drainer is about to make; see {@link JournalDescriptor}. */
     public void writeIntent(long seq, long termCount, long from, long to, long skip, long logSizeBefore) {
         int at = INTENT_OFFSET;
-        LONG.setVolatile(buffer, at + INTENT_SEQ_FIELD, 0L); // torn from here until the check is written
-        LONG.set(buffer, at + INTENT_TERM_FIELD, termCount);
-        LONG.set(buffer, at + INTENT_FROM_FIELD, from);
-        LONG.set(buffer, at + INTENT_TO_FIELD, to);
-        LONG.set(buffer, at + INTENT_SKIP_FIELD, skip);
-        LONG.set(buffer, at + INTENT_LOG_SIZE_FIELD, logSizeBefore);
-        LONG.set(buffer, at + INTENT_CHECK_FIELD, intentCheck(seq, termCount, from, to, skip, logSizeBefore));
-        LONG.setRelease(buffer, at + INTENT_SEQ_FIELD, seq);
+        putLongVolatile(at + INTENT_SEQ_FIELD, 0L); // torn from here until the check is written
+        putLongPlain(at + INTENT_TERM_FIELD, termCount);
+        putLongPlain(at + INTENT_FROM_FIELD, from);
+        putLongPlain(at + INTENT_TO_FIELD, to);
+        putLongPlain(at + INTENT_SKIP_FIELD, skip);
+        putLongPlain(at + INTENT_LOG_SIZE_FIELD, logSizeBefore);
+        putLongPlain(at + INTENT_CHECK_FIELD, intentCheck(seq, termCount, from, to, skip, logSizeBefore));
+        putLongRelease(at + INTENT_SEQ_FIELD, seq);
     }
 
     /** The intent last recorded, or {@code null} if none is intact. */
     public WriteIntent readIntent() {
         int at = INTENT_OFFSET;
-        long seq = (long) LONG.getAcquire(buffer, at + INTENT_SEQ_FIELD);
-        long term = (long) LONG.get(buffer, at + INTENT_TERM_FIELD);
-        long from = (long) LONG.get(buffer, at + INTENT_FROM_FIELD);
-        long to = (long) LONG.get(buffer, at + INTENT_TO_FIELD);
-        long skip = (long) LONG.get(buffer, at + INTENT_SKIP_FIELD);
-        long logSize = (long) LONG.get(buffer, at + INTENT_LOG_SIZE_FIELD);
-        long check = (long) LONG.get(buffer, at + INTENT_CHECK_FIELD);
+        long seq = getLongAcquire(at + INTENT_SEQ_FIELD);
+        long term = getLongPlain(at + INTENT_TERM_FIELD);
+        long from = getLongPlain(at + INTENT_FROM_FIELD);
+        long to = getLongPlain(at + INTENT_TO_FIELD);
+        long skip = getLongPlain(at + INTENT_SKIP_FIELD);
+        long logSize = getLongPlain(at + INTENT_LOG_SIZE_FIELD);
+        long check = getLongPlain(at + INTENT_CHECK_FIELD);
         if (seq == 0 || check != intentCheck(seq, term, from, to, skip, logSize)) {
             return null;
         }
@@ -315,60 +304,13 @@ public final class Journal implements AutoCloseable {
      * any more: an access after unmapping would crash the JVM.
      */
     @Override
-    public void close() throws IOException {
-        if (closed) {
-            return;
-        }
-        closed = true;
-        try {
-            channel.close();
-        } finally {
-            Unmapper.unmap(buffer);
-        }
-    }
+    public abstract void close() throws IOException;
 
     /** Unmaps and closes the journal, then truncates its file to zero bytes. */
     public void closeAndEmpty() throws IOException {
         close();
         try (FileChannel c = SafeFiles.open(path, StandardOpenOption.WRITE)) {
             c.truncate(0);
-        }
-    }
-
-    /** Releases a mapping now rather than when the garbage collector gets to it. */
-    static final class Unmapper {
-        private static final Object UNSAFE;
-        private static final Method INVOKE_CLEANER;
-
-        static {
-            Object unsafe = null;
-            Method invokeCleaner = null;
-            try {
-                Class<?> type = Class.forName("sun.misc.Unsafe");
-                Field field = type.getDeclaredField("theUnsafe");
-                field.setAccessible(true);
-                unsafe = field.get(null);
-                invokeCleaner = type.getMethod("invokeCleaner", ByteBuffer.class);
-            } catch (ReflectiveOperationException | RuntimeException e) {
-                // left to the garbage collector where jdk.unsupported is absent
-            }
-            UNSAFE = unsafe;
-            INVOKE_CLEANER = invokeCleaner;
-        }
-
-        private Unmapper() {
-        }
-
-        static boolean unmap(ByteBuffer buffer) {
-            if (INVOKE_CLEANER == null) {
-                return false;
-            }
-            try {
-                INVOKE_CLEANER.invoke(UNSAFE, buffer);
-                return true;
-            } catch (ReflectiveOperationException | RuntimeException e) {
-                return false;
-            }
         }
     }
 }

@@ -203,9 +203,11 @@ public final class JournalEngine {
      *
      * @param payload the encoded event
      * @param mayDrop whether the {@code DROP} policy applies to this event (else it blocks)
+     * @return whether the event went into the journal (it reaches the log file); {@code false}
+     *         when it was dropped (and counted so)
      */
-    public void append(byte[] payload, boolean mayDrop) {
-        append(payload, payload.length, mayDrop);
+    public boolean append(byte[] payload, boolean mayDrop) {
+        return append(payload, payload.length, mayDrop);
     }
 
     /**
@@ -216,7 +218,7 @@ public final class JournalEngine {
      * (a second stack overflow, a fault in mapped memory delivered at a safepoint): a frame left
      * claimed would otherwise hold the drainer until the unblock timeout.
      */
-    public void append(byte[] payload, int length, boolean mayDrop) {
+    public boolean append(byte[] payload, int length, boolean mayDrop) {
         final JournalCounters counters = this.counters;
         counters.appended.increment();
         int pendingAt = -1; // a reservation this call has not settled yet
@@ -228,7 +230,7 @@ public final class JournalEngine {
             if (state != RUNNING) {
                 counters.drop(DropReason.STOPPED);
                 counted = true;
-                return;
+                return false;
             }
             final Journal journal = this.journal;
             final TermAppender appender = this.appender;
@@ -268,13 +270,13 @@ public final class JournalEngine {
                         if (waitStart != NOT_WAITING) {
                             counters.recordWait(System.nanoTime() - waitStart);
                         }
-                        return;
+                        return outcome == TermAppender.COMMITTED;
                     }
                 }
                 waitStart = awaitNextBuffer(termCount, mayDrop, waitStart);
                 if (waitStart == DROPPED) {
                     counted = true;
-                    return;
+                    return false;
                 }
             }
         } finally {
@@ -554,6 +556,21 @@ public final class JournalEngine {
         }
         return new PageFaults(true, now[0] - processFaultsAtStart[0], now[1] - processFaultsAtStart[1], dMinor,
                 dMajor);
+    }
+
+    /**
+     * An engine over {@code journal} whose drainer has no thread: the model-checking test calls
+     * the drainer's steps ({@link #drainer()}) itself. Nothing is recovered or locked; it is not
+     * to be stopped.
+     */
+    static JournalEngine withoutDrainerThread(Config config, Journal journal, LogSink sink, StatusReporter status)
+            throws IOException {
+        return new JournalEngine(config, journal, sink, status, Recovery.Result.NONE, null);
+    }
+
+    /** For the model-checking test, which runs the drainer's steps itself. */
+    Drainer drainer() {
+        return drainer;
     }
 
     /** For tests that play a stalled writer. */

@@ -1,0 +1,181 @@
+package io.github.lockfreelog.journal;
+
+import static io.github.lockfreelog.journal.JournalDescriptor.*;
+
+import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.lang.reflect.Field;
+import java.lang.reflect.Method;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+
+/**
+ * The journal's memory in production: the file, mapped once by {@link Journal#create} or
+ * {@link Journal#open} and kept mapped until {@link #close()}. Shared words are read and written
+ * with {@code VarHandle}s over the mapping, so ordered and atomic access needs no
+ * {@code sun.misc.Unsafe}; bytes are copied with absolute bulk gets and puts.
+ */
+final class MappedJournal extends Journal {
+
+    private static final VarHandle INT = MethodHandles.byteBufferViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle LONG = MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final int FILL_CHUNK = 64 * 1024;
+
+    private final FileChannel channel;
+    private final MappedByteBuffer buffer;
+    private boolean closed;
+
+    MappedJournal(Path path, int bufferCount, int bufferSize, FileChannel channel, MappedByteBuffer buffer) {
+        super(path, bufferCount, bufferSize);
+        this.channel = channel;
+        this.buffer = buffer;
+    }
+
+    @Override
+    public ByteBuffer duplicate() {
+        return buffer.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+    }
+
+    @Override
+    public int getIntPlain(int offset) {
+        return (int) INT.get(buffer, offset);
+    }
+
+    @Override
+    public void putIntPlain(int offset, int value) {
+        INT.set(buffer, offset, value);
+    }
+
+    @Override
+    public void putIntRelease(int offset, int value) {
+        INT.setRelease(buffer, offset, value);
+    }
+
+    @Override
+    int getIntVolatile(int offset) {
+        return (int) INT.getVolatile(buffer, offset);
+    }
+
+    @Override
+    void putIntVolatile(int offset, int value) {
+        INT.setVolatile(buffer, offset, value);
+    }
+
+    @Override
+    long getLongPlain(int offset) {
+        return (long) LONG.get(buffer, offset);
+    }
+
+    @Override
+    void putLongPlain(int offset, long value) {
+        LONG.set(buffer, offset, value);
+    }
+
+    @Override
+    void putLongRelease(int offset, long value) {
+        LONG.setRelease(buffer, offset, value);
+    }
+
+    @Override
+    void putLongVolatile(int offset, long value) {
+        LONG.setVolatile(buffer, offset, value);
+    }
+
+    @Override
+    public long getLongVolatile(int offset) {
+        return (long) LONG.getVolatile(buffer, offset);
+    }
+
+    @Override
+    public long getLongAcquire(int offset) {
+        return (long) LONG.getAcquire(buffer, offset);
+    }
+
+    @Override
+    public boolean casLong(int offset, long expected, long value) {
+        return LONG.compareAndSet(buffer, offset, expected, value);
+    }
+
+    @Override
+    public void getBytes(int offset, byte[] dst, int dstOffset, int length) {
+        buffer.get(offset, dst, dstOffset, length);
+    }
+
+    @Override
+    void getBytes(int offset, ByteBuffer dst, int dstIndex, int length) {
+        dst.put(dstIndex, buffer, offset, length);
+    }
+
+    @Override
+    public void putBytes(int offset, byte[] src, int srcOffset, int length) {
+        buffer.put(offset, src, srcOffset, length);
+    }
+
+    @Override
+    public void fillEmpty(int offset, int length, int termId) {
+        byte[] pattern = new byte[FILL_CHUNK];
+        ByteBuffer.wrap(pattern).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer().put(0, emptyHeader(termId));
+        for (int i = Long.BYTES; i < FILL_CHUNK; i += i) {
+            System.arraycopy(pattern, 0, pattern, i, Math.min(i, FILL_CHUNK - i));
+        }
+        int end = offset + length;
+        for (int at = offset; at < end; at += FILL_CHUNK) {
+            buffer.put(at, pattern, 0, Math.min(FILL_CHUNK, end - at));
+        }
+        VarHandle.releaseFence();
+    }
+
+    @Override
+    public void close() throws IOException {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            channel.close();
+        } finally {
+            Unmapper.unmap(buffer);
+        }
+    }
+
+    /** Releases a mapping now rather than when the garbage collector gets to it. */
+    static final class Unmapper {
+        private static final Object UNSAFE;
+        private static final Method INVOKE_CLEANER;
+
+        static {
+            Object unsafe = null;
+            Method invokeCleaner = null;
+            try {
+                Class<?> type = Class.forName("sun.misc.Unsafe");
+                Field field = type.getDeclaredField("theUnsafe");
+                field.setAccessible(true);
+                unsafe = field.get(null);
+                invokeCleaner = type.getMethod("invokeCleaner", ByteBuffer.class);
+            } catch (ReflectiveOperationException | RuntimeException e) {
+                // left to the garbage collector where jdk.unsupported is absent
+            }
+            UNSAFE = unsafe;
+            INVOKE_CLEANER = invokeCleaner;
+        }
+
+        private Unmapper() {
+        }
+
+        static boolean unmap(ByteBuffer buffer) {
+            if (INVOKE_CLEANER == null) {
+                return false;
+            }
+            try {
+                INVOKE_CLEANER.invoke(UNSAFE, buffer);
+                return true;
+            } catch (ReflectiveOperationException | RuntimeException e) {
+                return false;
+            }
+        }
+    }
+}
