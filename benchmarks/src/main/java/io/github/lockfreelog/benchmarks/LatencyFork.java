@@ -97,6 +97,11 @@ public final class LatencyFork {
             callers.add(caller);
         }
         callers.forEach(Thread::start);
+        long measureFrom = origin + TimeUnit.MILLISECONDS.toNanos(s.warmupMillis());
+        sleepUntil(measureFrom);
+        Disturbances atStart = Disturbances.sample();
+        sleepUntil(measureFrom + TimeUnit.MILLISECONDS.toNanos(s.measureMillis()));
+        Disturbances disturbances = Disturbances.sample().since(atStart);
         for (Thread caller : callers) {
             caller.join(); // also publishes the caller's histogram and outcome to this thread
         }
@@ -115,10 +120,18 @@ public final class LatencyFork {
         }
         Ledger.Entry lines = trial.finish(LatencyPoint.ledgerMode(s.rate()), s.threads(), made);
         LatencyPoint point = new LatencyPoint(s.peer().id(), s.rate(), s.threads(), s.lineSize(), s.warmupMillis(),
-                s.measureMillis(), made, measured, missed, LatencyPoint.Percentiles.of(all), lines, LatencyPoint.encode(all));
+                s.measureMillis(), made, measured, missed, LatencyPoint.Percentiles.of(all), lines, LatencyPoint.encode(all),
+                disturbances);
         System.out.println("[latency] peer=" + point.peer() + " rate=" + point.rate() + " threads=" + point.threads()
                 + " nanos " + LatencyPoint.Percentiles.LABELS + "=" + point.latency().values()
-                + (point.behind() ? " BEHIND: " + missed + " calls never made" : ""));
+                + (point.behind() ? " BEHIND: " + missed + " calls never made" : "") + " gc/steal: " + disturbances.text());
         return point;
+    }
+
+    /** Sleeps (this thread only samples; it makes no calls) until {@code deadline} of {@link System#nanoTime()}. */
+    private static void sleepUntil(long deadline) throws InterruptedException {
+        for (long left; (left = deadline - System.nanoTime()) > 0; ) {
+            TimeUnit.NANOSECONDS.sleep(left);
+        }
     }
 }

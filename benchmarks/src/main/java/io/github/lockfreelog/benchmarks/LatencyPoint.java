@@ -18,9 +18,11 @@ import org.HdrHistogram.Histogram;
  * @param lines the line check: calls made against lines in the file ({@link Trial#finish})
  * @param histogram every recorded latency in nanoseconds, HdrHistogram's compressed form in Base64, so
  *        that other percentiles can be read later
+ * @param disturbances garbage-collection pauses and CPU steal during the measured window
  */
 public record LatencyPoint(String peer, long rate, int threads, int lineSize, long warmupMillis, long measureMillis,
-        long made, long measured, long missed, Percentiles latency, Ledger.Entry lines, String histogram) {
+        long made, long measured, long missed, Percentiles latency, Ledger.Entry lines, String histogram,
+        Disturbances disturbances) {
 
     /** Ledger mode of a latency fork: the rate is part of the configuration. */
     static String ledgerMode(long rate) {

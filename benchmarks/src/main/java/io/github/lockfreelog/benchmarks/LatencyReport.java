@@ -52,20 +52,21 @@ public final class LatencyReport {
                     seconds(first.measureMillis()), seconds(first.warmupMillis()), first.lineSize()));
         }
         out.append("| peer | ").append(String.join(" | ", LatencyPoint.Percentiles.LABELS))
-                .append(" | calls measured | lines written / calls |\n");
-        out.append("| --- |").append(" ---: |".repeat(LatencyPoint.Percentiles.LABELS.size() + 1)).append(" --- |\n");
+                .append(" | calls measured | lines written / calls | GC pauses, CPU steal (measured window) |\n");
+        out.append("| --- |").append(" ---: |".repeat(LatencyPoint.Percentiles.LABELS.size() + 1)).append(" --- | --- |\n");
         for (LatencyPoint p : rows) {
             List<String> cells = new ArrayList<>();
             cells.add(label(p.peer()));
             p.latency().values().forEach(nanos -> cells.add(micros(nanos)));
             cells.add(Report.si(p.measured()));
             cells.add(linesText(p));
+            cells.add(p.disturbances().text());
             out.append("| ").append(String.join(" | ", cells)).append(" |\n");
         }
         for (LatencyResults.Failure f : failures) {
             if (f.rate() == rate && f.threads() == threads) {
                 out.append("| ").append(label(f.peer())).append(" |").append(" - |".repeat(LatencyPoint.Percentiles.LABELS.size() + 1))
-                        .append(" FAILED: its fork gave no result (see the run's output) |\n");
+                        .append(" FAILED: its fork gave no result (see the run's output) | - |\n");
             }
         }
         return out.toString();

@@ -110,6 +110,10 @@ public final class LatencyResults {
         lines.put("nulBytes", p.lines().nulBytes());
         lines.put("details", p.lines().details());
         node.put("histogram", p.histogram());
+        ObjectNode disturbances = node.putObject("disturbances");
+        disturbances.put("gcPauses", p.disturbances().gcPauses());
+        disturbances.put("gcPauseMillis", p.disturbances().gcPauseMillis());
+        disturbances.put("stealMillis", p.disturbances().stealMillis());
         return node;
     }
 
@@ -129,7 +133,15 @@ public final class LatencyResults {
         return new LatencyPoint(peer, rate, threads, lineSize, node.path("warmupMillis").asLong(),
                 node.path("measureMillis").asLong(), node.path("made").asLong(), node.path("measured").asLong(),
                 node.path("missed").asLong(), latency,
-                entry, node.path("histogram").asString(""));
+                entry, node.path("histogram").asString(""), disturbances(node.path("disturbances")));
+    }
+
+    private static Disturbances disturbances(JsonNode node) {
+        if (node.isMissingNode() || node.isNull()) {
+            return Disturbances.UNKNOWN;
+        }
+        return new Disturbances(node.path("gcPauses").asLong(-1), node.path("gcPauseMillis").asLong(-1),
+                node.path("stealMillis").asLong(-1));
     }
 
     private static JsonNode tree(Path json) throws IOException {

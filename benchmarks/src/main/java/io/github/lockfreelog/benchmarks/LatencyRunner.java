@@ -23,8 +23,14 @@ final class LatencyRunner {
     /** Seconds a fork may take beyond its schedule and grace before it is ended (Log4j2's stop alone may wait 60). */
     static final int FORK_TIMEOUT_MARGIN_SECONDS = 120;
 
-    /** Heap of every fork, as the JMH forks get. */
-    static final List<String> FORK_JVM_ARGS = List.of("-Xms1g", "-Xmx1g");
+    /**
+     * Heap of every fork, as the JMH forks get. The young generation is fixed: G1 sizes it adaptively
+     * and reaches its steady size only after a few collections, which a peer that allocates a lot
+     * makes during the warm-up and a peer that allocates little makes in the measured window, where
+     * each adds a pause of several milliseconds to its tail. With a fixed size, collections follow
+     * each peer's allocation alone.
+     */
+    static final List<String> FORK_JVM_ARGS = List.of("-Xms1g", "-Xmx1g", "-Xmn512m");
 
     /**
      * Rates (events per second, all threads together), thread counts and times of a latency run.

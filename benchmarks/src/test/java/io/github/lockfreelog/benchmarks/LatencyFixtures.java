@@ -13,6 +13,6 @@ final class LatencyFixtures {
         Ledger.Entry lines = new Ledger.Entry(LatencyPoint.ledgerMode(rate), peer, threads, 150, accepted, written,
                 Math.max(written, 0) * 150, 0, "");
         return new LatencyPoint(peer, rate, threads, 150, 3_000, 6_000, accepted, 600_000, missed, latency,
-                lines, "");
+                lines, "", Disturbances.UNKNOWN);
     }
 }

@@ -22,7 +22,7 @@ class LatencyResultsTest {
                 LatencyPoint.Percentiles.of(histogram),
                 new Ledger.Entry(LatencyPoint.ledgerMode(100_000), "lockfreelog", 1, 150, 900_000, 900_000, 135_000_000, 0,
                         "appended=900000 \"quoted\""),
-                LatencyPoint.encode(histogram));
+                LatencyPoint.encode(histogram), new Disturbances(2, 11, 40));
         LatencyPoint async = LatencyFixtures.point("logback-async", 100_000, 1, 7_000, 900_000, 300_000, 0);
         Path json = directory.resolve("run-latency.json");
 

@@ -1,0 +1,55 @@
+package io.github.lockfreelog.benchmarks;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class DisturbancesTest {
+
+    @Test
+    void stealIsTheEighthValueOfTheCpuLine() {
+        assertThat(Disturbances.stealTicks("cpu  1475080 0 151701 3659806 3399 0 994 23227 0 0")).isEqualTo(23227);
+        assertThat(Disturbances.stealTicks("cpu0 1 2 3 4 5 6 7 8 9 10")).as("a single CPU's line").isEqualTo(-1);
+        assertThat(Disturbances.stealTicks("cpu 1 2 3")).as("too short").isEqualTo(-1);
+    }
+
+    @Test
+    void whatHappenedBetweenTwoSamplesIsTheirDifference() {
+        Disturbances before = new Disturbances(3, 20, 1_000);
+        Disturbances after = new Disturbances(5, 31, 1_040);
+
+        assertThat(after.since(before)).isEqualTo(new Disturbances(2, 11, 40));
+        assertThat(after.since(before).text()).isEqualTo("2 (11 ms), steal 40 ms");
+        assertThat(new Disturbances(0, 0, -1).text()).isEqualTo("none");
+        assertThat(new Disturbances(5, 31, -1).since(before).stealMillis()).as("steal unknown at one end").isEqualTo(-1);
+    }
+
+    @Test
+    void aSampleOfThisJvmCountsItsCollections() {
+        Disturbances before = Disturbances.sample();
+        System.gc();
+        Disturbances between = Disturbances.sample().since(before);
+
+        assertThat(between.gcPauses()).isGreaterThanOrEqualTo(1);
+        assertThat(between.gcPauseMillis()).isGreaterThanOrEqualTo(0);
+    }
+
+    @Test
+    void aPointWrittenBeforeDisturbancesWereRecordedReadsAsUnknown(@TempDir Path directory) throws IOException {
+        LatencyPoint point = LatencyFixtures.point("lockfreelog", 100_000, 1, 900, 900_000, 900_000, 0);
+        Path json = directory.resolve("point.json");
+        LatencyResults.writePoint(point, json);
+        String withoutDisturbances = Files.readString(json).replaceAll(",\\s*\"disturbances\"\\s*:\\s*\\{[^}]*\\}", "");
+        assertThat(withoutDisturbances).doesNotContain("disturbances");
+        Files.writeString(json, withoutDisturbances);
+
+        LatencyPoint read = LatencyResults.readPoint(json);
+
+        assertThat(read.disturbances()).isEqualTo(Disturbances.UNKNOWN);
+        assertThat(read.disturbances().text()).isEqualTo("n/a");
+    }
+}
