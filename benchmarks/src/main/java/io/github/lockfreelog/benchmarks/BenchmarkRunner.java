@@ -44,6 +44,8 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * java -jar benchmarks/target/benchmarks.jar peers            # what each peer is
  * options: --peers a,b,c  --threads 1,2,4  --rates 10000,100000  --forks N  --results DIR  --docs DIR
  *          --warmup S --measure S (seconds per latency point)
+ *          --forks N: JMH forks per benchmark; in the latency modes, forks per point, interleaved across
+ *          peers, each row then showing the fork with the median p99.9
  * </pre>
  */
 public final class BenchmarkRunner {
@@ -139,7 +141,7 @@ public final class BenchmarkRunner {
         return new Plan(List.of(), new LatencyRunner.Plan(
                 arguments.rates != null ? arguments.rates : List.of(HEADLINE_RATE),
                 arguments.threads != null ? arguments.threads : List.of(HEADLINE_THREADS),
-                orElse(arguments.warmupSeconds, 3), orElse(arguments.measureSeconds, 5), 2));
+                orElse(arguments.warmupSeconds, 3), orElse(arguments.measureSeconds, 5), 2, orElse(arguments.forks, 1)));
     }
 
     static Plan latencyPlan(Arguments arguments) {
@@ -149,7 +151,7 @@ public final class BenchmarkRunner {
     private static LatencyRunner.Plan latencyPoints(Arguments arguments) {
         return new LatencyRunner.Plan(arguments.rates != null ? arguments.rates : LATENCY_RATES,
                 arguments.threads != null ? arguments.threads : LATENCY_THREADS,
-                orElse(arguments.warmupSeconds, 2), orElse(arguments.measureSeconds, 5), 2);
+                orElse(arguments.warmupSeconds, 2), orElse(arguments.measureSeconds, 5), 2, orElse(arguments.forks, 1));
     }
 
     private static int orElse(Integer value, int otherwise) {

@@ -1,6 +1,7 @@
 package io.github.lockfreelog.benchmarks;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -52,7 +53,7 @@ public final class LatencyReport {
                     seconds(first.measureMillis()), seconds(first.warmupMillis()), first.lineSize()));
         }
         out.append("| peer | ").append(String.join(" | ", LatencyPoint.Percentiles.LABELS))
-                .append(" | calls measured | lines written / calls | GC pauses, CPU steal (measured window) |\n");
+                .append(" | calls measured | lines written / calls | GC pauses, CPU steal (measured window); forks |\n");
         out.append("| --- |").append(" ---: |".repeat(LatencyPoint.Percentiles.LABELS.size() + 1)).append(" --- | --- |\n");
         for (LatencyPoint p : rows) {
             List<String> cells = new ArrayList<>();
@@ -60,11 +61,12 @@ public final class LatencyReport {
             p.latency().values().forEach(nanos -> cells.add(micros(nanos)));
             cells.add(Report.si(p.measured()));
             cells.add(linesText(p));
-            cells.add(p.disturbances().text());
+            String spread = spread(points, p);
+            cells.add(p.disturbances().text() + (spread.isEmpty() ? "" : "; median of " + spread));
             out.append("| ").append(String.join(" | ", cells)).append(" |\n");
         }
         for (LatencyResults.Failure f : failures) {
-            if (f.rate() == rate && f.threads() == threads) {
+            if (f.rate() == rate && f.threads() == threads && find(points, f.peer(), rate, threads) == null) {
                 out.append("| ").append(label(f.peer())).append(" |").append(" - |".repeat(LatencyPoint.Percentiles.LABELS.size() + 1))
                         .append(" FAILED: its fork gave no result (see the run's output) | - |\n");
             }
@@ -125,13 +127,40 @@ public final class LatencyReport {
         return rows;
     }
 
+    /**
+     * The peer's point at this rate and thread count; when it was measured by several forks, the
+     * fork with the median p99.9 (the lower of the two middle ones for an even count), so that one
+     * fork the machine disturbed (see {@link Disturbances}) does not decide the row.
+     */
     static LatencyPoint find(List<LatencyPoint> points, String peer, long rate, int threads) {
+        List<LatencyPoint> forks = forks(points, peer, rate, threads);
+        if (forks.isEmpty()) {
+            return null;
+        }
+        forks.sort(Comparator.comparingLong((LatencyPoint p) -> p.latency().p999()));
+        return forks.get((forks.size() - 1) / 2);
+    }
+
+    /** Every fork's point for this peer, rate and thread count, in the order measured. */
+    static List<LatencyPoint> forks(List<LatencyPoint> points, String peer, long rate, int threads) {
+        List<LatencyPoint> forks = new ArrayList<>();
         for (LatencyPoint p : points) {
             if (p.peer().equals(peer) && p.rate() == rate && p.threads() == threads) {
-                return p;
+                forks.add(p);
             }
         }
-        return null;
+        return forks;
+    }
+
+    /** "3 forks, p99.9 0.8-15.7 ms": the spread the median row was chosen from; empty for one fork. */
+    static String spread(List<LatencyPoint> points, LatencyPoint row) {
+        List<LatencyPoint> forks = forks(points, row.peer(), row.rate(), row.threads());
+        if (forks.size() < 2) {
+            return "";
+        }
+        long low = forks.stream().mapToLong(p -> p.latency().p999()).min().orElse(0);
+        long high = forks.stream().mapToLong(p -> p.latency().p999()).max().orElse(0);
+        return forks.size() + " forks, p99.9 " + micros(low) + "-" + micros(high) + " us";
     }
 
     private Set<Long> rates() {

@@ -36,10 +36,17 @@ final class LatencyRunner {
      * Rates (events per second, all threads together), thread counts and times of a latency run.
      * {@code graceSeconds} is how long a caller that fell behind may keep catching up after the schedule ends.
      */
-    record Plan(List<Long> rates, List<Integer> threads, int warmupSeconds, int measureSeconds, int graceSeconds) {
+    record Plan(List<Long> rates, List<Integer> threads, int warmupSeconds, int measureSeconds, int graceSeconds,
+            int forks) {
+
+        Plan {
+            if (forks < 1) {
+                throw new IllegalArgumentException("--forks must be at least 1, got " + forks);
+            }
+        }
 
         long points(int peers) {
-            return (long) rates.size() * threads.size() * peers;
+            return (long) rates.size() * threads.size() * peers * forks;
         }
 
         /** Rough seconds, for peers that keep up (a peer that falls behind adds up to the grace). */
@@ -62,24 +69,26 @@ final class LatencyRunner {
         Path forkOutput = json.resolveSibling(json.getFileName() + ".point");
         for (long rate : plan.rates()) {
             for (int threads : plan.threads()) {
-                out.printf(Locale.ROOT, "%n==== latency: %s events/s, %d thread(s), peers %s ====%n", Report.rate(rate),
-                        threads, peers);
-                for (String peer : peers) {
-                    LatencyFork.Settings settings = new LatencyFork.Settings(Peer.of(peer), rate, threads,
-                            Workload.DEFAULT_LINE_SIZE, TimeUnit.SECONDS.toMillis(plan.warmupSeconds()),
-                            TimeUnit.SECONDS.toMillis(plan.measureSeconds()),
-                            TimeUnit.SECONDS.toMillis(plan.graceSeconds()), forkOutput);
-                    Files.deleteIfExists(forkOutput);
-                    long timeout = plan.warmupSeconds() + plan.measureSeconds() + plan.graceSeconds()
-                            + FORK_TIMEOUT_MARGIN_SECONDS;
-                    if (fork(settings, ledger, timeout) && Files.exists(forkOutput)) {
-                        points.add(LatencyResults.readPoint(forkOutput));
-                    } else {
-                        failures.add(new LatencyResults.Failure(peer, rate, threads));
-                        out.printf(Locale.ROOT, "[latency] peer=%s rate=%d threads=%d FAILED: no result%n", peer, rate,
-                                threads);
+                for (int fork = 1; fork <= plan.forks(); fork++) {
+                    out.printf(Locale.ROOT, "%n==== latency: %s events/s, %d thread(s), peers %s, fork %d of %d ====%n",
+                            Report.rate(rate), threads, peers, fork, plan.forks());
+                    for (String peer : peers) {
+                        LatencyFork.Settings settings = new LatencyFork.Settings(Peer.of(peer), rate, threads,
+                                Workload.DEFAULT_LINE_SIZE, TimeUnit.SECONDS.toMillis(plan.warmupSeconds()),
+                                TimeUnit.SECONDS.toMillis(plan.measureSeconds()),
+                                TimeUnit.SECONDS.toMillis(plan.graceSeconds()), forkOutput);
+                        Files.deleteIfExists(forkOutput);
+                        long timeout = plan.warmupSeconds() + plan.measureSeconds() + plan.graceSeconds()
+                                + FORK_TIMEOUT_MARGIN_SECONDS;
+                        if (fork(settings, ledger, timeout) && Files.exists(forkOutput)) {
+                            points.add(LatencyResults.readPoint(forkOutput));
+                        } else {
+                            failures.add(new LatencyResults.Failure(peer, rate, threads));
+                            out.printf(Locale.ROOT, "[latency] peer=%s rate=%d threads=%d FAILED: no result%n", peer, rate,
+                                    threads);
+                        }
+                        LatencyResults.write(new LatencyResults.Run(environment, points, failures), json);
                     }
-                    LatencyResults.write(new LatencyResults.Run(environment, points, failures), json);
                 }
             }
         }

@@ -72,6 +72,35 @@ class LatencyReportTest {
     }
 
     @Test
+    void aPeerMeasuredBySeveralForksShouldShowTheForkWithTheMedianTailAndTheSpread() {
+        LatencyReport report = report(List.of(
+                point("lockfreelog", 100_000, 1, 300, 10, 10, 0),
+                point("log4j2-file", 100_000, 1, 400, 10, 10, 0),
+                point("lockfreelog", 100_000, 1, 9_000, 10, 10, 0), // a fork the machine disturbed
+                point("log4j2-file", 100_000, 1, 200, 10, 10, 0),
+                point("lockfreelog", 100_000, 1, 500, 10, 10, 0)));
+
+        String table = report.table(100_000, 1);
+
+        // lockfreelog's p99.9: 300 us, 9 ms, 500 us: the median fork is the one of 500 us
+        assertThat(table).contains("| **lockfreelog** | 0.5 | 5.0 | 50.0 | 500.0 |")
+                .contains("median of 3 forks, p99.9 300.0-9,000 us |");
+        // two forks: the lower of the two middle ones
+        assertThat(table).contains("| log4j2-file | 0.2 | 2.0 | 20.0 | 200.0 |")
+                .contains("median of 2 forks, p99.9 200.0-400.0 us |");
+        assertThat(table.lines().filter(line -> line.contains("lockfreelog"))).as("one row per peer").hasSize(1);
+    }
+
+    @Test
+    void aFailedForkOfAPeerThatOtherForksMeasuredShouldNotAddARow() {
+        LatencyReport report = new LatencyReport(new LatencyResults.Run("", List.of(
+                point("lockfreelog", 100_000, 1, 300, 10, 10, 0)),
+                List.of(new LatencyResults.Failure("lockfreelog", 100_000, 1))));
+
+        assertThat(report.table(100_000, 1)).doesNotContain("FAILED");
+    }
+
+    @Test
     void microsShouldKeepOneDecimalBelowAMillisecond() {
         assertThat(LatencyReport.micros(310)).isEqualTo("0.3");
         assertThat(LatencyReport.micros(78_540)).isEqualTo("78.5");
