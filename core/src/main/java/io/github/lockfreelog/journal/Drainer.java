@@ -13,7 +13,7 @@ import java.util.concurrent.locks.LockSupport;
  * which records in the journal how far the log file reached; it then refills each drained buffer
  * with the free slots of the term it hosts next (which also pre-touches its pages for the next
  * writers) and marks it clean. While events arrive it passes over the active buffer every
- * 5 milliseconds; once passes find none it parks for twice as long each time, up to a flush
+ * millisecond; once passes find none it parks for twice as long each time, up to a flush
  * interval; a swap or a waiting caller unparks it. An interrupt of this thread means nothing to
  * it: it is cleared and ignored.
  *
@@ -27,12 +27,12 @@ final class Drainer implements Runnable {
     static final long IO_RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
     private static final long COMMIT_PARK_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
     /**
-     * Delay before the next pass over the active term when the last one found events. Every wake-up
-     * of this thread costs the callers too on a machine with few CPUs: paired runs at 100k events/s
-     * on 2 vCPUs had the caller lose less time off its CPU in each of 5 pairs with 5 ms than with
-     * 1 ms, and 5 ms still writes a 2 MB file in about 27 steps at 15 MB/s, so shippers read along.
+     * Delay before the next pass over the active term when the last one found events. 5 ms was
+     * tried: at 100k events/s on 2 vCPUs the caller lost less time off its CPU in 5 paired runs of 5,
+     * but at 64 threads throughput fell from 1.87-1.89M to 0.14-1.01M ops/s (JMH quick, two runs
+     * each), so it stays at 1 ms.
      */
-    static final long BUSY_FLUSH_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
+    private static final long BUSY_FLUSH_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
     private final JournalEngine engine;
     private final Journal journal;
