@@ -168,6 +168,8 @@ public final class JournalEngine {
             throws IOException {
         JournalSlots.Taken taken = JournalSlots.take(requested.journalFile(), requested.journalSlots(), status);
         Config config = requested.withJournal(taken.journal());
+        // A file lock on the journal slot, taken once here at start and held for the engine's life
+        // (released in close()); append never touches it.
         JournalLock lock = taken.lock();
         LogSink sink = null;
         Journal journal = null;

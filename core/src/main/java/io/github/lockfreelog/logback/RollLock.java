@@ -66,7 +66,7 @@ final class RollLock implements AutoCloseable {
     /** Opens (or shares) the roll lock file of {@code logFile}; takes nothing yet. */
     static RollLock open(Path logFile, StatusReporter status) throws IOException {
         Path file = lockFileOf(logFile);
-        synchronized (OPEN) {
+        synchronized (OPEN) { // only when a sink opens or closes, on the drainer or at start/stop; never on append
             Shared shared = OPEN.get(file);
             if (shared == null) {
                 shared = new Shared(file);
@@ -94,7 +94,7 @@ final class RollLock implements AutoCloseable {
      */
     Held take() throws IOException {
         Shared s = shared;
-        s.inJvm.lock();
+        s.inJvm.lock(); // the drainer's roll only: callers never wait on it
         boolean taken = false;
         try {
             long deadline = System.nanoTime() + WAIT_NANOS;
@@ -141,7 +141,7 @@ final class RollLock implements AutoCloseable {
 
     @Override
     public void close() throws IOException {
-        synchronized (OPEN) {
+        synchronized (OPEN) { // only when a sink opens or closes, on the drainer or at start/stop; never on append
             if (closed) {
                 return;
             }
