@@ -1,22 +1,46 @@
 package io.github.lockfreelog.logback;
 
+import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.PatternLayout;
 import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
+import ch.qos.logback.classic.pattern.DateConverter;
+import ch.qos.logback.classic.pattern.LevelConverter;
+import ch.qos.logback.classic.pattern.LineSeparatorConverter;
+import ch.qos.logback.classic.pattern.LoggerConverter;
+import ch.qos.logback.classic.pattern.MessageConverter;
+import ch.qos.logback.classic.pattern.ThreadConverter;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.encoder.Encoder;
 import ch.qos.logback.core.encoder.LayoutWrappingEncoder;
 import ch.qos.logback.core.pattern.Converter;
+import ch.qos.logback.core.pattern.FormattingConverter;
+import ch.qos.logback.core.pattern.LiteralConverter;
 import ch.qos.logback.core.pattern.PatternLayoutBase;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
- * Encodes an event of a plain {@link PatternLayoutEncoder} into a per-thread buffer: the same
- * bytes as {@code encoder.encode(event)}, without the {@code StringBuilder}, {@code String} and
- * {@code byte[]} that Logback allocates for each event. The layout's converters write into a
- * reused {@code StringBuilder}, and its characters are encoded to UTF-8 into a reused array.
+ * Encodes an event of a plain {@link PatternLayoutEncoder} straight into a per-thread byte buffer:
+ * the same bytes as {@code encoder.encode(event)}, without the {@code StringBuilder}, {@code String}
+ * and {@code byte[]} that Logback allocates for each event, and without encoding again the parts of a
+ * line that rarely change.
+ *
+ * <p>The layout's converter chain is read once into a plan of segments. A segment whose converter
+ * is one of Logback's own, of exactly its class, and whose whole output (padding included) depends
+ * only on one property of the event is kept per thread as UTF-8 bytes and encoded again only when
+ * that property changes:
+ * <ul>
+ * <li>literal text and {@code %n}: constant;</li>
+ * <li>{@code %level}: the level; {@code %thread}: the thread's name; {@code %logger}: the logger's
+ *     name (a few names per thread are kept); {@code %date}: the millisecond of the event.</li>
+ * </ul>
+ * {@code %msg} without padding is encoded from the message itself. Every other converter (Spring
+ * Boot's, the user's, composite ones, {@code %ex}, {@code %X}...) writes into a reused
+ * {@code StringBuilder} as in Logback, and its characters are encoded from there.
  *
  * <p>Used only where the result is the same by construction: the encoder is exactly
  * {@code PatternLayoutEncoder} or {@code LayoutWrappingEncoder} (the Spring Boot starter's), its
@@ -25,11 +49,16 @@ import java.nio.charset.StandardCharsets;
  */
 final class PatternEncoding {
 
-    /** Events longer than this many characters are encoded the ordinary way (and the buffers stay small). */
-    static final int MAX_CHARS = 16 * 1024;
+    /** Events longer than this many bytes are encoded the ordinary way (and the buffers stay small). */
+    static final int MAX_BYTES = 16 * 1024;
     private static final VarHandle HEAD = headHandle();
 
+    /** How many logger names each thread keeps encoded, per {@code %logger} of the pattern (a power of two). */
+    static final int LOGGER_SLOTS = 32;
+
     private final PatternLayout layout;
+    /** The plan of the layout's current converter chain; rebuilt if the layout is started again. */
+    private volatile Plan plan;
 
     private final ThreadLocal<Scratch> scratch = ThreadLocal.withInitial(Scratch::new);
 
@@ -82,44 +111,297 @@ final class PatternEncoding {
     @SuppressWarnings("unchecked")
     Scratch encode(ILoggingEvent event) {
         Scratch s = scratch.get();
-        StringBuilder text = s.text;
-        text.setLength(0);
-        if (layout.isStarted()) {
-            for (Converter<ILoggingEvent> c = (Converter<ILoggingEvent>) HEAD.get(layout); c != null; c = c.getNext()) {
-                c.write(text, event);
+        s.length = 0;
+        if (!layout.isStarted()) {
+            return s;
+        }
+        Converter<ILoggingEvent> head = (Converter<ILoggingEvent>) HEAD.get(layout);
+        Plan p = plan;
+        if (p == null || p.head != head) {
+            p = new Plan(head);
+            plan = p;
+        }
+        if (s.plan != p) {
+            s.use(p);
+        }
+        final Segment[] segments = p.segments;
+        for (int i = 0; i < segments.length; i++) {
+            if (!segments[i].write(event, s, s.slots[i])) {
+                s.tooLong();
+                return null;
             }
         }
-        if (text.length() > MAX_CHARS) {
-            s.text = new StringBuilder(256); // do not keep a huge builder per thread
-            return null;
-        }
-        s.length = s.utf8(text);
         return s;
     }
 
-    /** One thread's buffers; they grow to the longest event seen, at most {@link #MAX_CHARS} characters. */
-    static final class Scratch {
-        StringBuilder text = new StringBuilder(256);
-        char[] chars = new char[256];
-        byte[] bytes = new byte[3 * 256];
+    /** The converter chain of one start of the layout, as segments. */
+    static final class Plan {
+        final Converter<ILoggingEvent> head;
+        final Segment[] segments;
+
+        Plan(Converter<ILoggingEvent> head) {
+            this.head = head;
+            List<Segment> list = new ArrayList<>();
+            for (Converter<ILoggingEvent> c = head; c != null; c = c.getNext()) {
+                list.add(Segment.of(c));
+            }
+            this.segments = list.toArray(new Segment[0]);
+        }
+    }
+
+    /** What a segment's output depends on; see the class comment. */
+    enum Kind { CONSTANT, LEVEL, THREAD, LOGGER, DATE, MESSAGE, OTHER }
+
+    /** One converter of the chain and how its output is produced. */
+    static final class Segment {
+        final Converter<ILoggingEvent> converter;
+        final Kind kind;
+        /** The output of a {@link Kind#CONSTANT} segment. */
+        final byte[] constant;
+
+        private Segment(Converter<ILoggingEvent> converter, Kind kind, byte[] constant) {
+            this.converter = converter;
+            this.kind = kind;
+            this.constant = constant;
+        }
+
+        static Segment of(Converter<ILoggingEvent> c) {
+            Class<?> type = c.getClass();
+            if (type == LiteralConverter.class || type == LineSeparatorConverter.class) {
+                try {
+                    StringBuilder text = new StringBuilder();
+                    c.write(text, null); // neither reads the event
+                    return new Segment(c, Kind.CONSTANT, text.toString().getBytes(StandardCharsets.UTF_8));
+                } catch (RuntimeException e) {
+                    return new Segment(c, Kind.OTHER, null);
+                }
+            }
+            Kind kind = type == LevelConverter.class ? Kind.LEVEL
+                    : type == ThreadConverter.class ? Kind.THREAD
+                    : type == LoggerConverter.class ? Kind.LOGGER
+                    : type == DateConverter.class ? Kind.DATE
+                    : type == MessageConverter.class && ((FormattingConverter<?>) c).getFormattingInfo() == null ? Kind.MESSAGE
+                    : Kind.OTHER;
+            return new Segment(c, kind, null);
+        }
+
+        /** The per-thread cache this segment needs, or {@code null}. */
+        Slot[] newSlots() {
+            int count = switch (kind) {
+                case LEVEL -> 8;
+                case THREAD, DATE -> 1;
+                case LOGGER -> LOGGER_SLOTS;
+                default -> 0;
+            };
+            if (count == 0) {
+                return null;
+            }
+            Slot[] slots = new Slot[count];
+            for (int i = 0; i < count; i++) {
+                slots[i] = new Slot();
+            }
+            return slots;
+        }
+
+        /** Appends this segment's bytes for the event; {@code false} if the event is too long for the fast path. */
+        boolean write(ILoggingEvent event, Scratch s, Slot[] slots) {
+            switch (kind) {
+                case CONSTANT:
+                    return s.put(constant, constant.length);
+                case LEVEL: {
+                    Level level = event.getLevel();
+                    if (level == null) {
+                        return writeOther(event, s);
+                    }
+                    Slot slot = slots[(level.toInt() / Level.DEBUG_INT) & 7];
+                    if (!slot.filled || slot.key != level) {
+                        return slot.fill(this, event, s, level) && s.put(slot.bytes, slot.length);
+                    }
+                    return s.put(slot.bytes, slot.length);
+                }
+                case THREAD: {
+                    String name = event.getThreadName();
+                    Slot slot = slots[0];
+                    if (!slot.filled || (slot.key != name && (name == null || !name.equals(slot.key)))) {
+                        return slot.fill(this, event, s, name) && s.put(slot.bytes, slot.length);
+                    }
+                    return s.put(slot.bytes, slot.length);
+                }
+                case LOGGER: {
+                    String name = event.getLoggerName();
+                    Slot slot = slots[(name == null ? 0 : name.hashCode()) & (LOGGER_SLOTS - 1)];
+                    if (!slot.filled || (slot.key != name && (name == null || !name.equals(slot.key)))) {
+                        return slot.fill(this, event, s, name) && s.put(slot.bytes, slot.length);
+                    }
+                    return s.put(slot.bytes, slot.length);
+                }
+                case DATE: {
+                    long millis = event.getTimeStamp();
+                    Slot slot = slots[0];
+                    if (!slot.filled || slot.millis != millis) {
+                        if (!slot.fill(this, event, s, null)) {
+                            return false;
+                        }
+                        slot.millis = millis;
+                    }
+                    return s.put(slot.bytes, slot.length);
+                }
+                case MESSAGE: {
+                    String message = event.getFormattedMessage();
+                    return s.putUtf8(message == null ? "null" : message);
+                }
+                default:
+                    return writeOther(event, s);
+            }
+        }
+
+        /** The way for any converter: it writes into the reused builder, whose characters are then encoded. */
+        private boolean writeOther(ILoggingEvent event, Scratch s) {
+            StringBuilder text = s.text;
+            text.setLength(0);
+            converter.write(text, event);
+            return s.putUtf8(text);
+        }
+    }
+
+    /** A segment's output for one key, kept by one thread. */
+    static final class Slot {
+        boolean filled;
+        Object key;
+        long millis;
+        byte[] bytes = new byte[64];
         int length;
 
-        /** UTF-8, as {@code String.getBytes(UTF_8)} writes it: a lone surrogate becomes {@code '?'}. */
-        int utf8(StringBuilder text) {
+        /** Encodes the segment's converter output for this event into this slot, kept under {@code key}. */
+        boolean fill(Segment segment, ILoggingEvent event, Scratch s, Object key) {
+            filled = false;
+            StringBuilder text = s.text;
+            text.setLength(0);
+            segment.converter.write(text, event);
             int n = text.length();
-            if (n > chars.length) {
-                chars = new char[Math.min(MAX_CHARS, Math.max(n, 2 * chars.length))];
-                bytes = new byte[3 * chars.length];
+            if (n > MAX_BYTES) {
+                return false;
             }
+            if (3 * n > bytes.length) {
+                bytes = new byte[3 * n];
+            }
+            char[] chars = s.chars(n);
             text.getChars(0, n, chars, 0);
-            char[] chars = this.chars;
-            byte[] out = bytes;
-            int o = 0;
+            length = Scratch.utf8(chars, n, bytes, 0);
+            this.key = key;
+            filled = true;
+            return true;
+        }
+    }
+
+    /** One thread's buffers; they grow to the longest event seen, at most about {@link #MAX_BYTES} bytes. */
+    static final class Scratch {
+        private static final int INITIAL = 256;
+
+        StringBuilder text = new StringBuilder(INITIAL);
+        char[] chars = new char[INITIAL];
+        byte[] bytes = new byte[3 * INITIAL];
+        int length;
+        Plan plan;
+        Slot[][] slots;
+
+        void use(Plan p) {
+            Slot[][] fresh = new Slot[p.segments.length][];
+            for (int i = 0; i < fresh.length; i++) {
+                fresh[i] = p.segments[i].newSlots();
+            }
+            slots = fresh;
+            plan = p;
+        }
+
+        /** After an event too long for the fast path: do not keep huge buffers per thread. */
+        void tooLong() {
+            length = 0;
+            if (text.capacity() > 4 * INITIAL) {
+                text = new StringBuilder(INITIAL);
+            }
+            if (chars.length > 4 * INITIAL) {
+                chars = new char[INITIAL];
+            }
+            if (bytes.length > 12 * INITIAL) {
+                bytes = new byte[3 * INITIAL];
+            }
+        }
+
+        char[] chars(int n) {
+            if (n > chars.length) {
+                chars = new char[Math.max(n, 2 * chars.length)];
+            }
+            return chars;
+        }
+
+        /** Room for {@code more} bytes after {@code length}; {@code false} past the fast path's limit. */
+        private boolean room(int more) {
+            int needed = length + more;
+            if (needed > bytes.length) {
+                if (needed > 3 * MAX_BYTES) {
+                    return false;
+                }
+                bytes = java.util.Arrays.copyOf(bytes, Math.max(needed, 2 * bytes.length));
+            }
+            return true;
+        }
+
+        boolean put(byte[] from, int n) {
+            if (!room(n)) {
+                return false;
+            }
+            System.arraycopy(from, 0, bytes, length, n);
+            length += n;
+            return length <= MAX_BYTES;
+        }
+
+        boolean putUtf8(String text) {
+            int n = text.length();
+            if (length + n > MAX_BYTES || !room(3 * n)) {
+                return false;
+            }
+            char[] chars = chars(n);
+            text.getChars(0, n, chars, 0);
+            length = utf8(chars, n, bytes, length);
+            return length <= MAX_BYTES;
+        }
+
+        boolean putUtf8(StringBuilder text) {
+            int n = text.length();
+            if (length + n > MAX_BYTES || !room(3 * n)) {
+                return false;
+            }
+            char[] chars = chars(n);
+            text.getChars(0, n, chars, 0);
+            length = utf8(chars, n, bytes, length);
+            return length <= MAX_BYTES;
+        }
+
+        /**
+         * Writes {@code chars[0..n)} as UTF-8 at {@code out[o..)}, as {@code String.getBytes(UTF_8)}
+         * does: a lone surrogate becomes {@code '?'}. Returns the end position.
+         */
+        static int utf8(char[] chars, int n, byte[] out, int o) {
+            int any = 0;
             for (int i = 0; i < n; i++) {
+                any |= chars[i];
+            }
+            if (any < 0x80) { // all ASCII, the common case: two branch-free loops the JIT can vectorize
+                for (int i = 0; i < n; i++) {
+                    out[o + i] = (byte) chars[i];
+                }
+                return o + n;
+            }
+            int i = 0;
+            while (i < n) {
                 char c = chars[i];
                 if (c < 0x80) {
                     out[o++] = (byte) c;
-                } else if (c < 0x800) {
+                    i++;
+                    continue;
+                }
+                if (c < 0x800) {
                     out[o++] = (byte) (0xC0 | (c >> 6));
                     out[o++] = (byte) (0x80 | (c & 0x3F));
                 } else if (Character.isSurrogate(c)) {
@@ -137,6 +419,7 @@ final class PatternEncoding {
                     out[o++] = (byte) (0x80 | ((c >> 6) & 0x3F));
                     out[o++] = (byte) (0x80 | (c & 0x3F));
                 }
+                i++;
             }
             return o;
         }

@@ -83,6 +83,110 @@ class PatternEncodingTest {
         }
     }
 
+    /**
+     * The parts kept per thread (level, thread, logger, date, literals) must change with what they
+     * depend on: every level, renamed threads, more loggers than a thread keeps (so that they evict
+     * each other), a new millisecond, and padding or truncation on each part.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "%d{yyyy-MM-dd'T'HH:mm:ss.SSSXXX} %5p 12345 --- [%t] %-40.40logger{39} : %m%n%ex",
+        "%-25d{HH:mm:ss.SSS, Europe/Berlin}|%.3level|%-12.-4thread|%-10.10logger{5}|%-30msg|%20.20m|%n",
+        "%date %level %thread %logger %msg %d %p %t %c %m%n",
+        "%d{yyyy-MM-dd'T'HH:mm:ss.SSS}",
+    })
+    void partsKeptPerThreadFollowWhatTheyDependOn(String pattern) throws Exception {
+        PatternLayoutEncoder encoder = encoder(pattern);
+        PatternEncoding fast = PatternEncoding.of(encoder);
+        Level[] levels = {Level.TRACE, Level.DEBUG, Level.INFO, Level.WARN, Level.ERROR};
+        Random random = new Random(7);
+        long start = 1_764_000_000_000L;
+        int checked = 0;
+        for (int i = 0; i < 4000; i++) {
+            String loggerName = "com.example.module" + random.nextInt(80) + ".service.Component" + random.nextInt(3);
+            if (i % 500 == 0) {
+                loggerName = "ü.unicode.Lögger";
+            }
+            LoggingEvent event = new LoggingEvent("com.example.Caller", context.getLogger(loggerName),
+                    levels[random.nextInt(levels.length)], "message {} ✓", null, new Object[] {i});
+            String thread = random.nextInt(10) == 0 ? "renamed-" + random.nextInt(5) : "worker-" + (i / 100);
+            event.setThreadName(random.nextInt(50) == 0 ? "ünï-thread" : thread);
+            event.setTimeStamp(start + i / 3 + (random.nextInt(20) == 0 ? 86_400_000L : 0));
+            byte[] expected = encoder.encode(event);
+            PatternEncoding.Scratch actual = fast.encode(event);
+            assertThat(actual).isNotNull();
+            assertThat(new String(actual.bytes, 0, actual.length, StandardCharsets.UTF_8)).as("event %d", i)
+                    .isEqualTo(new String(expected, StandardCharsets.UTF_8));
+            assertThat(Arrays.copyOf(actual.bytes, actual.length)).isEqualTo(expected);
+            checked++;
+        }
+        // the same from other threads, each with its own kept parts, after this thread filled its own
+        Thread[] others = new Thread[3];
+        List<Throwable> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
+        for (int t = 0; t < others.length; t++) {
+            int index = t;
+            others[t] = new Thread(() -> {
+                try {
+                    for (int i = 0; i < 500; i++) {
+                        LoggingEvent event = new LoggingEvent("com.example.Caller",
+                                context.getLogger("com.example.other" + (i % 40)), levels[(i + index) % levels.length],
+                                "from another thread", null, null);
+                        event.setTimeStamp(start + i);
+                        byte[] expected = encoder.encode(event);
+                        PatternEncoding.Scratch actual = fast.encode(event);
+                        assertThat(Arrays.copyOf(actual.bytes, actual.length)).isEqualTo(expected);
+                    }
+                } catch (Throwable e) {
+                    failures.add(e);
+                }
+            }, "other-" + t);
+            others[t].start();
+        }
+        for (Thread other : others) {
+            other.join();
+        }
+        assertThat(failures).isEmpty();
+        assertThat(checked).isEqualTo(4000);
+    }
+
+    @Test
+    void aLayoutStartedAgainWithAnotherPatternIsFollowed() {
+        PatternLayoutEncoder encoder = encoder("[%t] %m%n");
+        PatternEncoding fast = PatternEncoding.of(encoder);
+        ILoggingEvent event = event("first", null);
+        assertThat(new String(fast.encode(event).bytes, 0, fast.encode(event).length, StandardCharsets.UTF_8))
+                .isEqualTo("[worker-7] first\n");
+        encoder.getLayout().stop();
+        ((ch.qos.logback.classic.PatternLayout) encoder.getLayout()).setPattern("%level %m%n");
+        encoder.getLayout().start();
+        PatternEncoding.Scratch again = fast.encode(event);
+        assertThat(new String(again.bytes, 0, again.length, StandardCharsets.UTF_8)).isEqualTo("WARN first\n");
+    }
+
+    @Test
+    void allocatesNothingOnceAThreadsPartsAreKept() {
+        java.lang.management.ThreadMXBean bean = java.lang.management.ManagementFactory.getThreadMXBean();
+        org.junit.jupiter.api.Assumptions.assumeTrue(bean instanceof com.sun.management.ThreadMXBean, "no allocation counter here");
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) bean;
+        PatternEncoding fast = PatternEncoding.of(encoder("%d{yyyy-MM-dd'T'HH:mm:ss.SSSXXX} %5p 12345 --- [%t] %-40.40logger{39} : %m%n%ex"));
+        LoggingEvent event = new LoggingEvent("com.example.Caller", context.getLogger("com.example.orders.OrderService"),
+                Level.INFO, "Order 4711 shipped ✓", null, null);
+        event.setThreadName("app-worker-01");
+        event.getFormattedMessage();
+        long total = 0;
+        for (int i = 0; i < 20_000; i++) {
+            total += fast.encode(event).length; // warm up, and keep this thread's parts
+        }
+        long id = Thread.currentThread().getId();
+        long before = threads.getThreadAllocatedBytes(id);
+        for (int i = 0; i < 100_000; i++) {
+            total += fast.encode(event).length;
+        }
+        long allocated = threads.getThreadAllocatedBytes(id) - before;
+        assertThat(total).isEqualTo(120_000L * fast.encode(event).length);
+        assertThat(allocated).as("bytes allocated by 100,000 encodings").isLessThan(16 * 1024);
+    }
+
     /** A short stack trace, so that every event here stays within the fast path's length. */
     private static Throwable shallow(Throwable error) {
         error.setStackTrace(new StackTraceElement[] {new StackTraceElement("com.example.Service", "call", "Service.java", 42),
@@ -145,7 +249,7 @@ class PatternEncodingTest {
     void anEventTooLongForTheFastPathIsEncodedTheOrdinaryWay() throws Exception {
         PatternLayoutEncoder encoder = encoder("%m%n");
         PatternEncoding fast = PatternEncoding.of(encoder);
-        String longer = "y".repeat(PatternEncoding.MAX_CHARS + 1);
+        String longer = "y".repeat(PatternEncoding.MAX_BYTES + 1);
         assertThat(fast.encode(event(longer, null))).isNull();
 
         Path log = dir.resolve("long.log");
