@@ -3,9 +3,12 @@ package io.github.lockfreelog.benchmarks;
 import java.io.IOException;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
+import java.util.Set;
 
 /**
  * What stopped the callers of a latency point without being the peer's own code, counted over its
@@ -13,15 +16,31 @@ import java.util.List;
  * not running this machine at all ("steal": a virtual machine's host ran something else). Either
  * makes every call due meanwhile late, so a point's tail is read together with them.
  *
+ * <p>Beside them, how often the calling threads were taken off a CPU while they could run (the
+ * kernel's involuntary context switches) and how long they waited, runnable, for one (the run-queue
+ * wait of {@code /proc/self/task/<tid>/schedstat}). These are not the machine's doing alone: a
+ * peer's own background thread that takes the caller's CPU shows here, which is how a tail caused by
+ * CPU contention inside the machine is told apart from one caused by steal or by the call itself.
+ *
  * @param gcPauses collections of the pausing collectors (G1's young and old, not its concurrent work)
  * @param gcPauseMillis the time those collections took
  * @param stealMillis CPU time stolen from all CPUs together, from {@code /proc/stat}; {@code -1} where
  *        that cannot be read
+ * @param callerPreemptions involuntary context switches of the calling threads together; {@code -1}
+ *        where not recorded
+ * @param callerWaitMicros time the calling threads together spent runnable, waiting for a CPU;
+ *        {@code -1} where not recorded
  */
-public record Disturbances(long gcPauses, long gcPauseMillis, long stealMillis) {
+public record Disturbances(long gcPauses, long gcPauseMillis, long stealMillis, long callerPreemptions,
+        long callerWaitMicros) {
 
     /** For results written before this was recorded. */
     static final Disturbances UNKNOWN = new Disturbances(-1, -1, -1);
+
+    /** Without the callers' scheduling (results written before it was recorded). */
+    Disturbances(long gcPauses, long gcPauseMillis, long stealMillis) {
+        this(gcPauses, gcPauseMillis, stealMillis, -1, -1);
+    }
 
     /** Linux counts {@code /proc/stat} in USER_HZ, 100 per second on every architecture Java runs on. */
     private static final long MILLIS_PER_TICK = 10;
@@ -30,8 +49,23 @@ public record Disturbances(long gcPauses, long gcPauseMillis, long stealMillis) 
         return gcPauses >= 0;
     }
 
-    /** The counters now; {@link #since} of two samples is what happened between them. */
+    /** The counters now, without the callers' scheduling. */
     static Disturbances sample() {
+        return sample(Set.of());
+    }
+
+    /**
+     * The counters now, with the scheduling of this JVM's threads named in {@code callers} (as the
+     * kernel knows them: at most 15 characters); {@link #since} of two samples is what happened
+     * between them.
+     */
+    static Disturbances sample(Set<String> callers) {
+        long[] scheduling = callers.isEmpty() ? new long[] {-1, -1} : scheduling(callers);
+        Disturbances counts = counts();
+        return new Disturbances(counts.gcPauses, counts.gcPauseMillis, counts.stealMillis, scheduling[0], scheduling[1]);
+    }
+
+    private static Disturbances counts() {
         long count = 0;
         long millis = 0;
         for (GarbageCollectorMXBean collector : ManagementFactory.getGarbageCollectorMXBeans()) {
@@ -46,7 +80,71 @@ public record Disturbances(long gcPauses, long gcPauseMillis, long stealMillis) 
 
     Disturbances since(Disturbances earlier) {
         return new Disturbances(gcPauses - earlier.gcPauses, gcPauseMillis - earlier.gcPauseMillis,
-                stealMillis < 0 || earlier.stealMillis < 0 ? -1 : stealMillis - earlier.stealMillis);
+                difference(stealMillis, earlier.stealMillis), difference(callerPreemptions, earlier.callerPreemptions),
+                difference(callerWaitMicros, earlier.callerWaitMicros));
+    }
+
+    private static long difference(long later, long earlier) {
+        return later < 0 || earlier < 0 ? -1 : later - earlier;
+    }
+
+    /**
+     * {@code {involuntary context switches, run-queue wait in microseconds}} summed over the threads
+     * of this JVM with these names; {@code {-1, -1}} where {@code /proc} cannot tell or none is found.
+     */
+    static long[] scheduling(Set<String> names) {
+        long switches = 0;
+        long waitNanos = 0;
+        int found = 0;
+        try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc/self/task"))) {
+            for (Path task : tasks) {
+                try {
+                    if (!names.contains(Files.readString(task.resolve("comm")).trim())) {
+                        continue;
+                    }
+                    long involuntary = involuntarySwitches(Files.readString(task.resolve("status")));
+                    long wait = runQueueWaitNanos(Files.readString(task.resolve("schedstat")));
+                    if (involuntary < 0 || wait < 0) {
+                        return new long[] {-1, -1};
+                    }
+                    switches += involuntary;
+                    waitNanos += wait;
+                    found++;
+                } catch (IOException ended) {
+                    // the thread ended meanwhile (no such file, or no such process)
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return new long[] {-1, -1};
+        }
+        return found == 0 ? new long[] {-1, -1} : new long[] {switches, waitNanos / 1_000};
+    }
+
+    /** The {@code nonvoluntary_ctxt_switches} of a {@code /proc/.../status} text; {@code -1} if absent. */
+    static long involuntarySwitches(String status) {
+        for (String line : status.split("\n")) {
+            if (line.startsWith("nonvoluntary_ctxt_switches:")) {
+                try {
+                    return Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
+                } catch (NumberFormatException e) {
+                    return -1;
+                }
+            }
+        }
+        return -1;
+    }
+
+    /** The second value of a {@code schedstat} line (time spent runnable on a run queue, ns); {@code -1} if absent. */
+    static long runQueueWaitNanos(String schedstat) {
+        String[] fields = schedstat.trim().split("\\s+");
+        if (fields.length < 2) {
+            return -1;
+        }
+        try {
+            return Long.parseLong(fields[1]);
+        } catch (NumberFormatException e) {
+            return -1;
+        }
     }
 
     /** The eighth value of the {@code cpu} line of {@code /proc/stat}; {@code -1} where there is none. */
@@ -77,6 +175,9 @@ public record Disturbances(long gcPauses, long gcPauseMillis, long stealMillis) 
             return "n/a";
         }
         String gc = gcPauses == 0 ? "none" : gcPauses + " (" + gcPauseMillis + " ms)";
-        return gc + (stealMillis < 0 ? "" : ", steal " + stealMillis + " ms");
+        String preempted = callerPreemptions < 0 || callerWaitMicros < 0 ? ""
+                : String.format(Locale.ROOT, ", callers preempted %d× (waited %.1f ms)", callerPreemptions,
+                        callerWaitMicros / 1000.0);
+        return gc + (stealMillis < 0 ? "" : ", steal " + stealMillis + " ms") + preempted;
     }
 }

@@ -7,8 +7,11 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Collectors;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -84,6 +87,7 @@ public final class LatencyFork {
         Histogram[] latencies = new Histogram[s.threads()];
         PacedLoop.Outcome[] outcomes = new PacedLoop.Outcome[s.threads()];
         AtomicReference<Throwable> failure = new AtomicReference<>();
+        CountDownLatch sampled = new CountDownLatch(1);
         List<Thread> callers = new ArrayList<>();
         for (int i = 0; i < s.threads(); i++) {
             int index = i;
@@ -91,17 +95,25 @@ public final class LatencyFork {
             PacedLoop.Schedule schedule = new PacedLoop.Schedule(origin, s.rate(), s.threads(), index,
                     TimeUnit.MILLISECONDS.toNanos(s.warmupMillis()), TimeUnit.MILLISECONDS.toNanos(s.measureMillis()),
                     TimeUnit.MILLISECONDS.toNanos(s.graceMillis()));
-            Thread caller = new Thread(() -> outcomes[index] = PacedLoop.realTime().run(schedule, call, latencies[index]),
-                    Workload.threadName(index));
+            Thread caller = new Thread(() -> {
+                outcomes[index] = PacedLoop.realTime().run(schedule, call, latencies[index]);
+                awaitQuietly(sampled); // alive until the window's end is sampled: its scheduling counts go with it
+            }, Workload.threadName(index));
             caller.setUncaughtExceptionHandler((thread, e) -> failure.compareAndSet(null, e));
             callers.add(caller);
         }
         callers.forEach(Thread::start);
         long measureFrom = origin + TimeUnit.MILLISECONDS.toNanos(s.warmupMillis());
-        sleepUntil(measureFrom);
-        Disturbances atStart = Disturbances.sample();
-        sleepUntil(measureFrom + TimeUnit.MILLISECONDS.toNanos(s.measureMillis()));
-        Disturbances disturbances = Disturbances.sample().since(atStart);
+        Disturbances disturbances;
+        try {
+            sleepUntil(measureFrom);
+            Set<String> callerNames = callers.stream().map(Thread::getName).collect(Collectors.toSet());
+            Disturbances atStart = Disturbances.sample(callerNames);
+            sleepUntil(measureFrom + TimeUnit.MILLISECONDS.toNanos(s.measureMillis()));
+            disturbances = Disturbances.sample(callerNames).since(atStart);
+        } finally {
+            sampled.countDown();
+        }
         for (Thread caller : callers) {
             caller.join(); // also publishes the caller's histogram and outcome to this thread
         }
@@ -126,6 +138,14 @@ public final class LatencyFork {
                 + " nanos " + LatencyPoint.Percentiles.LABELS + "=" + point.latency().values()
                 + (point.behind() ? " BEHIND: " + missed + " calls never made" : "") + " gc/steal: " + disturbances.text());
         return point;
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** Sleeps (this thread only samples; it makes no calls) until {@code deadline} of {@link System#nanoTime()}. */

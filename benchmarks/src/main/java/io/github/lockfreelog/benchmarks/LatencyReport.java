@@ -53,7 +53,7 @@ public final class LatencyReport {
                     seconds(first.measureMillis()), seconds(first.warmupMillis()), first.lineSize()));
         }
         out.append("| peer | ").append(String.join(" | ", LatencyPoint.Percentiles.LABELS))
-                .append(" | calls measured | lines written / calls | GC pauses, CPU steal (measured window); forks |\n");
+                .append(" | calls measured | lines written / calls | GC pauses, CPU steal, callers preempted (measured window); forks |\n");
         out.append("| --- |").append(" ---: |".repeat(LatencyPoint.Percentiles.LABELS.size() + 1)).append(" --- | --- |\n");
         for (LatencyPoint p : rows) {
             List<String> cells = new ArrayList<>();

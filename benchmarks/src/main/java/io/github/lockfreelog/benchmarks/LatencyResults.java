@@ -114,6 +114,8 @@ public final class LatencyResults {
         disturbances.put("gcPauses", p.disturbances().gcPauses());
         disturbances.put("gcPauseMillis", p.disturbances().gcPauseMillis());
         disturbances.put("stealMillis", p.disturbances().stealMillis());
+        disturbances.put("callerPreemptions", p.disturbances().callerPreemptions());
+        disturbances.put("callerWaitMicros", p.disturbances().callerWaitMicros());
         return node;
     }
 
@@ -141,7 +143,8 @@ public final class LatencyResults {
             return Disturbances.UNKNOWN;
         }
         return new Disturbances(node.path("gcPauses").asLong(-1), node.path("gcPauseMillis").asLong(-1),
-                node.path("stealMillis").asLong(-1));
+                node.path("stealMillis").asLong(-1), node.path("callerPreemptions").asLong(-1),
+                node.path("callerWaitMicros").asLong(-1));
     }
 
     private static JsonNode tree(Path json) throws IOException {
