@@ -356,24 +356,18 @@ final class PatternEncoding {
             return length <= MAX_BYTES;
         }
 
-        boolean putUtf8(String text) {
+        /** Appends a {@code String} or a {@code StringBuilder} (the two that have {@code getChars}) as UTF-8. */
+        boolean putUtf8(CharSequence text) {
             int n = text.length();
             if (length + n > MAX_BYTES || !room(3 * n)) {
                 return false;
             }
             char[] chars = chars(n);
-            text.getChars(0, n, chars, 0);
-            length = utf8(chars, n, bytes, length);
-            return length <= MAX_BYTES;
-        }
-
-        boolean putUtf8(StringBuilder text) {
-            int n = text.length();
-            if (length + n > MAX_BYTES || !room(3 * n)) {
-                return false;
+            if (text instanceof String string) {
+                string.getChars(0, n, chars, 0);
+            } else {
+                ((StringBuilder) text).getChars(0, n, chars, 0);
             }
-            char[] chars = chars(n);
-            text.getChars(0, n, chars, 0);
             length = utf8(chars, n, bytes, length);
             return length <= MAX_BYTES;
         }
