@@ -49,23 +49,19 @@ public record Disturbances(long gcPauses, long gcPauseMillis, long stealMillis, 
         return gcPauses >= 0;
     }
 
-    /** The counters now, without the callers' scheduling. */
-    static Disturbances sample() {
-        return sample(Set.of());
-    }
-
     /**
      * The counters now, with the scheduling of this JVM's threads named in {@code callers} (as the
      * kernel knows them: at most 15 characters); {@link #since} of two samples is what happened
      * between them.
      */
     static Disturbances sample(Set<String> callers) {
-        long[] scheduling = callers.isEmpty() ? new long[] {-1, -1} : scheduling(callers);
-        Disturbances counts = counts();
+        long[] scheduling = scheduling(callers);
+        Disturbances counts = sample();
         return new Disturbances(counts.gcPauses, counts.gcPauseMillis, counts.stealMillis, scheduling[0], scheduling[1]);
     }
 
-    private static Disturbances counts() {
+    /** The counters now, without the callers' scheduling. */
+    static Disturbances sample() {
         long count = 0;
         long millis = 0;
         for (GarbageCollectorMXBean collector : ManagementFactory.getGarbageCollectorMXBeans()) {

@@ -205,54 +205,30 @@ final class PatternEncoding {
 
         /** Appends this segment's bytes for the event; {@code false} if the event is too long for the fast path. */
         boolean write(ILoggingEvent event, Scratch s, Slot[] slots) {
-            switch (kind) {
-                case CONSTANT:
-                    return s.put(constant, constant.length);
-                case LEVEL: {
-                    Level level = event.getLevel();
-                    if (level == null) {
-                        return writeOther(event, s);
-                    }
-                    Slot slot = slots[(level.toInt() / Level.DEBUG_INT) & 7];
-                    if (!slot.filled || slot.key != level) {
-                        return slot.fill(this, event, s, level) && s.put(slot.bytes, slot.length);
-                    }
-                    return s.put(slot.bytes, slot.length);
+            return switch (kind) {
+                case CONSTANT -> s.put(constant, constant.length);
+                case MESSAGE -> {
+                    String message = event.getFormattedMessage();
+                    yield s.putUtf8(message == null ? "null" : message);
                 }
-                case THREAD: {
-                    String name = event.getThreadName();
-                    Slot slot = slots[0];
-                    if (!slot.filled || (slot.key != name && (name == null || !name.equals(slot.key)))) {
-                        return slot.fill(this, event, s, name) && s.put(slot.bytes, slot.length);
-                    }
-                    return s.put(slot.bytes, slot.length);
-                }
-                case LOGGER: {
-                    String name = event.getLoggerName();
-                    Slot slot = slots[(name == null ? 0 : name.hashCode()) & (LOGGER_SLOTS - 1)];
-                    if (!slot.filled || (slot.key != name && (name == null || !name.equals(slot.key)))) {
-                        return slot.fill(this, event, s, name) && s.put(slot.bytes, slot.length);
-                    }
-                    return s.put(slot.bytes, slot.length);
-                }
-                case DATE: {
+                case DATE -> {
                     long millis = event.getTimeStamp();
                     Slot slot = slots[0];
-                    if (!slot.filled || slot.millis != millis) {
-                        if (!slot.fill(this, event, s, null)) {
-                            return false;
-                        }
-                        slot.millis = millis;
+                    yield (slot.filled && slot.millis == millis || slot.fill(this, event, s, null, millis))
+                            && s.put(slot.bytes, slot.length);
+                }
+                case LEVEL, THREAD, LOGGER -> {
+                    Object key = kind == Kind.LEVEL ? event.getLevel()
+                            : kind == Kind.THREAD ? event.getThreadName() : event.getLoggerName();
+                    if (key == null) {
+                        yield writeOther(event, s);
                     }
-                    return s.put(slot.bytes, slot.length);
+                    int index = kind == Kind.LEVEL ? ((Level) key).toInt() / Level.DEBUG_INT : key.hashCode();
+                    Slot slot = slots[index & (slots.length - 1)];
+                    yield (slot.holds(key) || slot.fill(this, event, s, key, 0)) && s.put(slot.bytes, slot.length);
                 }
-                case MESSAGE: {
-                    String message = event.getFormattedMessage();
-                    return s.putUtf8(message == null ? "null" : message);
-                }
-                default:
-                    return writeOther(event, s);
-            }
+                case OTHER -> writeOther(event, s);
+            };
         }
 
         /** The way for any converter: it writes into the reused builder, whose characters are then encoded. */
@@ -272,8 +248,12 @@ final class PatternEncoding {
         byte[] bytes = new byte[64];
         int length;
 
-        /** Encodes the segment's converter output for this event into this slot, kept under {@code key}. */
-        boolean fill(Segment segment, ILoggingEvent event, Scratch s, Object key) {
+        boolean holds(Object key) {
+            return filled && (key == this.key || key.equals(this.key));
+        }
+
+        /** Encodes the segment's converter output for this event into this slot, kept under {@code key} or {@code millis}. */
+        boolean fill(Segment segment, ILoggingEvent event, Scratch s, Object key, long millis) {
             filled = false;
             StringBuilder text = s.text;
             text.setLength(0);
@@ -285,10 +265,9 @@ final class PatternEncoding {
             if (3 * n > bytes.length) {
                 bytes = new byte[3 * n];
             }
-            char[] chars = s.chars(n);
-            text.getChars(0, n, chars, 0);
-            length = Scratch.utf8(chars, n, bytes, 0);
+            length = s.encode(text, bytes, 0);
             this.key = key;
+            this.millis = millis;
             filled = true;
             return true;
         }
@@ -356,20 +335,29 @@ final class PatternEncoding {
             return length <= MAX_BYTES;
         }
 
-        /** Appends a {@code String} or a {@code StringBuilder} (the two that have {@code getChars}) as UTF-8. */
+        /** Appends a {@code String} or a {@code StringBuilder} as UTF-8. */
         boolean putUtf8(CharSequence text) {
             int n = text.length();
             if (length + n > MAX_BYTES || !room(3 * n)) {
                 return false;
             }
+            length = encode(text, bytes, length);
+            return length <= MAX_BYTES;
+        }
+
+        /**
+         * Writes a {@code String} or a {@code StringBuilder} (the two that have {@code getChars}) as
+         * UTF-8 at {@code out[at..)}, which has room for 3 bytes per character; returns the end position.
+         */
+        int encode(CharSequence text, byte[] out, int at) {
+            int n = text.length();
             char[] chars = chars(n);
             if (text instanceof String string) {
                 string.getChars(0, n, chars, 0);
             } else {
                 ((StringBuilder) text).getChars(0, n, chars, 0);
             }
-            length = utf8(chars, n, bytes, length);
-            return length <= MAX_BYTES;
+            return utf8(chars, n, out, at);
         }
 
         /**
