@@ -159,6 +159,49 @@ class EngineFaultsTest {
         assertThat(LockProbe.run(JournalLock.lockFileOf(config.journalFile()))).isEqualTo("LOCKED");
     }
 
+    /**
+     * Another process cuts the mapped journal short under the running engine (as a fault of the
+     * device behind the mapping would): every access to the lost pages raises {@code InternalError},
+     * which the JVM may deliver at any later point of the caller's path. No caller ever sees it:
+     * each such event is counted as dropped with reason {@code io}, and the counts add up.
+     * Before: some escaped from {@code append} to the application's threads.
+     */
+    @Test
+    void aFaultInMappedMemoryNeverReachesACaller() throws Exception {
+        JournalEngine.Config config = config("fault", 3, 16 * 1024, Backpressure.DROP, 100, 500);
+        engine = JournalEngine.start(config, FrameFormatTest.QUIET, UnaryOperator.identity());
+        for (int i = 0; i < 100; i++) {
+            assertThat(engine.append(line("before " + i), true)).isTrue();
+        }
+        Process truncate = new ProcessBuilder("truncate", "-s", Integer.toString(METADATA_LENGTH),
+                config.journalFile().toString()).redirectErrorStream(true).start();
+        assertThat(truncate.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(truncate.exitValue()).isZero();
+        List<Throwable> escaped = java.util.Collections.synchronizedList(new ArrayList<>());
+        List<Thread> threads = new ArrayList<>();
+        for (int t = 0; t < 4; t++) {
+            Thread thread = new Thread(() -> {
+                for (int i = 0; i < 20_000; i++) {
+                    try {
+                        engine.append(line("after " + i), true);
+                    } catch (Throwable e) {
+                        escaped.add(e);
+                    }
+                }
+            });
+            threads.add(thread);
+            thread.start();
+        }
+        for (Thread thread : threads) {
+            thread.join();
+        }
+        AppenderStatistics stats = engine.statistics();
+        assertThat(escaped).as("errors that reached a caller").isEmpty();
+        assertThat(stats.drops().get("io")).as("events lost to the fault, counted").isPositive();
+        assertThat(stats.appended()).isEqualTo(100 + 80_000);
+        assertThat(stats.eventsWritten() + stats.dropped() + stats.inFlight()).isEqualTo(stats.appended());
+    }
+
     /** A child JVM that tries to lock a file and says whether it could. */
     public static final class LockProbe {
         public static void main(String[] args) throws IOException {

@@ -5,6 +5,9 @@ import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.core.util.Duration;
 import ch.qos.logback.core.util.FileSize;
 import io.github.lockfreelog.journal.AppenderStatistics;
+import io.github.lockfreelog.journal.ForwardingLogSink;
+import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
@@ -23,6 +26,9 @@ import java.util.concurrent.locks.LockSupport;
  * {@code doAppend} returns, the thread stores the number in its slot of a memory-mapped ack file
  * with a volatile store, so that the parent can read, after the kill, which events had been
  * acknowledged. In {@code recover} mode the appender starts (recovering), stops, and the process exits.
+ * In {@code undrained} mode every write to the log file fails: one thread logs until the journal's
+ * buffers are all full (its first drop), acknowledging as above, and the process halts, leaving a
+ * journal with {@code bufferCount} terms that never reached the log.
  */
 public final class CrashChild {
 
@@ -39,12 +45,22 @@ public final class CrashChild {
         int run = Integer.parseInt(args[2]);
         String bufferSize = args[3];
         boolean recoverOnly = args[4].equals("recover");
+        boolean undrained = args[4].equals("undrained");
         String rollingPattern = args.length > 5 ? args[5] : null;
         LoggerContext context = TestAppenders.newContext();
         LockFreeFileAppender appender = TestAppenders.create(context, log, a -> {
             a.setBufferSize(FileSize.valueOf(bufferSize));
             a.setMaxBlockTime(Duration.valueOf("60 seconds"));
             a.setFlushInterval(Duration.valueOf("20 milliseconds"));
+            if (undrained) {
+                a.setMaxBlockTime(Duration.valueOf("20 milliseconds"));
+                a.setSinkDecorator(sink -> new ForwardingLogSink(sink) {
+                    @Override
+                    public int write(ByteBuffer src) throws IOException {
+                        throw new IOException("No space left on device (simulated)");
+                    }
+                });
+            }
             if (rollingPattern != null) {
                 a.setFileNamePattern(rollingPattern);
                 a.setMaxFileSize(FileSize.valueOf("256KB"));
@@ -70,6 +86,18 @@ public final class CrashChild {
         }
         for (int t = 0; t < THREADS; t++) {
             LONG.setVolatile(acks, t * SLOT, -1L);
+        }
+        if (undrained) {
+            for (long n = 0;; n++) {
+                appender.doAppend(TestAppenders.event(context, Level.INFO, line(run, 0, n)));
+                if (appender.getStatistics().dropped() > 0) {
+                    break; // this one was dropped: the journal is full
+                }
+                LONG.setVolatile(acks, 0, n);
+            }
+            System.out.println("FILLED");
+            System.out.flush();
+            Runtime.getRuntime().halt(0);
         }
         for (int t = 0; t < THREADS; t++) {
             int id = t;

@@ -135,6 +135,32 @@ class CrashRecoveryTest {
     }
 
     /**
+     * A journal left with three terms that never reached the log (every write failed, then the
+     * process died) is recovered by a start that halts after its n-th write to the log, before it
+     * recorded it (the first write completes the write that failed, the others write one term
+     * each); the next start recovers the rest. Every acknowledged event is there exactly
+     * once. Before: a halt after the second or third write wrote that whole term again.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2, 3, 4})
+    void aCrashAfterAnyWriteOfARecoveryIsRecoveredExactlyOnce(int write) throws Exception {
+        Path log = dir.resolve("crash.log");
+        Child filler = Child.start(log, dir.resolve("ack-0"), 0, "64KB", "undrained", null);
+        filler.await("FILLED");
+        assertThat(filler.process.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        long[][] acks = {readAcks(dir.resolve("ack-0")), {-1, -1, -1, -1}};
+        assertThat(acks[0][0]).as("three 64 KB terms of lines").isGreaterThan(2_000);
+        assertThat(Files.size(log)).as("nothing reached the log").isZero();
+        Child halted = Child.start(log, dir.resolve("ack-1"), 1, "64KB", "recover", null,
+                CrashPoint.AFTER_LOG_WRITE + ":" + write);
+        assertThat(halted.process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(halted.process.exitValue()).as("halted after write %d", write).isEqualTo(CrashPoint.HALT_STATUS);
+        recoverLast(log, 2, null);
+        long lines = checkLog(log, acks, null, 0, 0);
+        assertThat(lines).isEqualTo(acks[0][0] + 1);
+    }
+
+    /**
      * Each of three runs halts at a point of a rolled file's compression, the second time a
      * compression reaches it (so the later runs first finish what the run before left); a last
      * start finishes the rest. Then every archive decompresses, no temporary file is left, and

@@ -5,6 +5,10 @@ import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.core.util.Duration;
 import ch.qos.logback.core.util.FileSize;
 import io.github.lockfreelog.journal.AppenderStatistics;
+import io.github.lockfreelog.journal.ForwardingLogSink;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.concurrent.TimeUnit;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.lang.invoke.MethodHandles;
@@ -25,7 +29,10 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * One instance of an application, for {@link SharedLogFileTest}: a process that writes the same
  * log file as others. Arguments: log file, instance number, mode, then {@code key=value} options
- * ({@code lines}, {@code pauseMicros}, {@code ack}, {@code pattern}, {@code maxFileSize}, {@code journal}).
+ * ({@code lines}, {@code pauseMicros}, {@code ack}, {@code pattern}, {@code maxFileSize}, {@code journal},
+ * {@code same}: {@code true} to write the very lines instance 0 writes, {@code tick}: {@code true} to
+ * write the one line {@code tick} again and again, {@code failAfterMillis}: every
+ * write to the log file fails once that long has passed since {@code GO}).
  *
  * <ul>
  *   <li>{@code write}: starts the appender, prints {@code STARTED journal=<journal in use>
@@ -43,6 +50,9 @@ import java.util.concurrent.locks.LockSupport;
 public final class SharedLogChild {
 
     private static final VarHandle LONG = MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
+    /** When {@code GO} arrived ({@link System#nanoTime()}), 0 before. */
+    private static volatile long goNanos;
 
     private SharedLogChild() {
     }
@@ -63,6 +73,19 @@ public final class SharedLogChild {
             a.setFlushInterval(Duration.valueOf("20 milliseconds"));
             if (options.containsKey("journal")) {
                 a.setJournal(options.get("journal"));
+            }
+            if (options.containsKey("failAfterMillis")) {
+                long failAfter = TimeUnit.MILLISECONDS.toNanos(Long.parseLong(options.get("failAfterMillis")));
+                a.setSinkDecorator(sink -> new ForwardingLogSink(sink) {
+                    @Override
+                    public int write(ByteBuffer src) throws IOException {
+                        long go = goNanos;
+                        if (go != 0 && System.nanoTime() - go > failAfter) {
+                            throw new IOException("File too large (simulated EFBIG)");
+                        }
+                        return super.write(src);
+                    }
+                });
             }
             if (options.containsKey("pattern")) {
                 a.setFileNamePattern(options.get("pattern"));
@@ -111,6 +134,9 @@ public final class SharedLogChild {
         if (!"GO".equals(in.readLine())) {
             throw new IllegalStateException("expected GO");
         }
+        goNanos = System.nanoTime();
+        int writer = Boolean.parseBoolean(options.get("same")) ? 0 : instance;
+        boolean tick = Boolean.parseBoolean(options.get("tick"));
         AtomicBoolean stop = new AtomicBoolean();
         MappedByteBuffer ackSlots = acks;
         List<Thread> threads = new ArrayList<>();
@@ -118,7 +144,7 @@ public final class SharedLogChild {
             int id = t;
             Thread thread = new Thread(() -> {
                 for (long n = 0; n < lines && !stop.get(); n++) {
-                    appender.doAppend(TestAppenders.event(context, Level.INFO, CrashChild.line(instance, id, n)));
+                    appender.doAppend(TestAppenders.event(context, Level.INFO, tick ? "tick" : CrashChild.line(writer, id, n)));
                     if (ackSlots != null) {
                         LONG.setVolatile(ackSlots, id * CrashChild.SLOT, n);
                     }

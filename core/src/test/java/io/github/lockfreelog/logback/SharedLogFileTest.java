@@ -13,6 +13,9 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -239,6 +242,198 @@ class SharedLogFileTest {
         LockFreeFileAppender after = TestAppenders.start(context, dir.resolve("other.log"),
                 a -> a.setJournal(journal.toString()));
         after.stop();
+    }
+
+    /**
+     * A retention sweep ({@code find -type f -mtime +14 -delete}) removes the lock files of a
+     * running instance (they are never written, so their age is that of the instance). The next
+     * instance (a deployment) must not take the running one's journal: it takes another slot, and
+     * every line of both is there once. Before: it took slot 0, recovered and recreated the live
+     * journal, and the running instance's threads died with {@code InternalError}.
+     */
+    @Test
+    void aRetentionSweepOfTheLockFilesHandsNoLiveJournalToTheNextInstance() throws Exception {
+        Path log = dir.resolve("app.log");
+        Child running = start(log, 0, "write", "ack=" + dir.resolve("ack-0"), "pauseMicros=2000");
+        assertThat(running.awaitStarted()).isEqualTo(journal(0).toString());
+        running.await("READY");
+        running.send("GO");
+        TimeUnit.MILLISECONDS.sleep(300);
+        int swept = sweepOldLockFiles(dir.resolve(LockFreeFileAppender.JOURNAL_FOLDER));
+        assertThat(swept).as("the sweep deleted lock files").isPositive();
+
+        Child deployed = start(log, 1, "write", "lines=4000");
+        assertThat(deployed.awaitStarted()).as("the deployment takes a journal of its own").isNotEqualTo(journal(0).toString());
+        deployed.await("READY");
+        deployed.send("GO");
+        assertThat(deployed.await("DONE")).isEqualTo("DONE dropped=0");
+        deployed.awaitExit();
+        running.send("STOP");
+        assertThat(running.await("DONE")).isEqualTo("DONE dropped=0");
+        running.awaitExit();
+
+        long[] acks = readAcks(dir.resolve("ack-0"));
+        Map<String, Long> counts = checkSequences(read(List.of(log)));
+        for (int t = 0; t < THREADS; t++) {
+            assertThat(counts.getOrDefault(key(0, t), 0L)).as("running instance, thread %d", t).isEqualTo(acks[t] + 1);
+            assertThat(counts.getOrDefault(key(1, t), 0L)).as("deployed instance, thread %d", t).isEqualTo(4000);
+        }
+    }
+
+    /** Ages the lock files of {@code folder} by 30 days (as if never written since) and runs a real sweep over it. */
+    static int sweepOldLockFiles(Path folder) throws Exception {
+        FileTime old = FileTime.from(Instant.now().minus(30, ChronoUnit.DAYS));
+        try (Stream<Path> files = Files.list(folder)) {
+            for (Path file : (Iterable<Path>) files.filter(f -> f.toString().endsWith(".lock"))::iterator) {
+                Files.setLastModifiedTime(file, old);
+            }
+        }
+        Process find = new ProcessBuilder("find", folder.toString(), "-type", "f", "-mtime", "+14", "-print", "-delete")
+                .redirectErrorStream(true).start();
+        String out = new String(find.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(find.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(find.exitValue()).as(out).isZero();
+        return (int) out.lines().count();
+    }
+
+    /**
+     * One log folder reached through a second path (a symbolic link to it; a bind mount is the
+     * same): a second appender of the JVM on {@code alias/app.log} is the same file and is refused
+     * as such, and the first keeps its lock against other processes. Before: the second failed with
+     * {@code OverlappingFileLockException} and its close released the first one's lock, so a
+     * process started afterwards took the live journal.
+     */
+    @Test
+    void aSecondAppenderOnTheSameFileThroughASymlinkedFolderIsRefusedAndTheFirstKeepsItsLock() throws Exception {
+        Path logs = Files.createDirectories(dir.resolve("logs"));
+        Path alias = Files.createSymbolicLink(dir.resolve("alias"), logs);
+        LoggerContext context = TestAppenders.newContext();
+        LockFreeFileAppender first = TestAppenders.start(context, logs.resolve("app.log"), a -> a.setName("FIRST"));
+        LockFreeFileAppender second = TestAppenders.create(context, alias.resolve("app.log"), a -> a.setName("SECOND"));
+        second.start();
+        assertThat(second.isStarted()).isFalse();
+        assertThat(TestAppenders.statusMessages(context, Status.ERROR)).singleElement().satisfies(m -> assertThat(m)
+                .contains("for the appender named \"SECOND\"").contains("already used by the appender named \"FIRST\""));
+
+        Child probe = start(logs.resolve("app.log"), 1, "recover");
+        assertThat(probe.awaitStarted()).as("slot 0 is still locked by FIRST")
+                .isEqualTo(logs.resolve(LockFreeFileAppender.JOURNAL_FOLDER).resolve("app.log.1.journal").toString());
+        probe.await("STOPPED");
+        probe.awaitExit();
+        for (int n = 0; n < 1000; n++) {
+            first.doAppend(TestAppenders.event(context, ch.qos.logback.classic.Level.INFO, CrashChild.line(0, 0, n)));
+        }
+        first.stop();
+        assertThat(checkSequences(read(List.of(logs.resolve("app.log"))))).containsExactly(Map.entry(key(0, 0), 1000L));
+    }
+
+    /**
+     * Two instances write the very same line ({@code tick}; a pattern without timestamps, as in
+     * containers). One instance's writes fail (a file-size limit, a full disk) and it is then
+     * killed; the other writes more ticks afterwards. Recovery must not take the other's bytes for
+     * the failed write: the log holds as many ticks as both acknowledged. Before: each unlanded
+     * batch was "found" in the other instance's ticks and lost.
+     */
+    @Test
+    void anUnlandedWriteIsNeverTakenAsLandedBecauseAnotherInstanceWroteTheSameLines() throws Exception {
+        Path log = dir.resolve("app.log");
+        Child failing = start(log, 0, "write", "ack=" + dir.resolve("ack-0"), "failAfterMillis=300", "pauseMicros=2000",
+                "tick=true");
+        assertThat(failing.awaitStarted()).isEqualTo(journal(0).toString());
+        int lines = 5_000;
+        Child other = start(log, 1, "write", "lines=" + lines, "tick=true");
+        assertThat(other.awaitStarted()).isEqualTo(journal(1).toString());
+        failing.await("READY");
+        other.await("READY");
+        failing.send("GO");
+        TimeUnit.MILLISECONDS.sleep(1_200);
+        failing.process.destroyForcibly();
+        assertThat(failing.process.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        long acknowledged = 0;
+        for (long ack : readAcks(dir.resolve("ack-0"))) {
+            acknowledged += ack + 1;
+        }
+        other.send("GO"); // the same line, after the failed write
+        assertThat(other.await("DONE")).isEqualTo("DONE dropped=0");
+        other.awaitExit();
+        Child recovering = start(log, 2, "recover");
+        assertThat(recovering.awaitStarted()).isEqualTo(journal(0).toString());
+        recovering.await("STOPPED");
+        recovering.awaitExit();
+
+        List<String> all = read(List.of(log));
+        long ticks = all.stream().filter(line -> line.equals("tick")).count();
+        assertThat(all).as("only ticks and the recovery report").allMatch(l -> l.equals("tick") || l.startsWith("Recovered "));
+        long expected = acknowledged + (long) THREADS * lines;
+        assertThat(expected - ticks).as("ticks lost (%d acknowledged by the failed instance)", acknowledged)
+                .isLessThanOrEqualTo(0);
+        assertThat(ticks - expected).as("ticks beyond those acknowledged: at most one appended, unacknowledged, per thread")
+                .isLessThanOrEqualTo(THREADS);
+        assertThat(recovering.recovered).as("the failed instance's unwritten ticks were recovered").isPositive();
+    }
+
+    /**
+     * The log folder is deleted while an instance runs ({@code rm -rf logs}, journal and all):
+     * folder, file and journal come back, and a kill -9 afterwards loses nothing acknowledged
+     * since the deletion. Before: the folder never came back, the drainer counted events as
+     * written into the unlinked file, and the journal was gone with the folder.
+     */
+    @Test
+    void afterTheLogFolderIsDeletedAKillLosesNothingAcknowledgedSinceTheJournalCameBack() throws Exception {
+        Path logs = dir.resolve("logs");
+        Path log = logs.resolve("app.log");
+        Child running = start(log, 0, "write", "ack=" + dir.resolve("ack-0"), "pauseMicros=2000");
+        running.awaitStarted();
+        running.await("READY");
+        running.send("GO");
+        TimeUnit.MILLISECONDS.sleep(300);
+        LogFolderTest.deleteTree(logs);
+        long[] afterDelete = readAcks(dir.resolve("ack-0"));
+        Path journal = logs.resolve(LockFreeFileAppender.JOURNAL_FOLDER).resolve("app.log.journal");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
+        while (!(Files.isRegularFile(journal) && Files.size(journal) > 0 && Files.isRegularFile(log))) {
+            assertThat(System.nanoTime() - deadline).as("folder, log and journal came back within 3 s").isNegative();
+            TimeUnit.MILLISECONDS.sleep(10);
+        }
+        TimeUnit.MILLISECONDS.sleep(300);
+        running.process.destroyForcibly();
+        assertThat(running.process.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        long[] acks = readAcks(dir.resolve("ack-0"));
+
+        Child recovering = start(log, 1, "recover");
+        recovering.awaitStarted();
+        recovering.await("STOPPED");
+        recovering.awaitExit();
+        Map<String, long[]> ranges = ranges(read(List.of(log)));
+        for (int t = 0; t < THREADS; t++) {
+            long[] range = ranges.get(key(0, t));
+            assertThat(range).as("thread %d has lines in the new file", t).isNotNull();
+            assertThat(range[0]).as("thread %d: every line acknowledged after the deletion", t)
+                    .isLessThanOrEqualTo(afterDelete[t] + 1);
+            assertThat(range[1]).as("thread %d: up to the last acknowledged one", t).isGreaterThanOrEqualTo(acks[t]);
+        }
+    }
+
+    /**
+     * For lines that start part way (a file that lost its beginning): checks that each (instance,
+     * thread) has one run of consecutive numbers, once each, and returns its first and last.
+     */
+    private static Map<String, long[]> ranges(List<String> lines) {
+        Map<String, long[]> ranges = new HashMap<>();
+        for (String line : lines) {
+            if (line.startsWith("Recovered ")) {
+                continue;
+            }
+            String[] parts = line.split(" ");
+            int instance = Integer.parseInt(parts[0].substring(1));
+            int thread = Integer.parseInt(parts[1].substring(1));
+            long n = Long.parseLong(parts[2]);
+            assertThat(line).as("intact line").isEqualTo(CrashChild.line(instance, thread, n));
+            long[] range = ranges.computeIfAbsent(key(instance, thread), k -> new long[] {n, n - 1});
+            assertThat(n).as("%s: consecutive, once each", key(instance, thread)).isEqualTo(range[1] + 1);
+            range[1] = n;
+        }
+        return ranges;
     }
 
     // ---- checks ---------------------------------------------------------------------------------

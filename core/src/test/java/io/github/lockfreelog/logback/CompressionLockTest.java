@@ -1,0 +1,158 @@
+package io.github.lockfreelog.logback;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.core.rolling.helper.CompressionMode;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Whoever compresses a rolled file holds a lock on it throughout, so that a starting instance
+ * never finishes the same file at the same time. POSIX locks belong to the process and closing any
+ * descriptor of the file releases them: a probe in another process checks that nothing in this JVM
+ * closed one under the compressor.
+ */
+class CompressionLockTest {
+
+    @TempDir
+    Path dir;
+
+    private final LoggerContext context = TestAppenders.newContext();
+    private Probe probe;
+
+    @AfterEach
+    void stopProbe() throws IOException {
+        if (probe != null) {
+            probe.close();
+        }
+    }
+
+    /**
+     * The drainer rolls the live file and hands it to the archiver, which locks it and waits for
+     * late writers before compressing. The drainer's own descriptor of that file must be closed
+     * before, not after, the hand-off. Before: closing it released the archiver's lock.
+     */
+    @Test
+    void theRolledFileStaysLockedWhileItWaitsToBeCompressed() throws Exception {
+        probe = Probe.start();
+        Path log = dir.resolve("app.log");
+        RollingLogSink.Settings settings = new RollingLogSink.Settings(dir + "/app.%d{yyyy-MM-dd}.%i.log.gz", 1024, 0, 0,
+                false);
+        RollingLogSink sink = new RollingLogSink(log, settings, context, System::currentTimeMillis,
+                TestAppenders.status(context), "test");
+        try {
+            for (int roll = 0; roll < 30; roll++) { // the archiver's lock and the drainer's close race: try often
+                sink.write(ByteBuffer.wrap(("line " + roll + "\n").getBytes(StandardCharsets.US_ASCII)));
+                sink.roll();
+                TimeUnit.MILLISECONDS.sleep(20); // the archiver has locked it; it waits 100 ms before compressing
+                Path source;
+                try (var files = Files.list(dir)) {
+                    String suffix = "." + roll + ".log.tmp";
+                    source = files.filter(f -> f.toString().endsWith(suffix)).findFirst().orElseThrow();
+                }
+                assertThat(probe.tryLock(source)).as("another process may not lock %s meanwhile", source)
+                        .isEqualTo("REFUSED");
+                TimeUnit.MILLISECONDS.sleep(100);
+            }
+        } finally {
+            sink.close();
+        }
+    }
+
+    /**
+     * A second compressor of this JVM on a file the first one holds leaves it alone without
+     * opening it, so the first keeps its lock. Before: it opened the file, met
+     * {@code OverlappingFileLockException}, and its close released the first one's lock.
+     */
+    @Test
+    void aSecondCompressorOfTheJvmLeavesTheFirstOnesLockInPlace() throws Exception {
+        probe = Probe.start();
+        Path source = Files.writeString(dir.resolve("app.2026-01-01.0.log.tmp"), "line\n");
+        Path target = dir.resolve("app.2026-01-01.0.log.gz");
+        RolledFileCompressor first = new RolledFileCompressor(CompressionMode.GZ, TestAppenders.status(context));
+        RolledFileCompressor second = new RolledFileCompressor(CompressionMode.GZ, TestAppenders.status(context));
+        long notBefore = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+        CompletableFuture<Boolean> holding = CompletableFuture.supplyAsync(() -> {
+            try {
+                return first.compress(source, target, notBefore);
+            } catch (IOException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        TimeUnit.MILLISECONDS.sleep(200);
+        assertThat(second.compress(source, target, System.nanoTime())).as("left to the first").isFalse();
+        assertThat(probe.tryLock(source)).as("the first still holds it").isEqualTo("REFUSED");
+        assertThat(holding.get(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(RollingTest.gunzip(target)).isEqualTo("line\n".getBytes(StandardCharsets.US_ASCII));
+        assertThat(source).doesNotExist();
+    }
+
+    /**
+     * A JVM that, for each path it reads on standard input, tries to lock that file (never creating
+     * it) and prints {@code LOCKED}, {@code REFUSED} or {@code MISSING}. Started once, before the
+     * moment to probe, so that the probe is quick.
+     */
+    static final class Probe implements AutoCloseable {
+        private final Process process;
+        private final BufferedReader out;
+        private final OutputStream in;
+
+        private Probe(Process process) {
+            this.process = process;
+            this.out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+            this.in = process.getOutputStream();
+        }
+
+        static Probe start() throws Exception {
+            String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+            Probe probe = new Probe(new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
+                    Probe.class.getName()).redirectErrorStream(true).start());
+            assertThat(probe.out.readLine()).isEqualTo("READY");
+            return probe;
+        }
+
+        String tryLock(Path file) throws IOException {
+            in.write((file + "\n").getBytes(StandardCharsets.UTF_8));
+            in.flush();
+            return out.readLine();
+        }
+
+        @Override
+        public void close() throws IOException {
+            in.close();
+            try {
+                process.waitFor(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            process.destroyForcibly();
+        }
+
+        public static void main(String[] args) throws IOException {
+            BufferedReader paths = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+            System.out.println("READY");
+            for (String path; (path = paths.readLine()) != null;) {
+                try (FileChannel channel = FileChannel.open(Path.of(path), StandardOpenOption.WRITE)) {
+                    System.out.println(channel.tryLock() == null ? "REFUSED" : "LOCKED");
+                } catch (NoSuchFileException e) {
+                    System.out.println("MISSING");
+                }
+            }
+        }
+    }
+}
