@@ -10,8 +10,11 @@ import java.util.concurrent.atomic.AtomicLongArray;
  */
 final class BufferStates {
 
-    /** Per buffer: the term count it is clean for and may host next. */
+    /** Per buffer: the term count it is clean for and may host next; {@link #NEVER} once retired. */
     private final AtomicLongArray readyTerm;
+    private static final long NEVER = -1;
+    /** Written and read by the drainer alone. */
+    private boolean retired;
 
     BufferStates(int bufferCount) {
         this.readyTerm = new AtomicLongArray(bufferCount);
@@ -26,6 +29,21 @@ final class BufferStates {
 
     /** Hands buffer {@code index} out for term {@code termCount} (release: its preparation is visible first). */
     void markClean(int index, long termCount) {
-        readyTerm.set(index, termCount);
+        if (!retired) {
+            readyTerm.set(index, termCount);
+        }
+    }
+
+    /** No buffer is handed out again (the journal is retired); a caller that has not rotated yet never will. */
+    void retire() {
+        retired = true;
+        for (int i = 0; i < readyTerm.length(); i++) {
+            readyTerm.set(i, NEVER);
+        }
+    }
+
+    /** Whether buffers are no longer handed out. */
+    boolean isRetired() {
+        return retired;
     }
 }

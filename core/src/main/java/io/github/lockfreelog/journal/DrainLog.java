@@ -8,7 +8,8 @@ import java.nio.ByteBuffer;
  * journal always says how far the log file reached: before each write the intent (journal range,
  * bytes already written of it, the file's size), after the last write of a range the drain record
  * (see {@link JournalDescriptor}). A crash at any point leaves at most one write unsettled, and
- * recovery settles it by content.
+ * recovery settles it by content; a write that failed is recorded as such, with how much of the
+ * range had landed, so recovery writes the rest without a search.
  */
 final class DrainLog {
 
@@ -37,7 +38,8 @@ final class DrainLog {
             sink.follow(); // first: the size in the intent must be that of the file written
             final long before = sink.size();
             final int at = src.position();
-            journal.writeIntent(++intentSeq, termCount, from, to, at - start, before);
+            final long seq = ++intentSeq;
+            journal.writeIntent(seq, termCount, from, to, at - start, before);
             try {
                 sink.write(src);
             } catch (InterruptedWriteException e) {
@@ -45,6 +47,11 @@ final class DrainLog {
                 byte[] attempted = new byte[src.limit() - at];
                 src.get(at, attempted);
                 src.position(at + sink.landed(before, attempted));
+            } catch (IOException e) {
+                // the call failed: what went out is what src's position says (a channel moves it only
+                // for bytes written); say so, lest recovery take another's bytes for the rest
+                journal.writeIntent(seq, termCount, from, to, src.position() - start, before, true);
+                throw e;
             }
         }
         CrashPoint.reached(CrashPoint.AFTER_LOG_WRITE);

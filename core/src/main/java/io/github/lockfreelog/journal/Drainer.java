@@ -4,6 +4,9 @@ import static io.github.lockfreelog.journal.JournalDescriptor.*;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
@@ -33,18 +36,32 @@ final class Drainer implements Runnable {
      * each), so it stays at 1 ms.
      */
     private static final long BUSY_FLUSH_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    /** How often the drainer looks whether its journal and lock file are still on disk ({@link JournalLock#check}). */
+    static final long JOURNAL_CHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
+    /** How often a replacement for a journal gone from disk is tried while building one fails. */
+    private static final long REPLACE_RETRY_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     private final JournalEngine engine;
-    private final Journal journal;
     private final LogSink sink;
-    private final BufferStates states;
     private final JournalCounters counters;
     private final StatusReporter status;
     private final int bufferCount;
     private final int bufferSize;
     private final long flushIntervalNanos;
-    private final TermUnblocker unblocker;
-    private final DrainLog log;
+    private final long unblockTimeoutNanos;
+
+    /** The journal being drained: the engine's, or a retired one drained to its end before {@link #next}. */
+    private volatile ActiveJournal draining;
+    private Journal journal;
+    private BufferStates states;
+    private TermUnblocker unblocker;
+    private DrainLog log;
+    /** The journal that replaced {@link #draining}, once it was found gone from disk; {@code null} otherwise. */
+    private ActiveJournal next;
+    /** Journals drained to their end, still mapped until no caller can touch them. */
+    private final List<ActiveJournal> retired = new ArrayList<>();
+    private long lastJournalCheck;
+    private long lastReplaceFailure;
 
     /**
      * Payloads are copied from the mapping into this buffer and written with one call. (A gathering
@@ -79,19 +96,31 @@ final class Drainer implements Runnable {
     /** Delay before the next pass over the active term: short while events arrive, then growing. */
     private long flushDelayNanos = BUSY_FLUSH_NANOS;
 
-    Drainer(JournalEngine engine, Journal journal, LogSink sink, BufferStates states, JournalCounters counters,
-            StatusReporter status, JournalEngine.Config config, DrainLog log) {
+    Drainer(JournalEngine engine, ActiveJournal journal, LogSink sink, JournalCounters counters, StatusReporter status,
+            JournalEngine.Config config) throws IOException {
         this.engine = engine;
-        this.journal = journal;
         this.sink = sink;
-        this.states = states;
         this.counters = counters;
         this.status = status;
-        this.log = log;
         this.bufferCount = config.bufferCount();
         this.bufferSize = config.bufferSize();
         this.flushIntervalNanos = config.flushIntervalNanos();
-        this.unblocker = new TermUnblocker(journal, config.unblockTimeoutNanos());
+        this.unblockTimeoutNanos = config.unblockTimeoutNanos();
+        drainFrom(journal);
+    }
+
+    /** Starts draining {@code journal} from its first term. */
+    private void drainFrom(ActiveJournal journal) throws IOException {
+        this.draining = journal;
+        this.journal = journal.journal;
+        this.states = journal.states;
+        this.unblocker = new TermUnblocker(journal.journal, unblockTimeoutNanos);
+        this.log = new DrainLog(journal.journal, sink, 1, 0);
+        log.record(0, 0); // the first drain record: nothing drained yet
+        drainTerm = 0;
+        drainOffset = 0;
+        scanOffset = 0;
+        large = null;
     }
 
     void requestStop() {
@@ -120,6 +149,7 @@ final class Drainer implements Runnable {
             try {
                 Thread.interrupted(); // an interrupt must not close the log's channel or make parking spin
                 sampleFaults();
+                checkJournal();
                 if (drainDirty()) {
                     continue;
                 }
@@ -133,7 +163,8 @@ final class Drainer implements Runnable {
                     nextFlush = now + nextFlushDelay();
                 }
                 if (journal.activeTermCountAcquire() == drainTerm && !stopRequested) {
-                    LockSupport.parkNanos(this, Math.max(1, nextFlush - System.nanoTime()));
+                    long untilCheck = lastJournalCheck + JOURNAL_CHECK_NANOS - System.nanoTime();
+                    LockSupport.parkNanos(this, Math.max(1, Math.min(nextFlush - System.nanoTime(), untilCheck)));
                 }
             } catch (Throwable e) { // an I/O error, a fault in mapped memory, even an OutOfMemoryError: report, retry
                 failed(e);
@@ -159,7 +190,75 @@ final class Drainer implements Runnable {
             drainTerm(true);
             return true;
         }
+        if (next != null) {
+            // a retired journal, sealed: its active term is its last; drain it to its end, then move on
+            drainTerm(true);
+            if (out == null && scanOffset >= bufferSize) {
+                retired.add(draining);
+                drainFrom(next);
+                next = null;
+            }
+            return true;
+        }
         return false;
+    }
+
+    /**
+     * A few times a second: whether the journal is still on disk (see {@link JournalLock#check},
+     * which also puts back a lock file a sweep removed). When its file is gone (its folder was
+     * deleted), a new journal is built for callers to move to, and this one is retired and drained
+     * to its end first, so events of both reach the log in order, and crash safety returns at
+     * once for new events. Journals retired before are unmapped once no caller can touch them.
+     */
+    private void checkJournal() {
+        long now = System.nanoTime();
+        if (now - lastJournalCheck < JOURNAL_CHECK_NANOS) {
+            return;
+        }
+        lastJournalCheck = now;
+        if (!retired.isEmpty() && engine.nobodyInside()) {
+            closeRetired();
+        }
+        ActiveJournal current = draining;
+        if (current.lock == null || next != null
+                || current.lock.check(status) == JournalLock.Check.INTACT
+                || now - lastReplaceFailure < REPLACE_RETRY_NANOS) {
+            return;
+        }
+        Path gone = current.journal.path();
+        try {
+            next = engine.replaceJournal(current);
+        } catch (IOException | RuntimeException e) {
+            lastReplaceFailure = now;
+            failed(new IOException("the journal " + gone + " is gone from disk and a new one could not be made"
+                    + " (tried again every second; events are kept in memory meanwhile): " + e.getMessage(), e));
+            return;
+        }
+        current.retire();
+        status.warn("the journal " + gone + " was deleted while in use (its folder removed?); new events are kept in"
+                + " the journal " + next.journal.path() + ", and those still in the deleted one are written to the log"
+                + " first", null);
+    }
+
+    /** Unmaps the journals retired and drained so far; no caller may touch them any more. */
+    void closeRetired() {
+        for (ActiveJournal old : retired) {
+            try {
+                old.journal.close();
+            } catch (IOException | RuntimeException e) {
+                // unmapped regardless; its file is gone
+            }
+            old.lock.close();
+        }
+        retired.clear();
+    }
+
+    /** How many bytes the drainer is behind in {@code current}, whose term {@code term} is {@code fill} full. */
+    long lag(ActiveJournal current, long term, long fill) {
+        if (draining != current) {
+            return 0; // still draining a journal that was replaced: not measured
+        }
+        return Math.max(0, (term - drainTerm) * bufferSize + fill - drainOffset);
     }
 
     /**
@@ -229,6 +328,9 @@ final class Drainer implements Runnable {
             final int room = limit - scanOffset;
             final long header = journal.getLongAcquire(at);
             if (FrameScanner.isCommitted(header, room)) {
+                if (draining.orphansLeft) {
+                    countOrphan(at, header);
+                }
                 gather(at, headerLength(header), headerType(header));
             } else if (FrameScanner.isAbandoned(header, room)) {
                 scanOffset += align(-headerLength(header));
@@ -252,13 +354,15 @@ final class Drainer implements Runnable {
      */
     private boolean unfinished(int index, int at, long header, int tail, boolean wait) throws IOException {
         for (int tries = 0;; tries++) {
-            if (engine.isOrphan(at, (int) drainTerm)) {
-                // its caller failed before finishing, and its own attempt to settle it failed too
+            if (draining.isOrphan(at, (int) drainTerm) && draining.takeOrphan(at, (int) drainTerm)) {
+                // its caller failed before finishing, and its own attempt to settle it failed too (or
+                // has not come yet: taking the hint leaves the counting to us)
                 if (headerLength(header) == 0) {
                     unblocker.padOver(at, tail, (int) drainTerm);
                 } else {
-                    TermAppender.settleFailed(journal, at, -headerLength(header));
+                    TermAppender.settleClaimed(journal, at, header);
                 }
+                counters.orphanDrops++;
                 return true;
             }
             long now = System.nanoTime();
@@ -296,6 +400,17 @@ final class Drainer implements Runnable {
     }
 
     /**
+     * A committed frame whose caller failed after all its effects, even settling, but could not
+     * count them: a data frame is written (not a drop), any other is its event dropped.
+     */
+    private void countOrphan(int at, long header) {
+        if (draining.isOrphan(at, (int) drainTerm) && draining.takeOrphan(at, (int) drainTerm)
+                && headerType(header) != TYPE_DATA) {
+            counters.orphanDrops++;
+        }
+    }
+
+    /**
      * A header that the commit protocol never produces: reported and skipped by re-synchronising
      * on the next plausible frame, so it cannot make the drainer discard the rest of the term.
      */
@@ -321,6 +436,9 @@ final class Drainer implements Runnable {
         drainOffset = 0;
         scanOffset = 0;
         unblocker.termChanged();
+        if (states.isRetired()) {
+            return; // never handed out again: nothing to prepare
+        }
         final int start = unblocker.nextTermStart(index);
         journal.putTermStartVolatile(index, start);
         int half = (bufferSize - start) / 2 & -FRAME_ALIGNMENT;

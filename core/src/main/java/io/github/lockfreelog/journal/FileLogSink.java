@@ -1,5 +1,8 @@
 package io.github.lockfreelog.journal;
 
+import io.github.lockfreelog.files.FileIdentity;
+import io.github.lockfreelog.files.SafeFiles;
+import io.github.lockfreelog.files.Uninterruptible;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedByInterruptException;
@@ -8,21 +11,25 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Objects;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The log file, opened for appending: every write lands at the file's current end, so when an
  * outside tool truncates the file (logrotate's {@code copytruncate}) writing goes on at the new
  * end with no gap of NUL bytes, and other processes may append to the same file between our writes.
  *
- * <p>The file is followed by name: when the name stands for another file than the one open
- * (another instance rolled it, an operator moved or deleted it), {@link #follow} reopens the name,
- * so later writes go to the live file. It compares the open file's key (device and inode) with
- * the name's, which costs a {@code stat}, so it looks at most every {@link #FOLLOW_CHECK_NANOS};
- * writes meanwhile land, whole, in the file that was renamed. Where the file system has no file
- * keys the file is never reopened.
+ * <p>The file is followed by name: before each write ({@link #follow}) the name is looked up, and
+ * when it stands for another file than the one open (another instance rolled it, an operator moved
+ * or deleted it, or deleted its folder), the name is opened again, its folder created again if it
+ * is gone, so later writes go to the live file. It compares the open file's key (device and inode)
+ * with the name's, which costs a {@code stat} per write (at most one write a millisecond). Where the
+ * file system has no file keys the file is never reopened.
+ *
+ * <p><b>Links.</b> A log file that is a symbolic link at start stays one, as Logback allows: it is
+ * written through, as long as it points where it pointed at start. A link found at the name later
+ * (planted after the file was renamed away, or repointed) is never followed: it is moved aside as
+ * {@code <name>.bad-<time>} (the link, never its target), an ERROR status names it and its target,
+ * and a plain file takes the name.
  *
  * <p>An interrupt of the writing thread makes the JDK close the channel for good
  * ({@link ClosedByInterruptException}), even when the write itself completed. This sink then
@@ -32,24 +39,22 @@ import java.util.concurrent.TimeUnit;
  */
 public final class FileLogSink implements LogSink {
 
-    /** Longest time between two looks at whether the name still stands for the open file. */
-    public static final long FOLLOW_CHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
-
-    /** The key of a name that stands for no file. */
-    private static final Object ABSENT = new Object();
-
     private final Path file;
+    private final StatusReporter status;
+    /** Where the name pointed at start, if it was a link then; {@code null} if it was not. */
+    private final Path linkAtStart;
     private FileChannel channel;
     /** Key of the open file, or {@code null} where the file system has none. */
     private Object key;
-    private long lastFollowCheck;
 
-    public FileLogSink(Path file) throws IOException {
+    /**
+     * Opens {@code file} (a real path: see {@link FileIdentity#realFile}), creating it and its
+     * folder if they are missing; reports refused links to {@code status}.
+     */
+    public FileLogSink(Path file, StatusReporter status) throws IOException {
         this.file = file;
-        Path parent = file.toAbsolutePath().getParent();
-        if (parent != null) {
-            Files.createDirectories(parent);
-        }
+        this.status = status;
+        this.linkAtStart = Files.isSymbolicLink(file) ? Files.readSymbolicLink(file) : null;
         this.channel = openByName();
     }
 
@@ -59,54 +64,65 @@ public final class FileLogSink implements LogSink {
      * the file opened (another instance may rename or create the file at the same moment).
      */
     private FileChannel openByName() throws IOException {
-        for (int tries = 0;; tries++) {
-            Object before = keyOf(file);
-            FileChannel opened = openUninterrupted();
-            Object after = keyOf(file);
-            if ((before != ABSENT && Objects.equals(before, after)) || tries == 3) {
-                key = after;
-                lastFollowCheck = System.nanoTime();
-                return opened;
-            }
-            opened.close();
-        }
-    }
-
-    /** The file key of what {@code path} stands for; {@link #ABSENT}, or {@code null} when it cannot be told. */
-    private static Object keyOf(Path path) {
-        try {
-            return Files.readAttributes(path, BasicFileAttributes.class).fileKey();
-        } catch (NoSuchFileException e) {
-            return ABSENT;
-        } catch (IOException | RuntimeException e) {
-            return null;
-        }
-    }
-
-    private FileChannel openUninterrupted() throws IOException {
-        for (int tries = 0;; tries++) {
-            try {
-                return FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                        StandardOpenOption.APPEND);
-            } catch (ClosedByInterruptException e) {
-                Thread.interrupted();
-                if (tries == 3) {
-                    throw e;
+        return Uninterruptible.call(() -> {
+            for (int tries = 0;; tries++) {
+                refuseNewLink();
+                Object before = key();
+                FileChannel opened = open();
+                Object after = key();
+                if ((before != FileIdentity.ABSENT && Objects.equals(before, after)) || tries == 3) {
+                    key = after;
+                    return opened;
                 }
+                opened.close();
             }
+        });
+    }
+
+    /** Moves a link aside that was not at the name at start (or points elsewhere now); see the class comment. */
+    private void refuseNewLink() throws IOException {
+        if (!Files.isSymbolicLink(file)) {
+            return;
         }
+        Path target = Files.readSymbolicLink(file);
+        if (target.equals(linkAtStart)) {
+            return;
+        }
+        Path aside = SafeFiles.moveAside(file);
+        status.error("the log file " + file + " was replaced by a symbolic link to " + target + ", which was not there"
+                + " when the appender started: lockfreelog never writes through it; moved the link to " + aside
+                + " and went on in a new plain file " + file, null);
+    }
+
+    private FileChannel open() throws IOException {
+        StandardOpenOption[] options = {StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.APPEND};
+        try {
+            return linkAtStart != null ? FileChannel.open(file, options) : SafeFiles.open(file, options);
+        } catch (NoSuchFileException e) {
+            Path folder = file.getParent();
+            if (folder == null || Files.isDirectory(folder)) {
+                throw e;
+            }
+            Files.createDirectories(folder); // deleted while we ran: the log comes back where it was
+            return linkAtStart != null ? FileChannel.open(file, options) : SafeFiles.open(file, options);
+        }
+    }
+
+    /** The key of what the name stands for: of the link's target for a link kept from start, else of the name itself. */
+    private Object key() {
+        return linkAtStart != null ? FileIdentity.ofTarget(file) : FileIdentity.of(file);
     }
 
     /**
      * Whether the name still stands for the open file (also when that cannot be told). Costs a
-     * {@code stat}; see {@link #follow} for the rate-limited form.
+     * {@code stat}.
      */
     public boolean isLive() {
         if (key == null) {
             return true;
         }
-        Object current = keyOf(file);
-        return current == null || (current != ABSENT && current.equals(key));
+        Object current = key();
+        return current == null || (current != FileIdentity.ABSENT && current.equals(key));
     }
 
     /** Closes the open file and opens the name again; see {@link #follow}. */
@@ -118,12 +134,7 @@ public final class FileLogSink implements LogSink {
 
     @Override
     public boolean follow() throws IOException {
-        long now = System.nanoTime();
-        if (key == null || now - lastFollowCheck < FOLLOW_CHECK_NANOS) {
-            return false;
-        }
-        lastFollowCheck = now;
-        if (isLive()) {
+        if (key == null || isLive()) {
             return false;
         }
         reopen();
@@ -146,26 +157,20 @@ public final class FileLogSink implements LogSink {
 
     @Override
     public int landed(long from, byte[] expected) throws IOException {
-        try (FileChannel reader = FileChannel.open(file, StandardOpenOption.READ)) {
+        try (FileChannel reader = linkAtStart != null ? FileChannel.open(file, StandardOpenOption.READ)
+                : SafeFiles.open(file, StandardOpenOption.READ)) {
             return LandedBytes.find(reader, from, expected);
         }
     }
 
     @Override
     public long size() throws IOException {
-        for (int tries = 0;; tries++) {
-            try {
-                if (!channel.isOpen()) {
-                    channel = openByName();
-                }
-                return channel.size();
-            } catch (ClosedByInterruptException e) {
-                Thread.interrupted();
-                if (tries == 3) {
-                    throw e;
-                }
+        return Uninterruptible.call(() -> {
+            if (!channel.isOpen()) {
+                channel = openByName();
             }
-        }
+            return channel.size();
+        });
     }
 
     @Override

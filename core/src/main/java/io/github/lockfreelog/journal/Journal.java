@@ -9,6 +9,8 @@ import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import io.github.lockfreelog.files.PrivateFolders;
+import io.github.lockfreelog.files.SafeFiles;
 
 /**
  * The journal file, mapped once and kept mapped until {@link #close()}. All access to shared
@@ -37,33 +39,16 @@ public abstract class Journal implements AutoCloseable {
     }
 
     /**
-     * Creates a fresh journal at {@code path}, replacing any file there. Every block of the file is
-     * written with zeros before it is mapped, so stores to the mapping never land on an unbacked
-     * (sparse) block: a full disk shows here, as an {@link IOException}, never later as a fault in
-     * mapped memory. The file is opened without following a symbolic link (see
-     * {@link SafeFiles#refuseLink}).
+     * Creates a fresh journal at {@code path}, replacing any file there, opened (never through a
+     * link) for this journal alone: closing the journal closes its file. Tests use this; the
+     * engine maps the file it holds locked ({@link #create(Path, FileChannel, int, int)}).
      */
     public static Journal create(Path path, int bufferCount, int bufferSize) throws IOException {
-        String error = checkGeometry(bufferCount, bufferSize);
-        if (error != null) {
-            throw new IllegalArgumentException(error);
-        }
-        SafeFiles.createPrivateDirectories(path.toAbsolutePath().getParent());
-        long length = journalLength(bufferCount, bufferSize);
-        FileChannel channel = SafeFiles.open(path, StandardOpenOption.CREATE, StandardOpenOption.READ,
-                StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
+        PrivateFolders.ensure(path.toAbsolutePath().getParent());
+        FileChannel channel = SafeFiles.openOwnerOnly(path, StandardOpenOption.CREATE, StandardOpenOption.READ,
+                StandardOpenOption.WRITE);
         try {
-            ByteBuffer zeros = ByteBuffer.allocateDirect(1 << 20);
-            long position = 0;
-            while (position < length) {
-                zeros.clear().limit((int) Math.min(zeros.capacity(), length - position));
-                position += channel.write(zeros, position);
-            }
-            channel.force(false);
-            MappedByteBuffer mapped = channel.map(FileChannel.MapMode.READ_WRITE, 0, length);
-            Journal journal = new MappedJournal(path, bufferCount, bufferSize, channel, mapped);
-            journal.initialise();
-            return journal;
+            return create(path, channel, bufferCount, bufferSize, true);
         } catch (IOException | RuntimeException e) {
             channel.close();
             throw e;
@@ -71,47 +56,93 @@ public abstract class Journal implements AutoCloseable {
     }
 
     /**
-     * Opens an existing journal for recovery.
+     * Creates a fresh journal in the file open as {@code channel} (the engine's, locked: see
+     * {@code JournalLock}), replacing what it held. Every block of the file is written with zeros
+     * before it is mapped, so stores to the mapping never land on an unbacked (sparse) block: a
+     * full disk shows here, as an {@link IOException}, never later as a fault in mapped memory.
+     * Closing the journal unmaps it and leaves the channel to its owner.
+     */
+    public static Journal create(Path path, FileChannel channel, int bufferCount, int bufferSize) throws IOException {
+        return create(path, channel, bufferCount, bufferSize, false);
+    }
+
+    private static Journal create(Path path, FileChannel channel, int bufferCount, int bufferSize, boolean ownsChannel)
+            throws IOException {
+        String error = checkGeometry(bufferCount, bufferSize);
+        if (error != null) {
+            throw new IllegalArgumentException(error);
+        }
+        long length = journalLength(bufferCount, bufferSize);
+        channel.truncate(0);
+        ByteBuffer zeros = ByteBuffer.allocateDirect(1 << 20);
+        long position = 0;
+        while (position < length) {
+            zeros.clear().limit((int) Math.min(zeros.capacity(), length - position));
+            position += channel.write(zeros, position);
+        }
+        channel.force(false);
+        MappedByteBuffer mapped = channel.map(FileChannel.MapMode.READ_WRITE, 0, length);
+        Journal journal = new MappedJournal(path, bufferCount, bufferSize, channel, mapped, ownsChannel);
+        journal.initialise();
+        return journal;
+    }
+
+    /**
+     * Opens an existing journal for recovery, for this journal alone (tests).
      *
      * @throws JournalFormatException when the file is not a journal of this version, or is damaged
      */
     public static Journal open(Path path) throws IOException {
         FileChannel channel = SafeFiles.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
         try {
-            long size = channel.size();
-            if (size < METADATA_LENGTH) {
-                throw new JournalFormatException("journal " + path + " is too short: " + size + " bytes");
-            }
-            ByteBuffer header = ByteBuffer.allocate(BUFFER_SIZE_OFFSET + Integer.BYTES).order(ByteOrder.LITTLE_ENDIAN);
-            while (header.hasRemaining() && channel.read(header, header.position()) >= 0) {
-                // read the fixed header
-            }
-            long magic = header.getLong(MAGIC_OFFSET);
-            int version = header.getInt(VERSION_OFFSET);
-            int count = header.getInt(BUFFER_COUNT_OFFSET);
-            int bufferSize = header.getInt(BUFFER_SIZE_OFFSET);
-            if (magic != MAGIC) {
-                throw new JournalFormatException("journal " + path + " has magic=0x" + Long.toHexString(magic)
-                        + ", expected 0x" + Long.toHexString(MAGIC) + ": not a lockfreelog journal, or corrupt");
-            }
-            if (version != VERSION) {
-                throw new JournalFormatException("journal " + path + " has version=" + version + ", expected " + VERSION);
-            }
-            String geometry = checkGeometry(count, bufferSize);
-            if (geometry != null) {
-                throw new JournalFormatException("journal " + path + " is corrupt: " + geometry);
-            }
-            long length = journalLength(count, bufferSize);
-            if (size != length) {
-                throw new JournalFormatException("journal " + path + " is " + size + " bytes long, expected " + length
-                        + " for bufferCount=" + count + " bufferSize=" + bufferSize);
-            }
-            MappedByteBuffer mapped = channel.map(FileChannel.MapMode.READ_WRITE, 0, length);
-            return new MappedJournal(path, count, bufferSize, channel, mapped);
+            return open(path, channel, true);
         } catch (IOException | RuntimeException e) {
             channel.close();
             throw e;
         }
+    }
+
+    /**
+     * Opens the existing journal in the file open as {@code channel} (the engine's, locked), for
+     * recovery; closing it unmaps it and leaves the channel to its owner.
+     *
+     * @throws JournalFormatException when the file is not a journal of this version, or is damaged
+     */
+    public static Journal open(Path path, FileChannel channel) throws IOException {
+        return open(path, channel, false);
+    }
+
+    private static Journal open(Path path, FileChannel channel, boolean ownsChannel) throws IOException {
+        long size = channel.size();
+        if (size < METADATA_LENGTH) {
+            throw new JournalFormatException("journal " + path + " is too short: " + size + " bytes");
+        }
+        ByteBuffer header = ByteBuffer.allocate(BUFFER_SIZE_OFFSET + Integer.BYTES).order(ByteOrder.LITTLE_ENDIAN);
+        while (header.hasRemaining() && channel.read(header, header.position()) >= 0) {
+            // read the fixed header
+        }
+        long magic = header.getLong(MAGIC_OFFSET);
+        int version = header.getInt(VERSION_OFFSET);
+        int count = header.getInt(BUFFER_COUNT_OFFSET);
+        int bufferSize = header.getInt(BUFFER_SIZE_OFFSET);
+        if (magic != MAGIC) {
+            throw new JournalFormatException("journal " + path + " has magic=0x" + Long.toHexString(magic)
+                    + ", expected 0x" + Long.toHexString(MAGIC) + ": not a lockfreelog journal, or corrupt");
+        }
+        if (version != VERSION) {
+            throw new JournalFormatException("journal " + path + " has version=" + version + ", expected " + VERSION);
+        }
+        String geometry = checkGeometry(count, bufferSize);
+        if (geometry != null) {
+            throw new JournalFormatException("journal " + path + " is corrupt: " + geometry);
+        }
+        long length = journalLength(count, bufferSize);
+        if (size != length) {
+            throw new JournalFormatException("journal " + path + " is " + size + " bytes long, expected " + length
+                    + " for bufferCount=" + count + " bufferSize=" + bufferSize);
+        }
+        MappedByteBuffer mapped = channel.map(FileChannel.MapMode.READ_WRITE, 0, length);
+        return new MappedJournal(path, count, bufferSize, channel, mapped, ownsChannel);
     }
 
     /** Writes the metadata and the free slots of a fresh journal (whose memory is all zeros). */
@@ -263,14 +294,24 @@ public abstract class Journal implements AutoCloseable {
 
     /** Records the write the drainer is about to make; see {@link JournalDescriptor}. */
     public void writeIntent(long seq, long termCount, long from, long to, long skip, long logSizeBefore) {
+        writeIntent(seq, termCount, from, to, skip, logSizeBefore, false);
+    }
+
+    /**
+     * Records the write the drainer is about to make, or with {@code failed}, that it failed with
+     * exactly {@code skip} bytes of it landed; see {@link JournalDescriptor}.
+     */
+    public void writeIntent(long seq, long termCount, long from, long to, long skip, long logSizeBefore, boolean failed) {
         int at = INTENT_OFFSET;
+        long state = failed ? 1 : 0;
         putLongVolatile(at + INTENT_SEQ_FIELD, 0L); // torn from here until the check is written
         putLongPlain(at + INTENT_TERM_FIELD, termCount);
         putLongPlain(at + INTENT_FROM_FIELD, from);
         putLongPlain(at + INTENT_TO_FIELD, to);
         putLongPlain(at + INTENT_SKIP_FIELD, skip);
         putLongPlain(at + INTENT_LOG_SIZE_FIELD, logSizeBefore);
-        putLongPlain(at + INTENT_CHECK_FIELD, intentCheck(seq, termCount, from, to, skip, logSizeBefore));
+        putLongPlain(at + INTENT_STATE_FIELD, state);
+        putLongPlain(at + INTENT_CHECK_FIELD, intentCheck(seq, termCount, from, to, skip, logSizeBefore, state));
         putLongRelease(at + INTENT_SEQ_FIELD, seq);
     }
 
@@ -283,34 +324,37 @@ public abstract class Journal implements AutoCloseable {
         long to = getLongPlain(at + INTENT_TO_FIELD);
         long skip = getLongPlain(at + INTENT_SKIP_FIELD);
         long logSize = getLongPlain(at + INTENT_LOG_SIZE_FIELD);
+        long state = getLongPlain(at + INTENT_STATE_FIELD);
         long check = getLongPlain(at + INTENT_CHECK_FIELD);
-        if (seq == 0 || check != intentCheck(seq, term, from, to, skip, logSize)) {
+        if (seq == 0 || check != intentCheck(seq, term, from, to, skip, logSize, state)) {
             return null;
         }
-        return new WriteIntent(term, from, to, skip, logSize);
+        return new WriteIntent(term, from, to, skip, logSize, state == 1);
     }
 
-    private static long intentCheck(long seq, long term, long from, long to, long skip, long logSize) {
+    private static long intentCheck(long seq, long term, long from, long to, long skip, long logSize, long state) {
         return seq ^ Long.rotateLeft(term, 7) ^ Long.rotateLeft(from, 19) ^ Long.rotateLeft(to, 29)
-                ^ Long.rotateLeft(skip, 37) ^ Long.rotateLeft(logSize, 47) ^ CHECK_SALT;
-    }
-
-    /** A write the drainer was about to make; see {@link JournalDescriptor}. */
-    public record WriteIntent(long termCount, long from, long to, long skip, long logSizeBefore) {
+                ^ Long.rotateLeft(skip, 37) ^ Long.rotateLeft(logSize, 47) ^ Long.rotateLeft(state, 53) ^ CHECK_SALT;
     }
 
     /**
-     * Unmaps and closes the journal. The caller guarantees that no thread touches the mapping
+     * A write the drainer was about to make; see {@link JournalDescriptor}. With {@code failed}, it
+     * failed and exactly {@code skip} bytes of it are in the log.
+     */
+    public record WriteIntent(long termCount, long from, long to, long skip, long logSizeBefore, boolean failed) {
+    }
+
+    /**
+     * Unmaps the journal, and closes its file if it is the journal's own. The caller guarantees that no thread touches the mapping
      * any more: an access after unmapping would crash the JVM.
      */
     @Override
     public abstract void close() throws IOException;
 
-    /** Unmaps and closes the journal, then truncates its file to zero bytes. */
-    public void closeAndEmpty() throws IOException {
-        close();
-        try (FileChannel c = SafeFiles.open(path, StandardOpenOption.WRITE)) {
-            c.truncate(0);
-        }
-    }
+    /**
+     * Unmaps the journal and truncates its file to zero bytes (through the journal's own channel:
+     * the file it mapped, whatever its name stands for now), then closes the file if it is the
+     * journal's own.
+     */
+    public abstract void closeAndEmpty() throws IOException;
 }

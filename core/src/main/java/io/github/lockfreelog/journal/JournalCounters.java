@@ -28,6 +28,8 @@ public final class JournalCounters {
      */
     volatile long lateIoDrops;
     volatile long lateExits;
+    /** Events of callers that failed and could not settle their frame: settled, and counted, by the drainer. */
+    volatile long orphanDrops;
 
     volatile long eventsWritten;
     volatile long bytesWritten;

@@ -13,7 +13,7 @@ package io.github.lockfreelog.journal;
  *   128: active term count (long)             own 128-byte line: written on every swap
  *   256: drain record slot 0 (5 longs)        written by the drainer only
  *   320: drain record slot 1 (5 longs)
- *   384: write intent (7 longs)               written by the drainer before each write to the log
+ *   384: write intent (8 longs)               written by the drainer before each write to the log
  *   512 + i * 128: raw tail of buffer i (long) own 128-byte line each: the contended counters
  *                  raw tail = (termId &lt;&lt; 32) | offset, offset never above bufferSize
  *   512 + i * 128 + 64: term start of buffer i (int): where the term it hosts starts (see below)
@@ -38,6 +38,11 @@ package io.github.lockfreelog.journal;
  * recovery an intent that no drain record covers is settled by content: the log is searched after
  * {@code logSizeBefore} for those bytes, and only what is not there is written. An intent torn by
  * a crash fails its check; it was written before its write began, so nothing of it is in the log.
+ * When the write fails (the call returns an error, which means it wrote nothing), the intent is
+ * written again with {@code state = 1}: exactly {@code skip} bytes of the range landed, and recovery
+ * writes the rest without searching, so bytes that another process wrote meanwhile, however alike,
+ * are never taken for this write. The check covers the state; a state of 0 leaves it as journals of
+ * the previous version wrote it.
  *
  * <h2>Tail and term start</h2>
  * A caller moves a tail only after reading it in range: it compare-and-sets {@code offset} to
@@ -116,6 +121,8 @@ public final class JournalDescriptor {
     public static final int INTENT_SKIP_FIELD = 32;
     public static final int INTENT_LOG_SIZE_FIELD = 40;
     public static final int INTENT_CHECK_FIELD = 48;
+    /** 0: the write may have landed (search the log for it); 1: it failed, exactly {@code skip} bytes landed. */
+    public static final int INTENT_STATE_FIELD = 56;
     public static final int INTENT_LENGTH = 128;
 
     public static final int TAIL_COUNTERS_OFFSET = INTENT_OFFSET + INTENT_LENGTH;

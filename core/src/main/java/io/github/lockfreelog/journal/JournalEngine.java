@@ -63,32 +63,24 @@ public final class JournalEngine {
     private static final int START_ATTEMPTS = 3;
 
     private final Config config;
-    private final Journal journal;
+    /** The journal callers write into; another one once the drainer replaced a journal gone from disk. */
+    private volatile ActiveJournal active;
+    /** The first slot and the slot count asked for: where a replacement journal is taken. */
+    private final Path firstSlot;
+    private final int slots;
     private final LogSink sink;
     private final StatusReporter status;
     private final JournalCounters counters = new JournalCounters();
-    private final TermAppender appender;
     private final int bufferCount;
     private final int bufferSize;
     private final int maxEventSize;
     private final boolean dropWhenFull;
     private final long maxBlockNanos;
-    /**
-     * Hints left by callers that failed between reserving and committing (a stack overflow, a
-     * fault in mapped memory): {@code (termId << 32) | position} in slot {@code (position >>> 3) % 64}.
-     * Written with a plain array store, which calls no method and so cannot itself overflow the
-     * stack; the drainer settles a frame it waits for at once when a hint names it (a hint names
-     * one reservation: a position is reserved once per term).
-     */
-    final long[] orphans = new long[ORPHAN_SLOTS];
-    static final int ORPHAN_SLOTS = 64;
     /** Threads reading the mapping for statistics; {@link #close} waits for them. */
     private final AtomicInteger mappingReaders = new AtomicInteger();
     private final long[] processFaultsAtStart;
     private final Drainer drainer;
     private final Thread drainerThread;
-    /** Held from start until the journal is closed: no other appender or process may use the journal meanwhile. */
-    private final JournalLock lock;
 
     private volatile int state = RUNNING;
     /** Stop and the drainer's exit each set one of these and read the other, so one of them closes the journal. */
@@ -99,11 +91,12 @@ public final class JournalEngine {
     /** Set by the drainer while the log file cannot be written. */
     volatile boolean ioFailing;
 
-    private JournalEngine(Config config, Journal journal, LogSink sink, StatusReporter status,
-            Recovery.Result recovered, JournalLock lock) throws IOException {
-        this.lock = lock;
+    private JournalEngine(Config config, Path firstSlot, int slots, ActiveJournal journal, LogSink sink,
+            StatusReporter status, Recovery.Result recovered) throws IOException {
         this.config = config;
-        this.journal = journal;
+        this.firstSlot = firstSlot;
+        this.slots = slots;
+        this.active = journal;
         this.sink = sink;
         this.status = status;
         this.bufferCount = config.bufferCount();
@@ -111,15 +104,11 @@ public final class JournalEngine {
         this.maxEventSize = config.maxEventSize();
         this.dropWhenFull = config.backpressure() == Backpressure.DROP;
         this.maxBlockNanos = config.maxBlockNanos();
-        BufferStates states = new BufferStates(config.bufferCount());
-        this.appender = new TermAppender(journal, states);
         counters.recoveredFrames = recovered.recoveredFrames();
         counters.recoveredBytes = recovered.recoveredBytes();
         counters.skippedFrames = recovered.skippedFrames();
         this.processFaultsAtStart = ProcStat.processFaults();
-        DrainLog log = new DrainLog(journal, sink, 1, 0);
-        log.record(0, 0); // the first drain record: nothing drained yet
-        this.drainer = new Drainer(this, journal, sink, states, counters, status, config, log);
+        this.drainer = new Drainer(this, journal, sink, counters, status, config);
         this.drainerThread = new Thread(drainer, "lockfreelog-drainer-" + config.name());
         drainerThread.setDaemon(true);
     }
@@ -132,7 +121,7 @@ public final class JournalEngine {
      */
     public static JournalEngine start(Config config, StatusReporter status, UnaryOperator<LogSink> sinkDecorator)
             throws IOException {
-        return start(config, status, () -> sinkDecorator.apply(new FileLogSink(config.logFile())));
+        return start(config, status, () -> sinkDecorator.apply(new FileLogSink(config.logFile(), status)));
     }
 
     /**
@@ -168,21 +157,21 @@ public final class JournalEngine {
             throws IOException {
         JournalSlots.Taken taken = JournalSlots.take(requested.journalFile(), requested.journalSlots(), status);
         Config config = requested.withJournal(taken.journal());
-        // A file lock on the journal slot, taken once here at start and held for the engine's life
-        // (released in close()); append never touches it.
+        // Locks on the journal slot, taken once here at start and held for the engine's life
+        // (released in close()); append never touches them.
         JournalLock lock = taken.lock();
         LogSink sink = null;
         Journal journal = null;
         try {
             sink = sinkFactory.open();
-            Recovery.Result recovered = Recovery.recover(config.journalFile(), sink, status);
+            Recovery.Result recovered = Recovery.recover(lock, sink, status);
             if (requested.journalSlots() > 1) {
                 recovered = recovered.plus(JournalSlots.recoverLeftovers(requested.journalFile(),
                         requested.journalSlots(), config.journalFile(), sink, status));
             }
-            SafeFiles.refuseLink(config.journalFile(), status);
-            journal = Journal.create(config.journalFile(), config.bufferCount(), config.bufferSize());
-            JournalEngine engine = new JournalEngine(config, journal, sink, status, recovered, lock);
+            journal = Journal.create(config.journalFile(), lock.journalChannel(), config.bufferCount(), config.bufferSize());
+            JournalEngine engine = new JournalEngine(config, requested.journalFile(), requested.journalSlots(),
+                    new ActiveJournal(journal, lock), sink, status, recovered);
             engine.drainerThread.start();
             return engine;
         } catch (IOException | RuntimeException | Error e) {
@@ -195,6 +184,34 @@ public final class JournalEngine {
             lock.close();
             throw e;
         }
+    }
+
+    /**
+     * Builds a journal in place of {@code gone}, whose file is gone from disk (its folder was
+     * deleted, or the name now stands for another file), and makes it the one callers write into.
+     * The drainer calls this, then retires {@code gone} and drains what it still holds. The new
+     * journal takes a free slot as at start (most often the same name).
+     */
+    ActiveJournal replaceJournal(ActiveJournal gone) throws IOException {
+        gone.lock.releaseLockFile(); // its file is gone too, or is the slot's to take again
+        JournalSlots.Taken taken = JournalSlots.take(firstSlot, slots, status);
+        try {
+            Journal journal = Journal.create(taken.journal(), taken.lock().journalChannel(), bufferCount, bufferSize);
+            ActiveJournal next = new ActiveJournal(journal, taken.lock());
+            active = next;
+            return next;
+        } catch (IOException | RuntimeException | Error e) {
+            taken.lock().close();
+            throw e;
+        }
+    }
+
+    /**
+     * Whether no caller and no statistics reader can still touch a journal that was replaced before
+     * this call: each of them counted itself in before it read {@link #active}.
+     */
+    boolean nobodyInside() {
+        return mappingReaders.get() == 0 && counters.inside() == 0;
     }
 
     // ---- the caller's path ------------------------------------------------------------------
@@ -223,6 +240,7 @@ public final class JournalEngine {
     public boolean append(byte[] payload, int length, boolean mayDrop) {
         final JournalCounters counters = this.counters;
         counters.appended.increment();
+        ActiveJournal active = null;
         int pendingAt = -1; // a reservation this call has not settled yet
         int pendingTerm = 0;
         int reserved = 0;
@@ -234,14 +252,15 @@ public final class JournalEngine {
                 counted = true;
                 return false;
             }
-            final Journal journal = this.journal;
-            final TermAppender appender = this.appender;
+            active = this.active; // read after counting in: see nobodyInside()
             final boolean truncate = length > maxEventSize;
             final int kept = truncate ? utf8Boundary(payload, maxEventSize - TRUNCATION_MARKER.length) : length;
             frameLength = HEADER_LENGTH + kept + (truncate ? TRUNCATION_MARKER.length : 0);
             final int aligned = align(frameLength);
             long waitStart = NOT_WAITING;
             for (;;) {
+                final Journal journal = active.journal;
+                final TermAppender appender = active.appender;
                 final long termCount = journal.activeTermCountAcquire();
                 final long reservation = appender.reserve(termCount, aligned);
                 if (reservation != TermAppender.FULL) {
@@ -275,26 +294,39 @@ public final class JournalEngine {
                         return outcome == TermAppender.COMMITTED;
                     }
                 }
-                waitStart = awaitNextBuffer(termCount, mayDrop, waitStart);
+                waitStart = awaitNextBuffer(active, termCount, mayDrop, waitStart);
                 if (waitStart == DROPPED) {
                     counted = true;
                     return false;
                 }
+                if (active.isRetired()) {
+                    active = this.active; // the drainer replaced the journal: go on in the new one
+                }
             }
+        } catch (StackOverflowError e) {
+            throw e; // the application's own recursion: its error, not the engine's (settled and counted below)
+        } catch (Throwable e) {
+            // A fault in mapped memory is delivered as an InternalError at a later safepoint, anywhere
+            // on this path; no Error of the engine reaches the application: the event is counted
+            // below, as dropped with reason io unless its frame was committed before the fault.
+            return false;
         } finally {
             // Only an Error gets here with work left. It may strike again at any call made here (a
             // stack overflow does, from this frame), so plain stores, which call nothing, come first.
             if (pendingAt >= 0) {
-                orphans[(pendingAt >>> 3) & (ORPHAN_SLOTS - 1)] = ((long) pendingTerm << 32) | pendingAt;
+                active.orphans[(pendingAt >>> 3) & (ActiveJournal.ORPHAN_SLOTS - 1)] = ((long) pendingTerm << 32) | pendingAt;
+                active.orphansLeft = true; // before the frame can change: a drainer that sees it settled sees this too
                 try {
-                    TermAppender.settle(journal, pendingAt, pendingTerm, reserved, frameLength);
+                    boolean written = TermAppender.settle(active.journal, pendingAt, pendingTerm, reserved, frameLength);
+                    // the drainer may have taken the hint (and counted the event) meanwhile
+                    counted |= written | !active.takeOrphan(pendingAt, pendingTerm);
                 } catch (Throwable again) {
-                    // the drainer settles it from the hint
+                    counted = true; // the drainer settles it from the hint, and counts it
                 }
             }
             boolean dropCounted = counted;
             try {
-                if (!counted) {
+                if (!dropCounted) {
                     counters.drop(DropReason.IO);
                     dropCounted = true;
                 }
@@ -318,7 +350,8 @@ public final class JournalEngine {
      * @return the time this append started waiting ({@link #NOT_WAITING} if it has not), or
      *         {@link #DROPPED} once the event was dropped and counted
      */
-    private long awaitNextBuffer(long termCount, boolean mayDrop, long waitStart) {
+    private long awaitNextBuffer(ActiveJournal active, long termCount, boolean mayDrop, long waitStart) {
+        final TermAppender appender = active.appender;
         boolean interrupted = false;
         try {
             for (int tries = 0;; tries++) {
@@ -327,8 +360,8 @@ public final class JournalEngine {
                     counters.swaps.increment();
                     LockSupport.unpark(drainerThread);
                 }
-                if (rotation != TermAppender.NOT_READY) {
-                    return waitStart; // a buffer is active again: reserve anew
+                if (rotation != TermAppender.NOT_READY || active.isRetired()) {
+                    return waitStart; // a buffer is active again, or another journal is: reserve anew
                 }
                 if (state != RUNNING) {
                     counters.drop(DropReason.STOPPED);
@@ -389,11 +422,6 @@ public final class JournalEngine {
 
     // ---- drainer support --------------------------------------------------------------------
 
-    /** Whether a failed caller left a hint for the reservation at {@code at} of term {@code termId}. */
-    boolean isOrphan(int at, int termId) {
-        return orphans[(at >>> 3) & (ORPHAN_SLOTS - 1)] == (((long) termId << 32) | at);
-    }
-
     boolean stopGaveUp() {
         return state == STOPPED;
     }
@@ -430,7 +458,7 @@ public final class JournalEngine {
         if (!callersLeft) {
             // a caller may still touch the mapping: it stays mapped, and the journal stays locked
             status.warn("stop timed out after " + TimeUnit.NANOSECONDS.toMillis(config.stopTimeoutNanos())
-                    + " ms with callers still inside append: the journal " + config.journalFile()
+                    + " ms with callers still inside append: the journal " + active.journal.path()
                     + " stays mapped; the next start of this process cannot use it, a restart recovers it", null);
             return;
         }
@@ -445,7 +473,7 @@ public final class JournalEngine {
         }
         if (drainerThread.isAlive()) {
             status.warn("stop timed out after " + TimeUnit.NANOSECONDS.toMillis(config.stopTimeoutNanos())
-                    + " ms before everything reached the log file: the journal " + config.journalFile()
+                    + " ms before everything reached the log file: the journal " + active.journal.path()
                     + " keeps it, and the next start recovers it", null);
             closeWhenDrainerExits = true;
             if (drainerExited) {
@@ -492,18 +520,20 @@ public final class JournalEngine {
         while (mappingReaders.get() != 0) {
             Thread.onSpinWait();
         }
+        drainer.closeRetired();
+        ActiveJournal current = active;
+        Path path = current.journal.path();
         try {
             if (drained) {
-                journal.closeAndEmpty();
+                current.journal.closeAndEmpty();
             } else {
-                journal.close();
-                status.warn("the journal " + config.journalFile() + " was not fully drained at stop;"
-                        + " the next start recovers it", null);
+                current.journal.close();
+                status.warn("the journal " + path + " was not fully drained at stop; the next start recovers it", null);
             }
         } catch (IOException e) {
-            status.warn("closing journal " + config.journalFile() + " failed", e);
+            status.warn("closing journal " + path + " failed", e);
         } finally {
-            lock.close();
+            current.lock.close();
         }
     }
 
@@ -517,7 +547,7 @@ public final class JournalEngine {
         Map<String, Long> drops = new LinkedHashMap<>();
         long dropped = 0;
         for (DropReason reason : DropReason.values()) {
-            long n = c.drops[reason.ordinal()].sum() + (reason == DropReason.IO ? c.lateIoDrops : 0);
+            long n = c.drops[reason.ordinal()].sum() + (reason == DropReason.IO ? c.lateIoDrops + c.orphanDrops : 0);
             drops.put(reason.id(), n);
             dropped += n;
         }
@@ -526,17 +556,22 @@ public final class JournalEngine {
         long fill = 0;
         long lag = 0;
         mappingReaders.incrementAndGet();
+        ActiveJournal current = active; // read after counting in: see nobodyInside()
         try {
             if (mapped) {
-                long active = journal.activeTermCountAcquire();
-                activeBuffer = (int) (active % bufferCount);
+                Journal journal = current.journal;
+                long term = journal.activeTermCountAcquire();
+                activeBuffer = (int) (term % bufferCount);
                 fill = tailOffset(journal.rawTailVolatile(activeBuffer));
-                lag = Math.max(0, (active - drainer.drainTerm) * bufferSize + fill - drainer.drainOffset);
+                lag = drainer.lag(current, term, fill);
             }
+        } catch (Throwable e) {
+            activeBuffer = -1; // a fault in mapped memory: the drainer reports it
         } finally {
             mappingReaders.decrementAndGet();
         }
-        return new AppenderStatistics(config.name(), config.logFile().toString(), config.journalFile().toString(),
+        Path journalPath = current.journal.path() != null ? current.journal.path() : config.journalFile();
+        return new AppenderStatistics(config.name(), config.logFile().toString(), journalPath.toString(),
                 state == RUNNING, bufferSize, bufferCount, activeBuffer, fill, appended, written, bytes,
                 appended - written - dropped, dropped, drops, c.truncated.sum(), c.swaps.sum(), c.waits.sum(),
                 c.waitTotalNanos.sum(), c.waitMaxNanos.get(), c.recoveredFrames, c.skippedFrames + c.unblocked,
@@ -567,7 +602,8 @@ public final class JournalEngine {
      */
     static JournalEngine withoutDrainerThread(Config config, Journal journal, LogSink sink, StatusReporter status)
             throws IOException {
-        return new JournalEngine(config, journal, sink, status, Recovery.Result.NONE, null);
+        return new JournalEngine(config, config.journalFile(), 1, new ActiveJournal(journal, null), sink, status,
+                Recovery.Result.NONE);
     }
 
     /** For the model-checking test, which runs the drainer's steps itself. */
@@ -577,11 +613,11 @@ public final class JournalEngine {
 
     /** For tests that play a stalled writer. */
     Journal journal() {
-        return journal;
+        return active.journal;
     }
 
     /** For tests that play a stalled writer. */
     TermAppender appender() {
-        return appender;
+        return active.appender;
     }
 }

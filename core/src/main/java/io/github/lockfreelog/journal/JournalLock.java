@@ -1,78 +1,103 @@
 package io.github.lockfreelog.journal;
 
+import io.github.lockfreelog.files.FileIdentity;
+import io.github.lockfreelog.files.LockedFile;
+import io.github.lockfreelog.files.PrivateFolders;
+import io.github.lockfreelog.files.SafeFiles;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
+import java.nio.file.attribute.BasicFileAttributeView;
+import java.nio.file.attribute.FileTime;
+import java.time.Duration;
+import java.time.Instant;
 
 /**
- * An exclusive lock on {@code <journal>.lock}, held while an engine uses the journal. A second
- * appender or a second process pointed at the same journal (a new deployment started before the
- * old one stopped) is refused at start instead of recovering, and recreating, a journal that is
- * still mapped and written by its owner. The operating system releases the lock when a process
- * dies, so a crash never leaves it behind.
+ * The hold an engine has on its journal while it uses it: exclusive locks, across processes, on
+ * the journal file itself and on its lock file {@code <journal>.lock}. A second appender or
+ * process pointed at the same journal is refused at start instead of recovering, and recreating, a
+ * journal that is still mapped and written by its owner. The operating system releases the locks
+ * when a process dies, so a crash never leaves them behind.
  *
- * <p>POSIX record locks belong to the process, and closing <em>any</em> descriptor of the file
- * releases them all. So within one JVM a journal's lock file is opened only while no engine of
- * this JVM holds it: a second engine is refused from {@link #HELD} before it opens anything, and
- * never closes a descriptor of a lock that another engine holds.
+ * <p>The locks are on files, not names ({@link LockedFile}): the same journal reached by another
+ * path is the same lock, and a lock is re-checked against its name once taken. The journal itself
+ * is the lock that counts: it is held through the very channel the engine maps, for the engine's
+ * life, so a retention sweep that deletes the lock file (never written, so it looks old) cannot
+ * hand a live journal to the next process: that process takes the new lock file but finds the
+ * journal locked, and takes another slot. The lock file is kept for instances of earlier versions,
+ * which lock only it, and so that a slot whose journal does not exist yet is claimed too.
+ *
+ * <p>While the engine runs, {@link #check} (the drainer, a few times a second) keeps the names true:
+ * a lock file a sweep removed is locked anew, and both files get a fresh modification time at
+ * least every {@link #REFRESH} so that a sweep by age never picks them; it tells when the journal
+ * itself is gone from disk (its folder deleted), for the engine to build a new one.
  */
 final class JournalLock implements AutoCloseable {
 
-    /** Lock files held in this JVM (absolute, normalised paths). */
-    private static final Set<Path> HELD = ConcurrentHashMap.newKeySet();
+    /** A journal and its lock file are given a fresh modification time at least this often. */
+    static final Duration REFRESH = Duration.ofHours(1);
 
+    private final Path journalFile;
     private final Path lockFile;
-    private final FileChannel channel;
-    private final FileLock lock;
+    private volatile LockedFile lock;
+    private volatile LockedFile journal;
 
-    private JournalLock(Path lockFile, FileChannel channel, FileLock lock) {
-        this.lockFile = lockFile;
-        this.channel = channel;
+    private JournalLock(Path journalFile, LockedFile lock, LockedFile journal) {
+        this.journalFile = journalFile;
+        this.lockFile = lock.path();
         this.lock = lock;
+        this.journal = journal;
     }
 
     /** The lock file of a journal. */
     static Path lockFileOf(Path journalFile) {
-        return journalFile.resolveSibling(journalFile.getFileName() + ".lock").toAbsolutePath().normalize();
+        return journalFile.resolveSibling(journalFile.getFileName() + ".lock");
     }
 
     /**
-     * Takes the lock of {@code journalFile}, or returns {@code null} if this JVM or another
-     * process holds it.
+     * Takes the locks of {@code journalFile} (creating its folder owner-only, and the files
+     * owner-only), or returns {@code null} if this JVM or another process holds either.
+     *
+     * @throws PrivateFolders.UnsafeFolderException when the journal's folder is not the process's user's or is open to others
      */
     static JournalLock tryAcquire(Path journalFile, StatusReporter status) throws IOException {
+        PrivateFolders.ensure(journalFile.getParent());
         Path lockFile = lockFileOf(journalFile);
-        if (!HELD.add(lockFile)) {
+        SafeFiles.refuseLink(lockFile, message -> status.error(message, null));
+        LockedFile lock = LockedFile.tryLock(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        if (lock == null) {
             return null;
         }
         try {
-            SafeFiles.createPrivateDirectories(lockFile.getParent());
-            SafeFiles.refuseLink(lockFile, status);
-            FileChannel channel = SafeFiles.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-            FileLock lock;
-            try {
-                lock = channel.tryLock();
-            } catch (IOException | RuntimeException e) {
-                channel.close();
-                throw e;
-            }
-            if (lock == null) {
-                channel.close(); // no engine of this JVM holds it, so this releases nothing of ours
-                HELD.remove(lockFile);
+            LockedFile journal = lockJournal(journalFile, status);
+            if (journal == null) {
+                lock.close();
+                status.warn("the journal " + journalFile + " is in use by a running process although its lock file "
+                        + lockFile + " was free (removed by a clean-up of old files?); it is left to that process", null);
                 return null;
             }
-            return new JournalLock(lockFile, channel, lock);
+            return new JournalLock(journalFile, lock, journal);
         } catch (IOException | RuntimeException | Error e) {
-            HELD.remove(lockFile);
+            lock.close();
             throw e;
         }
     }
 
-    /** Takes the lock of {@code journalFile}, or fails saying who holds it. */
+    /** Locks the journal file itself, moving a link planted at its name aside first; {@code null} if held. */
+    private static LockedFile lockJournal(Path journalFile, StatusReporter status) throws IOException {
+        SafeFiles.refuseLink(journalFile, message -> status.error(message, null));
+        LockedFile journal = LockedFile.tryLock(journalFile, StandardOpenOption.CREATE, StandardOpenOption.READ,
+                StandardOpenOption.WRITE);
+        if (journal != null) {
+            SafeFiles.makeOwnerOnly(journalFile); // one made by an earlier version may be readable by all
+        }
+        return journal;
+    }
+
+    /** Takes the locks of {@code journalFile}, or fails saying who holds them. */
     static JournalLock acquire(Path journalFile, StatusReporter status) throws IOException {
         JournalLock lock = tryAcquire(journalFile, status);
         if (lock == null) {
@@ -84,19 +109,100 @@ final class JournalLock implements AutoCloseable {
         return lock;
     }
 
+    Path journalFile() {
+        return journalFile;
+    }
+
+    /** The journal file's channel: the one the engine maps and truncates, locked for as long as this hold lasts. */
+    FileChannel journalChannel() {
+        return journal.channel();
+    }
+
+    /**
+     * After a damaged journal was moved aside (at start, before it is mapped): locks the new file
+     * that takes the journal's name, under the lock file this hold keeps, and lets the old one go.
+     */
+    void replaceJournal(StatusReporter status) throws IOException {
+        LockedFile fresh = lockJournal(journalFile, status);
+        if (fresh == null) {
+            throw new IOException("the journal " + journalFile + " was taken by another process while this one"
+                    + " moved a damaged journal aside");
+        }
+        LockedFile old = journal;
+        journal = fresh;
+        old.close();
+    }
+
+    /** What {@link #check} found. */
+    enum Check {
+        /** Journal and lock file are where they should be. */
+        INTACT,
+        /** The journal is gone from disk, or its name stands for another file: a new one must be built. */
+        JOURNAL_GONE
+    }
+
+    /**
+     * Keeps the names true while the engine runs; see the class comment. Reports a lock file it
+     * locked again to {@code status}. Never throws: a failure is tried again at the next check.
+     */
+    Check check(StatusReporter status) {
+        if (!journal.isNamed()) {
+            return Check.JOURNAL_GONE;
+        }
+        LockedFile current = lock;
+        if (!current.isNamed() && relock(current, status)) {
+            current = lock;
+        }
+        refresh(journalFile);
+        refresh(current.path());
+        return Check.INTACT;
+    }
+
+    /** Locks a new lock file at the name a sweep emptied; the old one (gone) is let go. */
+    private boolean relock(LockedFile gone, StatusReporter status) {
+        try {
+            LockedFile fresh = LockedFile.tryLock(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+            if (fresh == null) {
+                return false; // another process holds the new file for a moment (it then finds the journal locked)
+            }
+            lock = fresh;
+            gone.close();
+            status.warn("the lock file " + lockFile + " of the journal in use was removed (a clean-up of old files?);"
+                    + " it is locked again", null);
+            return true;
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+    }
+
+    /** Gives {@code file} a fresh modification time if it is older than {@link #REFRESH}, never following a link. */
+    private static void refresh(Path file) {
+        try {
+            BasicFileAttributeView view = Files.getFileAttributeView(file, BasicFileAttributeView.class,
+                    LinkOption.NOFOLLOW_LINKS);
+            FileTime modified = view.readAttributes().lastModifiedTime();
+            Instant now = Instant.now();
+            if (modified.toInstant().isBefore(now.minus(REFRESH))) {
+                view.setTimes(FileTime.from(now), null, null);
+            }
+        } catch (IOException | RuntimeException e) {
+            // the next check tries again
+        }
+    }
+
+    /** Whether the journal's name still stands for the journal this hold locks. */
+    boolean journalIsNamed() {
+        return FileIdentity.names(journalFile, journal.key());
+    }
+
+    /** Lets the lock file go, keeping the journal (gone from disk) locked until {@link #close}. */
+    void releaseLockFile() {
+        lock.close();
+    }
+
     @Override
     public void close() {
-        try {
-            lock.release();
-        } catch (IOException | RuntimeException e) {
-            // closing the channel below releases it as well
-        }
-        try {
-            channel.close();
-        } catch (IOException e) {
-            // nothing left to release
-        } finally {
-            HELD.remove(lockFile);
-        }
+        journal.close();
+        lock.close();
     }
 }

@@ -21,9 +21,10 @@ import java.nio.file.Path;
  *       deleted before its lock is released. So the next instance that starts recovers a crashed
  *       one, whichever slot it takes itself.</li>
  * </ul>
- * Every operation on a slot's journal happens while its lock is held. Lock files are never
- * deleted: a process may have opened one and be about to lock it, and deleting the file would let
- * a third process lock a new file of the same name at the same time.
+ * Every operation on a slot's journal happens while its locks are held ({@link JournalLock}: the
+ * journal file itself and its lock file, each tied to the file, not the name). Lock files are never
+ * deleted by lockfreelog; one that an operator's clean-up deletes costs nothing, since the journal
+ * itself stays locked by its owner.
  */
 public final class JournalSlots {
 
@@ -75,7 +76,7 @@ public final class JournalSlots {
 
     /**
      * Recovers into {@code sink}, and deletes, the journal of every slot other than {@code own}
-     * whose lock is free: a process that died left it.
+     * whose locks are free: a process that died left it.
      */
     static Recovery.Result recoverLeftovers(Path first, int slots, Path own, LogSink sink, StatusReporter status)
             throws IOException {
@@ -90,8 +91,10 @@ public final class JournalSlots {
                 continue; // a running engine's, in this process or another one
             }
             try {
-                all = all.plus(Recovery.recover(journal, sink, status));
-                Files.deleteIfExists(journal); // all it held is in the log now; a link was moved aside
+                all = all.plus(Recovery.recover(lock, sink, status));
+                if (lock.journalIsNamed()) {
+                    Files.delete(journal); // all it held is in the log now; still locked, so no one else has it open
+                }
             } finally {
                 lock.close();
             }

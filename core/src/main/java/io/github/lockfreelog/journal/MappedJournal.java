@@ -27,12 +27,16 @@ final class MappedJournal extends Journal {
 
     private final FileChannel channel;
     private final MappedByteBuffer buffer;
+    /** Whether closing the journal closes its file (else the file's lock holder owns the channel). */
+    private final boolean ownsChannel;
     private boolean closed;
 
-    MappedJournal(Path path, int bufferCount, int bufferSize, FileChannel channel, MappedByteBuffer buffer) {
+    MappedJournal(Path path, int bufferCount, int bufferSize, FileChannel channel, MappedByteBuffer buffer,
+            boolean ownsChannel) {
         super(path, bufferCount, bufferSize);
         this.channel = channel;
         this.buffer = buffer;
+        this.ownsChannel = ownsChannel;
     }
 
     @Override
@@ -136,9 +140,27 @@ final class MappedJournal extends Journal {
         }
         closed = true;
         try {
-            channel.close();
+            if (ownsChannel) {
+                channel.close();
+            }
         } finally {
             Unmapper.unmap(buffer);
+        }
+    }
+
+    @Override
+    public void closeAndEmpty() throws IOException {
+        boolean wasClosed = closed;
+        closed = true;
+        if (!wasClosed) {
+            Unmapper.unmap(buffer); // before the truncation: a store past the file's end would fault
+        }
+        try {
+            channel.truncate(0);
+        } finally {
+            if (ownsChannel) {
+                channel.close();
+            }
         }
     }
 

@@ -4,8 +4,7 @@ import static io.github.lockfreelog.journal.JournalDescriptor.*;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
+import io.github.lockfreelog.files.SafeFiles;
 import java.nio.file.Path;
 
 /**
@@ -13,10 +12,12 @@ import java.nio.file.Path;
  * its journal when it died.
  *
  * <p>The newest intact drain record says up to which term and offset the log file had been
- * written. If the write intent names the range right after it, the process died during or just
- * after that write: the log file is searched, by content, for those bytes after the size it had
- * then ({@link LogSink#landed}), and only what did not land is written. Bytes that others appended
- * to the log meanwhile therefore never cost an event or tear a line.
+ * written. If the write intent names the range right after it, in whichever term that is, the
+ * process died during or just after that write: the log file is searched, by content, for those
+ * bytes after the size it had then ({@link LogSink#landed}), and only what did not land is written.
+ * Bytes that others appended to the log meanwhile therefore never cost an event or tear a line. An
+ * intent marked failed (the write returned an error) is not searched for: exactly its
+ * {@code skip} bytes landed.
  *
  * <p>Frames are then read from there onwards, term after term while a buffer's tail still carries
  * the expected term id, each term from its start ({@link JournalDescriptor}). A committed data
@@ -44,28 +45,28 @@ final class Recovery {
     private Recovery() {
     }
 
-    static Result recover(Path journalFile, LogSink sink, StatusReporter status) throws IOException {
-        if (SafeFiles.refuseLink(journalFile, status)) {
-            return Result.NONE;
-        }
-        if (!Files.exists(journalFile, LinkOption.NOFOLLOW_LINKS) || Files.size(journalFile) == 0) {
+    /**
+     * Recovers the journal that {@code hold} locks, through the channel it holds. A journal that
+     * cannot be read is moved aside (never deleted) and a new file takes its name, locked by the
+     * same hold.
+     */
+    static Result recover(JournalLock hold, LogSink sink, StatusReporter status) throws IOException {
+        Path journalFile = hold.journalFile();
+        if (hold.journalChannel().size() == 0) {
             return Result.NONE;
         }
         Journal journal;
         try {
-            journal = Journal.open(journalFile);
+            journal = Journal.open(journalFile, hold.journalChannel());
         } catch (JournalFormatException e) {
-            Path aside = SafeFiles.moveAside(journalFile);
-            status.warn(e.getMessage() + "; moved it to " + aside + " and started a fresh journal", null);
+            moveAside(hold, e.getMessage(), status);
             return Result.NONE;
         }
         try {
             Journal.DrainRecord record = journal.readDrainRecord();
             if (record == null) {
                 journal.close();
-                Path aside = SafeFiles.moveAside(journalFile);
-                status.warn("journal " + journalFile + " has no intact drain record; moved it to " + aside
-                        + " and started a fresh journal", null);
+                moveAside(hold, "journal " + journalFile + " has no intact drain record", status);
                 return Result.NONE;
             }
             Result result;
@@ -73,9 +74,7 @@ final class Recovery {
                 result = new Replay(journal, sink, record).run();
             } catch (RuntimeException e) {
                 journal.close();
-                Path aside = SafeFiles.moveAside(journalFile);
-                status.warn("journal " + journalFile + " could not be read to its end (" + e
-                        + "); moved it to " + aside + " and started a fresh journal", e);
+                moveAside(hold, "journal " + journalFile + " could not be read to its end (" + e + ")", status);
                 return Result.NONE;
             }
             if (result.recoveredFrames() > 0 || result.skippedFrames() > 0) {
@@ -87,6 +86,13 @@ final class Recovery {
         } finally {
             journal.close();
         }
+    }
+
+    /** Renames the journal aside (it stays locked until replaced) and locks the new file that takes its name. */
+    private static void moveAside(JournalLock hold, String why, StatusReporter status) throws IOException {
+        Path aside = SafeFiles.moveAside(hold.journalFile());
+        hold.replaceJournal(status);
+        status.warn(why + "; moved it to " + aside + " and started a fresh journal", null);
     }
 
     /** One pass over the journal's undrained frames. */
@@ -125,7 +131,9 @@ final class Recovery {
                 int base = journal.bufferBase(index);
                 int start = Math.max((int) offset, journal.termStartVolatile(index));
                 int limit = (int) Math.min(tailOffset(rawTail), bufferSize);
-                if (seen == 0 && intent != null && intent.termCount() == term && intent.from() == start
+                // the write recorded last, if no drain record covers it: in any term (a recovery that
+                // died after writing a later term left its intent there)
+                if (intent != null && intent.termCount() == term && intent.from() == start
                         && intent.to() > start && intent.to() <= limit) {
                     settle(term, base, intent);
                     start = (int) intent.to();
@@ -161,7 +169,10 @@ final class Recovery {
                 }
             }
             int skip = (int) Math.min(Math.max(intent.skip(), 0), length);
-            int landed = sink.landed(intent.logSizeBefore(), java.util.Arrays.copyOfRange(bytes, skip, length));
+            // a write known to have failed landed exactly skip bytes: nothing is searched for, so bytes
+            // that another process wrote meanwhile, however alike, are never taken for it
+            int landed = intent.failed() ? 0
+                    : sink.landed(intent.logSizeBefore(), java.util.Arrays.copyOfRange(bytes, skip, length));
             int done = skip + landed;
             for (int i = 0; i < events; i++) {
                 if (ends[i] > done) {

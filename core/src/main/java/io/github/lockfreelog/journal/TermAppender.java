@@ -20,7 +20,7 @@ final class TermAppender {
     static final long FULL = Long.MIN_VALUE;
     /**
      * Set in a reservation from {@link #reserve} that did not fit: the caller pads from its position to
-     * the end of the buffer ({@link #padRest}) and then treats the buffer as full. Positions are
+     * the end of the buffer ({@link #restOf}, {@link #writePadding}) and then treats the buffer as full. Positions are
      * 8-byte aligned, so the lowest bit is free for this.
      */
     static final long PAD_TO_END = 1;
@@ -90,13 +90,36 @@ final class TermAppender {
 
     /**
      * Settles a reservation whose caller failed before finishing it: a free slot is padded over
-     * ({@code reserved} bytes), a claimed frame ({@code frameLength}) is committed as padding. The
-     * drainer calls this too, for a caller that left a hint (see {@code JournalEngine}) and whose
-     * own attempt failed.
+     * ({@code reserved} bytes); a frame it had claimed, as data or as the padding that closes a
+     * buffer, is committed as padding ({@link #settleClaimed}). The drainer calls this too, for a
+     * caller that left a hint (see {@code ActiveJournal}) and whose own attempt failed.
+     *
+     * @return whether the frame had been committed as data before the failure (a fault delivered
+     *         just after the commit): its event reaches the log, so it is not a drop
      */
-    static void settle(Journal journal, int at, int termId, int reserved, int frameLength) {
-        if (!writePadding(journal, at, reserved, termId)) {
-            settleFailed(journal, at, frameLength);
+    static boolean settle(Journal journal, int at, int termId, int reserved, int frameLength) {
+        if (writePadding(journal, at, reserved, termId)) {
+            return false;
+        }
+        settleClaimed(journal, at, journal.getLongAcquire(at));
+        return journal.getLongAcquire(at) == header(frameLength, TYPE_DATA);
+    }
+
+    /**
+     * Commits as padding a frame (header {@code header}) claimed by a writer that failed before
+     * committing it, whether it claimed it as data or as padding; acknowledges it if the drainer
+     * abandoned it meanwhile. Anything else (committed already) is left as it is.
+     */
+    static void settleClaimed(Journal journal, int at, long header) {
+        int length = headerLength(header);
+        int type = headerType(header);
+        if (length >= 0 || length == Integer.MIN_VALUE) {
+            return;
+        }
+        if (type == TYPE_DATA || type == TYPE_PADDING) {
+            commit(journal, at, -length, type, TYPE_PADDING);
+        } else if (type == TYPE_ABANDONED) {
+            journal.casLong(at, header, header(length, TYPE_ACKNOWLEDGED));
         }
     }
 
@@ -158,6 +181,41 @@ final class TermAppender {
             return true;
         }
         return false;
+    }
+
+    /**
+     * Closes the journal to writers for good; the drainer calls it once callers have another
+     * journal to go to. No buffer is clean for any term any more ({@link BufferStates#retire}); a
+     * rotation under way (the next buffer's tail set, the active count not moved yet) is finished;
+     * the next buffer's tail is set to a term id no rotation expects, so a caller that saw it clean
+     * before can no longer rotate into it; and the rest of the active term is padded, as a caller
+     * that does not fit would. Afterwards every reservation ever made here lies in the terms up to
+     * the active one, below tails at the buffer's end.
+     */
+    void seal() {
+        states.retire();
+        for (;;) {
+            final long active = journal.activeTermCountAcquire();
+            final long next = active + 1;
+            final int nextIndex = (int) (next % bufferCount);
+            final long nextTail = journal.rawTailVolatile(nextIndex);
+            if (termId(nextTail) == (int) next) {
+                journal.casActiveTermCount(active, next); // finish the rotation a caller began
+                continue;
+            }
+            final int sealedId = (int) (next - bufferCount) - 1; // neither the term it held nor one it could host
+            if (termId(nextTail) != sealedId
+                    && !journal.casRawTail(nextIndex, nextTail, packTail(sealedId, bufferSize))) {
+                continue; // a caller moved it meanwhile: look again
+            }
+            final long reservation = reserve(active, bufferSize + FRAME_ALIGNMENT); // never fits: closes the term
+            if (reservation != FULL) {
+                writePadding(journal, position(reservation), restOf(reservation), termIdOf(reservation));
+            }
+            if (journal.activeTermCountAcquire() == active) {
+                return;
+            }
+        }
     }
 
     /**

@@ -9,6 +9,9 @@ import ch.qos.logback.core.UnsynchronizedAppenderBase;
 import ch.qos.logback.core.encoder.Encoder;
 import ch.qos.logback.core.util.Duration;
 import ch.qos.logback.core.util.FileSize;
+import io.github.lockfreelog.files.FileClaims;
+import io.github.lockfreelog.files.FileIdentity;
+import io.github.lockfreelog.files.PrivateFolders;
 import io.github.lockfreelog.journal.AppenderStatistics;
 import io.github.lockfreelog.journal.Backpressure;
 import io.github.lockfreelog.journal.DropReason;
@@ -18,7 +21,6 @@ import io.github.lockfreelog.journal.JournalEngine;
 import io.github.lockfreelog.journal.JournalSlots;
 import io.github.lockfreelog.journal.LogSink;
 import io.github.lockfreelog.journal.PageFaults;
-import io.github.lockfreelog.journal.SafeFiles;
 import io.github.lockfreelog.journal.StatusReporter;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -28,7 +30,6 @@ import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
@@ -69,12 +70,6 @@ public class LockFreeFileAppender extends UnsynchronizedAppenderBase<ILoggingEve
     /** Logger name of the line that reports events recovered at start. */
     public static final String RECOVERY_LOGGER = "io.github.lockfreelog.recovery";
 
-    /**
-     * Journals in use in this JVM, by their configured path (for the default journal: its first
-     * slot), so that two appenders of one JVM never share a journal, nor, by default, a log file.
-     */
-    private static final Map<Path, String> JOURNALS_IN_USE = new ConcurrentHashMap<>();
-
     private String file;
     private String journal;
     private Encoder<ILoggingEvent> encoder;
@@ -103,8 +98,11 @@ public class LockFreeFileAppender extends UnsynchronizedAppenderBase<ILoggingEve
     private volatile JournalEngine engine;
     /** Events that arrived while no engine ran (start failed, or was never called): counted as dropped, reason stopped. */
     private final LongAdder droppedWhileNotRunning = new LongAdder();
-    /** This appender's key in {@link #JOURNALS_IN_USE} while it runs (the slot it took is in its statistics). */
-    private Path journalInUse;
+    /**
+     * While it runs: this appender's claims ({@link FileClaims}) on its log file and, when set
+     * explicitly, its journal, so that no other appender of the JVM uses either, by any path.
+     */
+    private final List<FileClaims.Claim> journalInUse = new ArrayList<>();
     private int dropBelow = Integer.MAX_VALUE;
     /** Set only for an encoder that may not be called by many threads at once. */
     private Object encoderGuard;
@@ -133,16 +131,23 @@ public class LockFreeFileAppender extends UnsynchronizedAppenderBase<ILoggingEve
                     + ": callers waiting behind a stalled writer give up (dropped, reason timeout) before it is passed"
                     + " over; set unblockTimeout below maxBlockTime");
         }
-        Path logFile = Paths.get(file).toAbsolutePath().normalize();
-        Path journalFile = journalPath(logFile);
-        String owner = JOURNALS_IN_USE.putIfAbsent(journalFile, String.valueOf(name));
-        if (owner != null) {
-            addError("The journal " + journalFile + " is already used by the appender named \"" + owner + "\"" + suffix
-                    + ": give each appender its own <file> or <journal>");
+        Path logFile;
+        Path journalFile;
+        try {
+            // real paths: what is written is fixed at start, whatever links on the way are swapped later
+            logFile = FileIdentity.realFile(Paths.get(file));
+            journalFile = journalPath(logFile);
+        } catch (IOException | RuntimeException e) {
+            addError("Cannot create the directory of the log file " + file + " or of the journal" + suffix + ": " + e);
+            return;
+        }
+        if (!claim(logFile, "log file", "<file>", suffix)
+                || (journal != null && !journal.isBlank() && !claim(journalFile, "journal", "<journal>", suffix))) {
+            releaseClaims();
             return;
         }
         if (!checkWritable(logFile, false, suffix) || !checkWritable(journalFile, true, suffix)) {
-            JOURNALS_IN_USE.remove(journalFile);
+            releaseClaims();
             return;
         }
         encoderGuard = EncoderSafety.isThreadSafe(encoder, encoderThreadSafe) ? null : new Object();
@@ -161,14 +166,13 @@ public class LockFreeFileAppender extends UnsynchronizedAppenderBase<ILoggingEve
             Status status = new Status(suffix);
             RollingLogSink.Settings rolling = rollingSettings();
             engine = JournalEngine.start(config, status, () -> sinkDecorator.apply(rolling == null
-                    ? new FileLogSink(logFile)
+                    ? new FileLogSink(logFile, status)
                     : new RollingLogSink(logFile, rolling, getContext(), clock, status, String.valueOf(name))));
         } catch (IOException | RuntimeException e) {
-            JOURNALS_IN_USE.remove(journalFile);
+            releaseClaims();
             addError("Could not start" + suffix + " with file " + logFile + " and journal " + journalFile + ": " + e, e);
             return;
         }
-        journalInUse = journalFile;
         engineKept = keepEngineOnStop;
         super.start();
         reportRecovery();
@@ -290,14 +294,35 @@ public class LockFreeFileAppender extends UnsynchronizedAppenderBase<ILoggingEve
         }
     }
 
+    /** Claims {@code path} for this appender; reports the appender that holds it already. */
+    private boolean claim(Path path, String what, String setting, String suffix) {
+        FileClaims.Result result = FileClaims.claim(path, String.valueOf(name));
+        if (result.claim() == null) {
+            addError("The " + what + " " + path + " is already used by the appender named \"" + result.heldBy() + "\""
+                    + " (by this path or another one to the same file)" + suffix + ": give each appender its own "
+                    + setting);
+            return false;
+        }
+        journalInUse.add(result.claim());
+        return true;
+    }
+
+    private void releaseClaims() {
+        journalInUse.forEach(FileClaims.Claim::close);
+        journalInUse.clear();
+    }
+
     private boolean checkWritable(Path target, boolean ownerOnly, String suffix) {
         Path dir = target.getParent();
         try {
             if (ownerOnly) {
-                SafeFiles.createPrivateDirectories(dir); // the journal's hidden folder: owner-only
+                PrivateFolders.ensure(dir); // the journal's folder: the process's user's, closed to others
             } else {
                 Files.createDirectories(dir);
             }
+        } catch (PrivateFolders.UnsafeFolderException e) {
+            addError("Refused " + e.getMessage() + suffix);
+            return false;
         } catch (IOException | RuntimeException e) {
             addError("Cannot create the directory " + dir + suffix + ": " + e);
             return false;
@@ -310,9 +335,9 @@ public class LockFreeFileAppender extends UnsynchronizedAppenderBase<ILoggingEve
         return true;
     }
 
-    private Path journalPath(Path logFile) {
+    private Path journalPath(Path logFile) throws IOException {
         if (journal != null && !journal.isBlank()) {
-            return Paths.get(journal).toAbsolutePath().normalize();
+            return FileIdentity.realFile(Paths.get(journal));
         }
         return logFile.resolveSibling(JOURNAL_FOLDER).resolve(logFile.getFileName() + ".journal");
     }
@@ -356,10 +381,7 @@ public class LockFreeFileAppender extends UnsynchronizedAppenderBase<ILoggingEve
         if (running != null) {
             running.stop();
         }
-        if (journalInUse != null) {
-            JOURNALS_IN_USE.remove(journalInUse);
-            journalInUse = null;
-        }
+        releaseClaims();
     }
 
     @Override
@@ -383,7 +405,7 @@ public class LockFreeFileAppender extends UnsynchronizedAppenderBase<ILoggingEve
             PatternEncoding.Scratch encoded = fast.encode(event);
             if (encoded != null) {
                 if (encoded.length > 0) {
-                    running.append(encoded.bytes, encoded.length, event.getLevel().toInt() < dropBelow);
+                    appendSafely(running, encoded.bytes, encoded.length, event.getLevel().toInt() < dropBelow);
                 }
                 return;
             }
@@ -404,7 +426,20 @@ public class LockFreeFileAppender extends UnsynchronizedAppenderBase<ILoggingEve
         if (bytes == null || bytes.length == 0) {
             return;
         }
-        running.append(bytes, event.getLevel().toInt() < dropBelow);
+        appendSafely(running, bytes, bytes.length, event.getLevel().toInt() < dropBelow);
+    }
+
+    /**
+     * Hands the bytes to the engine, which counts every outcome and throws nothing; a fault in
+     * mapped memory that the JVM delivers only as the engine returns (an {@code InternalError} at
+     * the next safepoint) is kept from the application's thread too: the engine counted that event.
+     */
+    private static void appendSafely(JournalEngine running, byte[] bytes, int length, boolean mayDrop) {
+        try {
+            running.append(bytes, length, mayDrop);
+        } catch (InternalError lateFault) {
+            // counted by the engine as dropped (reason io)
+        }
     }
 
     /** An immutable snapshot of this appender's counters. */

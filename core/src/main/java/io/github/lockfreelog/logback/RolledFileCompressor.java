@@ -3,8 +3,9 @@ package io.github.lockfreelog.logback;
 import ch.qos.logback.core.Context;
 import ch.qos.logback.core.rolling.helper.CompressionMode;
 import ch.qos.logback.core.rolling.helper.FileNamePattern;
+import io.github.lockfreelog.files.LockedFile;
+import io.github.lockfreelog.files.SafeFiles;
 import io.github.lockfreelog.journal.CrashPoint;
-import io.github.lockfreelog.journal.SafeFiles;
 import io.github.lockfreelog.journal.StatusReporter;
 import java.io.IOException;
 import java.io.InputStream;
@@ -12,8 +13,6 @@ import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
-import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -22,10 +21,8 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.regex.Matcher;
@@ -79,7 +76,6 @@ final class RolledFileCompressor {
      * log file look every few milliseconds whether it was rolled, and append to it until then.
      */
     static final long SETTLE_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
-    private static final Object GONE = new Object();
     /** Compressions of one source that a late write may cause before the archive is kept as it is. */
     private static final int MAX_ATTEMPTS = 5;
 
@@ -139,7 +135,7 @@ final class RolledFileCompressor {
         for (int attempt = 1;; attempt++) {
             long compressed;
             try {
-                compressed = compressThroughPartial(in, partial);
+                compressed = compressThroughPartial(in, source, partial);
             } catch (IOException | RuntimeException e) {
                 Files.deleteIfExists(partial);
                 throw e;
@@ -162,48 +158,38 @@ final class RolledFileCompressor {
     }
 
     /**
-     * Runs {@code work} while this process holds an exclusive lock on {@code source} through the
-     * channel it passes (the only descriptor of the file this process opens meanwhile: closing
-     * any other would release the lock). Returns {@code false} without running it when the source
-     * is gone or another process holds it.
+     * Runs {@code work} while this process holds an exclusive lock on {@code source}, through the
+     * channel it passes ({@link LockedFile}: the file is known by its key, so a source that another
+     * compressor of this JVM holds is left to it without being opened, and opening or closing
+     * nothing releases another's lock). Returns {@code false} without running it when the source is
+     * gone or another compressor, here or in another process, holds it.
      */
     private boolean whileLocked(Path source, SourceWork work) throws IOException {
-        Object before = fileKey(source);
-        FileChannel channel;
+        LockedFile locked;
         try {
-            channel = SafeFiles.open(source, StandardOpenOption.READ, StandardOpenOption.WRITE);
+            locked = LockedFile.tryLock(source, StandardOpenOption.READ, StandardOpenOption.WRITE);
         } catch (NoSuchFileException e) {
             return false; // another instance compressed it
         }
-        try (channel) {
-            FileLock lock;
-            try {
-                lock = channel.tryLock();
-            } catch (OverlappingFileLockException e) {
-                return false; // another sink of this JVM compresses it
-            }
-            if (lock == null || !Objects.equals(before, fileKey(source))) {
-                return false; // another process compresses it, or has just finished and deleted it
-            }
-            work.run(channel);
+        if (locked == null) {
+            return false; // another compressor has it, in this JVM or another process
+        }
+        try (locked) {
+            work.run(locked.channel());
             return true;
         }
     }
 
-    /** The file key of {@code file}; {@code null} where the file system has none, {@link #GONE} if it is not there. */
-    private static Object fileKey(Path file) {
-        try {
-            return Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).fileKey();
-        } catch (IOException e) {
-            return GONE;
-        }
-    }
-
-    /** Compresses all of {@code source} into a new {@code partial}; returns how many bytes of the source it read. */
-    private long compressThroughPartial(FileChannel source, Path partial) throws IOException {
+    /**
+     * Compresses all of {@code source} into a new {@code partial}, which gets the source's
+     * permissions (those of the live file it was rolled from, whatever the umask); returns how many
+     * bytes of the source it read.
+     */
+    private long compressThroughPartial(FileChannel source, Path sourcePath, Path partial) throws IOException {
         long size = source.size();
         long copied = 0;
-        try (FileChannel channel = SafeFiles.open(partial, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+        try (FileChannel channel = SafeFiles.openOwnerOnly(partial, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            SafeFiles.copyPermissions(sourcePath, partial);
             try (OutputStream out = compressing(Channels.newOutputStream(channel), partial)) {
                 ByteBuffer buffer = ByteBuffer.allocate(COPY_BUFFER);
                 for (int n; (n = source.read(buffer.clear(), copied)) > 0;) {

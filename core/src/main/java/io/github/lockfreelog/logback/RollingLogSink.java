@@ -8,6 +8,8 @@ import ch.qos.logback.core.rolling.helper.FileNamePattern;
 import ch.qos.logback.core.rolling.helper.RollingCalendar;
 import ch.qos.logback.core.rolling.helper.SizeAndTimeBasedArchiveRemover;
 import ch.qos.logback.core.rolling.helper.TimeBasedArchiveRemover;
+import io.github.lockfreelog.files.SafeFiles;
+import io.github.lockfreelog.files.SharedFileLock;
 import io.github.lockfreelog.journal.FileLogSink;
 import io.github.lockfreelog.journal.LogSink;
 import io.github.lockfreelog.journal.StatusReporter;
@@ -23,8 +25,10 @@ import java.util.Comparator;
 import java.util.Date;
 import java.util.List;
 import java.util.Locale;
+import java.util.Queue;
 import java.util.Set;
 import java.util.TimeZone;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -51,9 +55,12 @@ import java.util.stream.Collectors;
  * <p>Several instances may write and roll one log file. Each follows the live file by name (see
  * {@link FileLogSink#follow}): when another instance has rolled it, this one reopens the name
  * within a few milliseconds, and what it wrote meanwhile stays, in whole lines, at the end of the
- * file the other one renamed. A roll takes the {@link RollLock} of the log file and renames the
+ * file the other one renamed. A roll takes the roll lock ({@link #lockFileOf}) of the log file and renames the
  * live file only if the name still stands for the file this instance writes; if another instance
  * rolled it first, this one opens the new file instead of rolling that too.
+ *
+ * <p>A roll that cannot complete (an archive folder that is read-only or gone) never stops the
+ * live file: it is written on and the roll tried again later ({@link #roll}).
  */
 final class RollingLogSink implements LogSink {
 
@@ -66,6 +73,11 @@ final class RollingLogSink implements LogSink {
     static final long SHIPPER_BYTES_PER_SECOND = 20L << 20;
     /** Upper bound of the time a file is live at least, whatever its size. */
     static final long MAX_MIN_LIFETIME_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+    /** How long a roll waits for another process's roll before it fails (and is tried again later). */
+    static final long ROLL_LOCK_WAIT_NANOS = TimeUnit.SECONDS.toNanos(5);
+    /** After a roll failed, how long the live file is written on before the roll is tried again. */
+    static final long ROLL_RETRY_NANOS = TimeUnit.SECONDS.toNanos(1);
+    private static final long ERROR_REPORT_NANOS = TimeUnit.SECONDS.toNanos(10);
 
     private final Path file;
     private final Settings settings;
@@ -83,7 +95,12 @@ final class RollingLogSink implements LogSink {
     private final long minLifetimeNanos;
 
     private FileLogSink live;
-    private final RollLock rollLock;
+    private final SharedFileLock rollLock;
+    /** Before this ({@link System#nanoTime()}) no roll is tried: the last one failed. */
+    private long nextRollAttempt;
+    private long lastRollErrorReport;
+    /** Rolled files whose compression failed (say, their folder was read-only): tried again after the next roll. */
+    private final Queue<Path[]> uncompressed = new ConcurrentLinkedQueue<>();
     private long size;
     private Instant period;
     private long nextPeriodMillis;
@@ -123,9 +140,9 @@ final class RollingLogSink implements LogSink {
         for (RolledFileCompressor.Leftover leftover : leftovers) {
             archiver.execute(() -> compressor.finish(leftover));
         }
-        this.live = new FileLogSink(file);
+        this.live = new FileLogSink(file, status);
         try {
-            this.rollLock = RollLock.open(file, status);
+            this.rollLock = SharedFileLock.open(lockFileOf(file), ROLL_LOCK_WAIT_NANOS);
         } catch (IOException | RuntimeException e) {
             live.close();
             archiver.shutdown();
@@ -228,10 +245,19 @@ final class RollingLogSink implements LogSink {
         return size;
     }
 
+    /**
+     * The roll lock file of {@code logFile} (a real path): {@code <log folder>/.lockfreelog/<log file name>.roll.lock}.
+     * Whoever rolls the file holds it while it checks that the live file is still the one it
+     * writes, renames it and opens the next one, so two instances never both rename it.
+     */
+    static Path lockFileOf(Path logFile) {
+        return logFile.resolveSibling(LockFreeFileAppender.JOURNAL_FOLDER).resolve(logFile.getFileName() + ".roll.lock");
+    }
+
     @Override
     public boolean shouldRoll(long pendingBytes, int nextBytes) {
         long written = size + pendingBytes;
-        if (written == 0) {
+        if (written == 0 || System.nanoTime() - nextRollAttempt < 0) {
             return false;
         }
         if (clock.getAsLong() >= nextPeriodMillis) {
@@ -240,53 +266,87 @@ final class RollingLogSink implements LogSink {
         return settings.maxFileSize() > 0 && written + nextBytes > settings.maxFileSize();
     }
 
+    /**
+     * Rolls the live file. A roll that cannot complete (the archive folder is read-only or gone,
+     * another process holds the roll lock too long) never stops the log: nothing was renamed, the
+     * live file is written on, an ERROR status names the roll and its cause (at most every 10 s),
+     * and the roll is tried again {@link #ROLL_RETRY_NANOS} later.
+     */
     @Override
     public void roll() throws IOException {
         awaitMinimumLifetime();
-        RollLock.Held rolling = rollLock.take();
+        String target = null;
         try {
-            if (live.isLive()) {
-                rollLiveFile();
-            } else {
-                // Another instance rolled the file since this one last looked (or a roll of ours failed
-                // after its move): the name stands for a newer file, which is not rolled again.
-                live.reopen();
-                followed(clock.getAsLong());
+            SharedFileLock.Held rolling = rollLock.take();
+            try {
+                if (!live.isLive()) {
+                    // Another instance rolled the file since this one last looked: the name stands for a
+                    // newer file, which is not rolled again.
+                    live.reopen();
+                    followed(clock.getAsLong());
+                    return;
+                }
+                target = nextArchiveName();
+                rollLiveFile(Paths.get(target));
+            } finally {
+                rolling.close();
             }
-        } finally {
-            rolling.close();
+        } catch (IOException | RuntimeException e) {
+            if (!live.isLive()) {
+                throw e; // the live file was moved, but no new one could be opened: a write failure, retried as such
+            }
+            rollFailed(target, e);
+            return;
+        }
+        retryCompressions();
+    }
+
+    private void rollFailed(String target, Exception cause) {
+        long now = System.nanoTime();
+        nextRollAttempt = now + ROLL_RETRY_NANOS;
+        if (lastRollErrorReport == 0 || now - lastRollErrorReport > ERROR_REPORT_NANOS) {
+            lastRollErrorReport = now;
+            status.error("rolling the log file " + file + (target == null ? "" : " to " + target) + " failed ("
+                    + cause + "); the live file is written on, past its size or period, and the roll is tried again"
+                    + " every " + TimeUnit.NANOSECONDS.toMillis(ROLL_RETRY_NANOS) + " ms", cause);
         }
     }
 
-    /** Renames the live file, which is the one this instance writes, to the next archive name, and opens a new one. */
-    private void rollLiveFile() throws IOException {
+    /** The name the live file is rolled to: the period's next free index (never an existing archive). */
+    private String nextArchiveName() {
         long now = clock.getAsLong();
         String target = pattern.convertMultipleArguments(Date.from(period), index);
         while (archiveExists(target)) { // never overwrite an archive
             if (!indexed) {
-                target = target + "." + now;
-                break;
+                return target + "." + now;
             }
             target = pattern.convertMultipleArguments(Date.from(period), ++index);
         }
-        Path targetPath = Paths.get(target);
+        return target;
+    }
+
+    /** Renames the live file, which is the one this instance writes, to {@code targetPath}, and opens a new one. */
+    private void rollLiveFile(Path targetPath) throws IOException {
+        long now = clock.getAsLong();
         Files.createDirectories(targetPath.toAbsolutePath().getParent());
-        // A retry after a failure below finds the live file already moved: it only opens the new one.
-        if (Files.exists(file)) {
-            if (compression == CompressionMode.NONE) {
-                RolledFileCompressor.move(file, targetPath);
-            } else {
-                Path source = compressor.sourceFor(targetPath);
-                RolledFileCompressor.move(file, source);
-                long notBefore = System.nanoTime() + RolledFileCompressor.SETTLE_NANOS; // others may still append
-                archiver.execute(() -> compress(source, targetPath, notBefore));
-            }
+        Path source = compression == CompressionMode.NONE ? targetPath : compressor.sourceFor(targetPath);
+        RolledFileCompressor.move(file, source);
+        FileLogSink next = new FileLogSink(file, status);
+        try {
+            SafeFiles.copyPermissions(source, file); // the new live file keeps the mode an operator gave the old one
+        } catch (IOException e) {
+            status.warn("could not give the new log file " + file + " the permissions of the one rolled to " + source, e);
         }
-        FileLogSink next = new FileLogSink(file); // opened before the old one is closed: a failure leaves `live` usable
+        // The drainer's descriptor of the rolled file is closed before the archiver locks that file:
+        // closing any descriptor of a file releases this process's lock on it.
         live.close();
         live = next;
         liveSince = System.nanoTime();
         size = 0;
+        if (compression != CompressionMode.NONE) {
+            long notBefore = System.nanoTime() + RolledFileCompressor.SETTLE_NANOS; // others may still append
+            archiver.execute(() -> compress(source, targetPath, notBefore));
+        }
         if (now >= nextPeriodMillis) {
             startPeriod(Instant.ofEpochMilli(now));
         } else {
@@ -294,6 +354,15 @@ final class RollingLogSink implements LogSink {
         }
         if (remover != null) {
             archiver.execute(() -> cleanHistory(now));
+        }
+    }
+
+    /** After a roll: compresses again the rolled files whose compression failed before. */
+    private void retryCompressions() {
+        for (Path[] pending; (pending = uncompressed.poll()) != null;) {
+            Path source = pending[0];
+            Path target = pending[1];
+            archiver.execute(() -> compress(source, target, System.nanoTime()));
         }
     }
 
@@ -323,8 +392,9 @@ final class RollingLogSink implements LogSink {
         try {
             compressor.compress(source, target, notBefore);
         } catch (IOException | RuntimeException e) {
+            uncompressed.add(new Path[] {source, target});
             status.error("compressing " + source + " to " + target + " failed; the uncompressed file is kept and"
-                    + " compressed at the next start", e);
+                    + " compressed again after the next roll, or at the next start", e);
         }
     }
 

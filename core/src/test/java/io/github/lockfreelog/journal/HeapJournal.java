@@ -170,4 +170,9 @@ class HeapJournal extends Journal {
     public void close() {
         // nothing to release
     }
+
+    @Override
+    public void closeAndEmpty() {
+        // nothing on disk
+    }
 }

@@ -153,7 +153,7 @@ class SharedRollingSinkTest {
         });
         compressing.start();
         // the other instance's late writes, over 60 ms (it would look within 5 ms)
-        try (FileLogSink late = new FileLogSink(source)) {
+        try (FileLogSink late = new FileLogSink(source, TestAppenders.status(context))) {
             for (int n = 0; n < 30; n++) {
                 String line = line(1, n) + "\n";
                 expected.append(line);

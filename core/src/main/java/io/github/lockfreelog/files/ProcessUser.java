@@ -1,0 +1,44 @@
+package io.github.lockfreelog.files;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.UserPrincipal;
+
+/**
+ * The user this process runs as, to compare with the owner of a folder. Where {@code /proc} is
+ * present its numeric id is compared (it also holds for a container's user with no name);
+ * elsewhere the name in {@code user.name}.
+ */
+final class ProcessUser {
+
+    private static final Path SELF = Path.of("/proc/self/");
+    private static final int UID = uid();
+
+    private ProcessUser() {
+    }
+
+    private static int uid() {
+        try {
+            return (Integer) Files.getAttribute(SELF, "unix:uid");
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+    }
+
+    static String name() {
+        return System.getProperty("user.name");
+    }
+
+    /** Whether the owner of {@code path}, {@code owner}, is this process's user. */
+    static boolean owns(Path path, UserPrincipal owner) throws IOException {
+        if (UID >= 0) {
+            try {
+                return (Integer) Files.getAttribute(path, "unix:uid") == UID;
+            } catch (UnsupportedOperationException | IllegalArgumentException e) {
+                // no unix view on this file system: compare names below
+            }
+        }
+        return owner.getName().equals(name());
+    }
+}
