@@ -82,6 +82,24 @@ public final class FileIdentity {
     }
 
     /**
+     * The path by which to compare {@code file} with others: its folder's real path (links on the
+     * way resolved) and its own name, or its absolute, normalised path while its folder does not
+     * exist. Creates nothing.
+     */
+    public static Path canonical(Path file) {
+        Path absolute = file.toAbsolutePath().normalize();
+        Path folder = absolute.getParent();
+        if (folder == null) {
+            return absolute;
+        }
+        try {
+            return folder.toRealPath().resolve(absolute.getFileName());
+        } catch (IOException e) {
+            return absolute;
+        }
+    }
+
+    /**
      * The real path of the file {@code file}: its folder's real path and its own name (the file
      * itself, which may be a link, is not resolved). The folder is created if it is missing.
      */

@@ -10,7 +10,8 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.BasicFileAttributeView;
+import java.nio.ByteBuffer;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.time.Instant;
@@ -89,12 +90,13 @@ final class JournalLock implements AutoCloseable {
     /** Locks the journal file itself, moving a link planted at its name aside first; {@code null} if held. */
     private static LockedFile lockJournal(Path journalFile, StatusReporter status) throws IOException {
         SafeFiles.refuseLink(journalFile, message -> status.error(message, null));
-        LockedFile journal = LockedFile.tryLock(journalFile, StandardOpenOption.CREATE, StandardOpenOption.READ,
-                StandardOpenOption.WRITE);
-        if (journal != null) {
-            SafeFiles.makeOwnerOnly(journalFile); // one made by an earlier version may be readable by all
+        if (Files.exists(journalFile, LinkOption.NOFOLLOW_LINKS) && !LockedFile.isHeld(journalFile)) {
+            // one made by an earlier version may be readable by all; changed before it is locked, since
+            // changing a mode opens the file, and closing that descriptor would release our lock
+            SafeFiles.makeOwnerOnly(journalFile);
         }
-        return journal;
+        return LockedFile.tryLock(journalFile, StandardOpenOption.CREATE, StandardOpenOption.READ,
+                StandardOpenOption.WRITE);
     }
 
     /** Takes the locks of {@code journalFile}, or fails saying who holds them. */
@@ -153,8 +155,8 @@ final class JournalLock implements AutoCloseable {
         if (!current.isNamed() && relock(current, status)) {
             current = lock;
         }
-        refresh(journalFile);
-        refresh(current.path());
+        refresh(journal, JOURNAL_TOUCH);
+        refresh(current, LOCK_TOUCH);
         return Check.INTACT;
     }
 
@@ -175,16 +177,31 @@ final class JournalLock implements AutoCloseable {
         }
     }
 
-    /** Gives {@code file} a fresh modification time if it is older than {@link #REFRESH}, never following a link. */
-    private static void refresh(Path file) {
+    /** Rewritten to refresh a journal's time: its magic number, which never changes. */
+    private static final int JOURNAL_TOUCH = Long.BYTES;
+    /** Written to refresh a lock file's time: one byte, so lock files written this way hold one byte. */
+    private static final int LOCK_TOUCH = 1;
+
+    /**
+     * Gives the locked file a fresh modification time if it is older than {@link #REFRESH}, by
+     * writing its first {@code length} bytes again, as they are, through the channel that holds the
+     * lock. (Setting the time by name would open the file, and closing that descriptor would
+     * release this process's lock on it.)
+     */
+    private static void refresh(LockedFile file, int length) {
         try {
-            BasicFileAttributeView view = Files.getFileAttributeView(file, BasicFileAttributeView.class,
-                    LinkOption.NOFOLLOW_LINKS);
-            FileTime modified = view.readAttributes().lastModifiedTime();
-            Instant now = Instant.now();
-            if (modified.toInstant().isBefore(now.minus(REFRESH))) {
-                view.setTimes(FileTime.from(now), null, null);
+            FileTime modified = Files.readAttributes(file.path(), BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS)
+                    .lastModifiedTime();
+            if (!modified.toInstant().isBefore(Instant.now().minus(REFRESH))) {
+                return;
             }
+            FileChannel channel = file.channel();
+            ByteBuffer bytes = ByteBuffer.allocate(length);
+            if (length == JOURNAL_TOUCH) {
+                channel.read(bytes, 0);
+                bytes.flip();
+            } // a lock file (opened write-only) gets a zero byte
+            channel.write(bytes, 0);
         } catch (IOException | RuntimeException e) {
             // the next check tries again
         }

@@ -195,6 +195,41 @@ class LogFolderTest {
         assertThat(Files.size(journal)).as("the rebuilt journal is emptied at stop").isZero();
     }
 
+    /**
+     * Lock files are never written, so a sweep by age would pick them: the running appender keeps
+     * their (and the journal's) modification time fresh, and locks a new lock file when a sweep
+     * removed it anyway, so that instances of earlier versions, which look only at it, see the
+     * journal in use.
+     */
+    @Test
+    void theLockFilesOfARunningAppenderStayFreshAndComeBackWhenSwept() throws Exception {
+        appender = TestAppenders.start(context, dir.resolve("app.log"), a -> { });
+        Path journal = Path.of(appender.getStatistics().journal());
+        Path lock = journal.resolveSibling(journal.getFileName() + ".lock");
+        // aged from another process: in this one, setting a time opens the file, and closing that
+        // descriptor would release the appender's own lock on it
+        assertThat(Unwritable.run("touch", "-d", "30 days ago", lock.toString(), journal.toString())).isZero();
+        long since = System.nanoTime();
+        java.time.Instant aMinuteAgo = java.time.Instant.now().minusSeconds(60);
+        while (Files.getLastModifiedTime(lock).toInstant().isBefore(aMinuteAgo)
+                || Files.getLastModifiedTime(journal).toInstant().isBefore(aMinuteAgo)) {
+            assertThat(System.nanoTime() - since).as("refreshed within 2 s").isLessThan(TimeUnit.SECONDS.toNanos(2));
+            TimeUnit.MILLISECONDS.sleep(20);
+        }
+        Files.delete(lock);
+        since = System.nanoTime();
+        while (!Files.exists(lock)) {
+            assertThat(System.nanoTime() - since).as("locked again within 2 s").isLessThan(TimeUnit.SECONDS.toNanos(2));
+            TimeUnit.MILLISECONDS.sleep(20);
+        }
+        try (CompressionLockTest.Probe probe = CompressionLockTest.Probe.start()) {
+            assertThat(probe.tryLock(lock)).as("another process finds the new lock file locked").isEqualTo("REFUSED");
+            assertThat(probe.tryLock(journal)).as("and the journal").isEqualTo("REFUSED");
+        }
+        assertThat(TestAppenders.statusMessages(context, Status.WARN)).anySatisfy(m -> assertThat(m)
+                .contains("the lock file " + lock).contains("locked again"));
+    }
+
     /** A hidden folder that others may write to is refused: they could plant files in it. */
     @Test
     void aHiddenFolderOpenToOthersIsRefused() throws Exception {
@@ -414,7 +449,7 @@ class LogFolderTest {
             }
         }
 
-        private static int run(String... command) throws IOException {
+        static int run(String... command) throws IOException {
             Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
             process.getInputStream().readAllBytes();
             try {

@@ -12,6 +12,7 @@ import ch.qos.logback.core.util.FileSize;
 import io.github.lockfreelog.autoconfigure.InvalidLockFreeLogPropertyException;
 import io.github.lockfreelog.autoconfigure.LockFreeLogAutoConfiguration;
 import io.github.lockfreelog.autoconfigure.LockFreeLogProperties;
+import io.github.lockfreelog.files.FileIdentity;
 import io.github.lockfreelog.logback.LockFreeFileAppender;
 import io.github.lockfreelog.logback.SettingProblem;
 import java.nio.file.Path;
@@ -137,7 +138,7 @@ public final class LockFreeLogRuntime {
             LoggerFactory.getLogger(LockFreeLogRuntime.class).info("lockfreelog: {}", NO_LOG_FILE);
             return;
         }
-        Path target = Paths.get(file).toAbsolutePath().normalize();
+        Path target = FileIdentity.canonical(Paths.get(file));
         LogFileWriters writers = LogFileWriters.of(loggerContext, target, appender);
         if (writers.declared() != null) {
             close();

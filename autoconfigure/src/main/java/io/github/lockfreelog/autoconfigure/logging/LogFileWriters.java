@@ -7,6 +7,7 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.Appender;
 import ch.qos.logback.core.FileAppender;
 import ch.qos.logback.core.rolling.RollingFileAppender;
+import io.github.lockfreelog.files.FileIdentity;
 import io.github.lockfreelog.logback.LockFreeFileAppender;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -129,7 +130,10 @@ record LogFileWriters(RollingFileAppender<ILoggingEvent> bootFile, LockFreeFileA
         }
     }
 
-    /** Absolute path of the file an appender writes, or {@code null} when it writes none. */
+    /**
+     * The file an appender writes, as {@link FileIdentity#canonical} gives it (so a file reached
+     * through a linked folder is the same file), or {@code null} when it writes none.
+     */
     static Path fileOf(Appender<ILoggingEvent> appender) {
         String file = null;
         if (appender instanceof FileAppender<?> fileAppender) {
@@ -137,7 +141,7 @@ record LogFileWriters(RollingFileAppender<ILoggingEvent> bootFile, LockFreeFileA
         } else if (appender instanceof LockFreeFileAppender lockFree) {
             file = lockFree.getFile();
         }
-        return (file != null) ? Paths.get(file).toAbsolutePath().normalize() : null;
+        return (file != null) ? FileIdentity.canonical(Paths.get(file)) : null;
     }
 
     /** One sentence naming the other appenders and their loggers. */
