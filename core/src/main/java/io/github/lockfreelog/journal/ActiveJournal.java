@@ -59,10 +59,12 @@ final class ActiveJournal {
      * Retires this journal (the drainer, once the engine's current journal is another): callers
      * that still find it move on, no buffer is handed out again, and the active term is closed, so
      * that everything ever written here lies in the terms up to the active one.
+     *
+     * @param drainTerm the term the drainer drains now in this journal
      */
-    void retire() {
+    void retire(long drainTerm) {
         retired = true;
-        appender.seal();
+        appender.seal(drainTerm);
     }
 
     /** Whether a failed caller left a hint for the reservation at {@code at} of term {@code termId}. */

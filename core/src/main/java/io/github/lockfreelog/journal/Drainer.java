@@ -234,7 +234,7 @@ final class Drainer implements Runnable {
                     + " (tried again every second; events are kept in memory meanwhile): " + e.getMessage(), e));
             return;
         }
-        current.retire();
+        current.retire(drainTerm);
         status.warn("the journal " + gone + " was deleted while in use (its folder removed?); new events are kept in"
                 + " the journal " + next.journal.path() + ", and those still in the deleted one are written to the log"
                 + " first", null);
@@ -243,14 +243,30 @@ final class Drainer implements Runnable {
     /** Unmaps the journals retired and drained so far; no caller may touch them any more. */
     void closeRetired() {
         for (ActiveJournal old : retired) {
-            try {
-                old.journal.close();
-            } catch (IOException | RuntimeException e) {
-                // unmapped regardless; its file is gone
-            }
-            old.lock.close();
+            close(old);
         }
         retired.clear();
+    }
+
+    /**
+     * At the engine's close: unmaps every replaced journal, also one not drained to its end (a stop
+     * that timed out; its file is gone from disk, so nothing could recover it anyway), leaving
+     * {@code active}, the engine's, to the engine.
+     */
+    void closeReplaced(ActiveJournal active) {
+        closeRetired();
+        if (draining != active) {
+            close(draining);
+        }
+    }
+
+    private static void close(ActiveJournal old) {
+        try {
+            old.journal.close();
+        } catch (IOException | RuntimeException e) {
+            // unmapped regardless; its file is gone
+        }
+        old.lock.close();
     }
 
     /** How many bytes the drainer is behind in {@code current}, whose term {@code term} is {@code fill} full. */

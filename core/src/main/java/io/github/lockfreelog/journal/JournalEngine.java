@@ -2,8 +2,8 @@ package io.github.lockfreelog.journal;
 
 import static io.github.lockfreelog.journal.JournalDescriptor.*;
 
+import io.github.lockfreelog.files.Uninterruptible;
 import java.io.IOException;
-import java.nio.channels.ClosedByInterruptException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -59,8 +59,6 @@ public final class JournalEngine {
     private static final int SPIN_TRIES = 64;
     private static final int YIELD_TRIES = 128;
     private static final long MAX_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
-    /** Attempts at start when an interrupt of the starting thread closes a channel under it. */
-    private static final int START_ATTEMPTS = 3;
 
     private final Config config;
     /** The journal callers write into; another one once the drainer replaced a journal gone from disk. */
@@ -134,23 +132,7 @@ public final class JournalEngine {
      */
     public static JournalEngine start(Config config, StatusReporter status, LogSink.Factory sinkFactory)
             throws IOException {
-        boolean interrupted = Thread.interrupted();
-        try {
-            for (int attempt = 1;; attempt++) {
-                try {
-                    return startOnce(config, status, sinkFactory);
-                } catch (ClosedByInterruptException e) {
-                    interrupted |= Thread.interrupted();
-                    if (attempt == START_ATTEMPTS) {
-                        throw e;
-                    }
-                }
-            }
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        return Uninterruptible.call(() -> startOnce(config, status, sinkFactory));
     }
 
     private static JournalEngine startOnce(Config requested, StatusReporter status, LogSink.Factory sinkFactory)
@@ -360,7 +342,7 @@ public final class JournalEngine {
                     counters.swaps.increment();
                     LockSupport.unpark(drainerThread);
                 }
-                if (rotation != TermAppender.NOT_READY || active.isRetired()) {
+                if (rotation != TermAppender.NOT_READY || (active.isRetired() && this.active != active)) {
                     return waitStart; // a buffer is active again, or another journal is: reserve anew
                 }
                 if (state != RUNNING) {
@@ -520,8 +502,8 @@ public final class JournalEngine {
         while (mappingReaders.get() != 0) {
             Thread.onSpinWait();
         }
-        drainer.closeRetired();
         ActiveJournal current = active;
+        drainer.closeReplaced(current);
         Path path = current.journal.path();
         try {
             if (drained) {
@@ -533,7 +515,9 @@ public final class JournalEngine {
         } catch (IOException e) {
             status.warn("closing journal " + path + " failed", e);
         } finally {
-            current.lock.close();
+            if (current.lock != null) {
+                current.lock.close();
+            }
         }
     }
 
@@ -609,6 +593,11 @@ public final class JournalEngine {
     /** For the model-checking test, which runs the drainer's steps itself. */
     Drainer drainer() {
         return drainer;
+    }
+
+    /** For tests that retire the journal in use. */
+    ActiveJournal activeJournal() {
+        return active;
     }
 
     /** For tests that play a stalled writer. */

@@ -13,7 +13,7 @@ public interface LogSink extends AutoCloseable {
      * Reopens the log file by its name if the name now stands for another file (another instance
      * rolled it, an operator moved or deleted it), so that the next write goes to the live file;
      * returns whether it did. {@link DrainLog} asks before it reads the size for a write's intent,
-     * so that the intent names the file written. A sink may look only every few milliseconds.
+     * so that the intent names the file written.
      */
     default boolean follow() throws IOException {
         return false;

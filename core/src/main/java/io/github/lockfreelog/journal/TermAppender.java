@@ -187,12 +187,15 @@ final class TermAppender {
      * Closes the journal to writers for good; the drainer calls it once callers have another
      * journal to go to. No buffer is clean for any term any more ({@link BufferStates#retire}); a
      * rotation under way (the next buffer's tail set, the active count not moved yet) is finished;
-     * the next buffer's tail is set to a term id no rotation expects, so a caller that saw it clean
-     * before can no longer rotate into it; and the rest of the active term is padded, as a caller
-     * that does not fit would. Afterwards every reservation ever made here lies in the terms up to
-     * the active one, below tails at the buffer's end.
+     * if the next buffer was drained (so it may be clean, and a caller may have seen it so), its tail
+     * is set to a term id no rotation expects, so that caller can no longer rotate into it (a buffer
+     * not drained yet was never clean, and keeps its term's tail for the drainer); and the rest of
+     * the active term is padded, as a caller that does not fit would. Afterwards every reservation
+     * ever made here lies in the terms up to the active one, below tails at the buffer's end.
+     *
+     * @param drainTerm the term the drainer drains now: terms below it are drained
      */
-    void seal() {
+    void seal(long drainTerm) {
         states.retire();
         for (;;) {
             final long active = journal.activeTermCountAcquire();
@@ -203,8 +206,9 @@ final class TermAppender {
                 journal.casActiveTermCount(active, next); // finish the rotation a caller began
                 continue;
             }
-            final int sealedId = (int) (next - bufferCount) - 1; // neither the term it held nor one it could host
-            if (termId(nextTail) != sealedId
+            final long held = next - bufferCount; // the term the next buffer held
+            final int sealedId = (int) held - 1; // neither the term it held nor one it could host
+            if (held < drainTerm && termId(nextTail) != sealedId
                     && !journal.casRawTail(nextIndex, nextTail, packTail(sealedId, bufferSize))) {
                 continue; // a caller moved it meanwhile: look again
             }

@@ -49,7 +49,9 @@ import java.util.zip.ZipOutputStream;
  * So an archive under its final name always decompresses, and until it exists its source does.
  *
  * <p>Other instances may write the same log file, and one that has not noticed the roll yet
- * appends to the source for a few milliseconds more ({@link io.github.lockfreelog.journal.FileLogSink#follow}).
+ * may append one more batch to the source: it looks at the name before each write
+ * ({@link io.github.lockfreelog.journal.FileLogSink#follow}), and an instance of an earlier version looked every few
+ * milliseconds.
  * So a source is compressed no sooner than {@link #SETTLE_NANOS} after its roll, and compressed
  * again if it grew while it was compressed; its lines all reach the archive. Whoever compresses a
  * source (the instance that rolled it, or one that found it at start) holds a lock on it
@@ -73,7 +75,8 @@ final class RolledFileCompressor {
     private static final int COPY_BUFFER = 64 * 1024;
     /**
      * How long a rolled file is left alone before it is compressed: other instances writing the same
-     * log file look every few milliseconds whether it was rolled, and append to it until then.
+     * log file look before each write whether it was rolled (earlier versions every few milliseconds), and
+     * one that was just writing appends its batch to it.
      */
     static final long SETTLE_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
     /** Compressions of one source that a late write may cause before the archive is kept as it is. */

@@ -54,7 +54,7 @@ import java.util.stream.Collectors;
  *
  * <p>Several instances may write and roll one log file. Each follows the live file by name (see
  * {@link FileLogSink#follow}): when another instance has rolled it, this one reopens the name
- * within a few milliseconds, and what it wrote meanwhile stays, in whole lines, at the end of the
+ * before its next write, and what it wrote meanwhile stays, in whole lines, at the end of the
  * file the other one renamed. A roll takes the roll lock ({@link #lockFileOf}) of the log file and renames the
  * live file only if the name still stands for the file this instance writes; if another instance
  * rolled it first, this one opens the new file instead of rolling that too.

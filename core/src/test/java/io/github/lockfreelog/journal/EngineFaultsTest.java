@@ -245,6 +245,38 @@ class EngineFaultsTest {
         assertThat(lines).as("lines written").isEqualTo(stats.eventsWritten());
     }
 
+    /**
+     * A journal is retired (it was deleted from disk and replaced) while the buffer after the active
+     * one still holds a term the drainer has not drained. Sealing must leave that term's tail alone:
+     * every accepted event of the three terms is drained, once and in order. Before: the seal
+     * overwrote that tail, and the drainer spun on the term for ever (a stop that timed out).
+     */
+    @Test
+    void retiringAJournalLeavesTermsNotDrainedYetToTheDrainer() throws Exception {
+        HeapJournal journal = HeapJournal.initialised(new HeapJournal(3, 64 * 1024));
+        JournalModelCheckTest.RecordingSink sink = new JournalModelCheckTest.RecordingSink();
+        JournalEngine undrained = JournalEngine.withoutDrainerThread(
+                config("seal", 3, 16 * 1024, Backpressure.DROP, 100, 500), journal, sink, FrameFormatTest.QUIET);
+        int accepted = 0;
+        while (journal.activeTermCountAcquire() < 2 || tailOffset(journal.rawTailVolatile(2)) < 1024) {
+            assertThat(undrained.append(line("event " + accepted), true)).isTrue();
+            accepted++;
+        }
+        undrained.activeJournal().retire(0); // nothing drained yet: terms 0 and 1 dirty, 2 active
+        assertThat(undrained.append(line("refused"), true)).as("no buffer is handed out any more").isFalse();
+        Drainer drainer = undrained.drainer();
+        for (int step = 0; step < 10 && drainer.drainDirty(); step++) {
+            // the dirty terms, one a step
+        }
+        assertThat(drainer.drainDirty()).as("the dirty terms are drained").isFalse();
+        drainer.drainTerm(true);
+        String[] lines = new String(sink.bytes(), StandardCharsets.US_ASCII).split("\n");
+        assertThat(lines).hasSize(accepted);
+        for (int i = 0; i < accepted; i++) {
+            assertThat(lines[i]).isEqualTo("event " + i);
+        }
+    }
+
     /** A heap journal whose accesses from callers' threads ({@code caller-*}) fail now and then, before or after taking effect. */
     static final class FaultyJournal extends HeapJournal {
         final java.util.concurrent.atomic.AtomicLong faults = new java.util.concurrent.atomic.AtomicLong();

@@ -182,14 +182,17 @@ class LogFolderTest {
         long[] last = writers.stop();
         long stopping = System.nanoTime();
         appender.stop();
-        assertThat(System.nanoTime() - stopping).as("stop is prompt").isLessThan(TimeUnit.SECONDS.toNanos(2));
+        assertThat(System.nanoTime() - stopping).as("stop is prompt; statuses: %s", TestAppenders.statuses(context))
+                .isLessThan(TimeUnit.SECONDS.toNanos(2));
         assertThat(TestAppenders.statusMessages(context, Status.WARN)).noneSatisfy(m -> assertThat(m).contains("recover"));
         assertThat(appender.getStatistics().dropped()).isZero();
         assertThat(appender.getStatistics().inFlight()).isZero();
         Map<Integer, long[]> ranges = ranges(List.of(log));
         for (int t = 0; t < THREADS; t++) {
+            // a writer notes a line once its append returned: the one after the noted one may be older
+            // than the deletion, and gone with the deleted file
             assertThat(ranges.get(t)[0]).as("thread %d: every line acknowledged after the deletion", t)
-                    .isLessThanOrEqualTo(afterDelete[t] + 1);
+                    .isLessThanOrEqualTo(afterDelete[t] + 2);
             assertThat(ranges.get(t)[1]).as("thread %d: to its last line", t).isEqualTo(last[t]);
         }
         assertThat(Files.size(journal)).as("the rebuilt journal is emptied at stop").isZero();
@@ -410,11 +413,21 @@ class LogFolderTest {
         }
     }
 
-    /** Deletes a folder and all it holds, links not followed, as {@code rm -rf} does. */
+    /**
+     * Deletes a folder and all it holds, links not followed, as {@code rm -rf} does, again while
+     * the appender puts a file back into it meanwhile (as an operator would run it again).
+     */
     static void deleteTree(Path folder) throws IOException {
-        try (Stream<Path> files = Files.walk(folder)) {
-            for (Path file : (Iterable<Path>) files.sorted(Comparator.reverseOrder())::iterator) {
-                Files.deleteIfExists(file);
+        for (int tries = 1;; tries++) {
+            try (Stream<Path> files = Files.walk(folder)) {
+                for (Path file : (Iterable<Path>) files.sorted(Comparator.reverseOrder())::iterator) {
+                    Files.deleteIfExists(file);
+                }
+                return;
+            } catch (java.nio.file.DirectoryNotEmptyException | java.nio.file.NoSuchFileException e) {
+                if (tries == 10) {
+                    throw e;
+                }
             }
         }
     }

@@ -408,8 +408,10 @@ class SharedLogFileTest {
         for (int t = 0; t < THREADS; t++) {
             long[] range = ranges.get(key(0, t));
             assertThat(range).as("thread %d has lines in the new file", t).isNotNull();
+            // a writer notes a line once its append returned: the one after the noted one may be older
+            // than the deletion, and gone with the deleted file
             assertThat(range[0]).as("thread %d: every line acknowledged after the deletion", t)
-                    .isLessThanOrEqualTo(afterDelete[t] + 1);
+                    .isLessThanOrEqualTo(afterDelete[t] + 2);
             assertThat(range[1]).as("thread %d: up to the last acknowledged one", t).isGreaterThanOrEqualTo(acks[t]);
         }
     }
