@@ -1,5 +1,6 @@
 package io.github.lockfreelog.journal;
 
+import java.io.IOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
@@ -34,6 +35,9 @@ final class ActiveJournal {
     final long[] orphans = new long[ORPHAN_SLOTS];
     /** The hold on the journal's file; {@code null} for a journal of the model check, which has no file. */
     final JournalLock lock;
+    /** The log file's write ledger, mapped for this journal, and the journal's entry in it; {@code null} without one. */
+    final WriteLedger ledger;
+    final WriteLedger.Entry ledgerEntry;
     /**
      * Set (and never cleared) once a caller left a hint, before it settles its frame: should that
      * settling fail after it committed the frame (as data or padding), the drainer, which then
@@ -43,11 +47,34 @@ final class ActiveJournal {
     /** Set once callers must move on to the engine's next journal. */
     private volatile boolean retired;
 
-    ActiveJournal(Journal journal, JournalLock lock) {
+    ActiveJournal(Journal journal, JournalLock lock, WriteLedger ledger, int ledgerEntry) {
         this.journal = journal;
         this.lock = lock;
+        this.ledger = ledger;
+        this.ledgerEntry = ledger == null ? null : ledger.entry(ledgerEntry);
         this.states = new BufferStates(journal.bufferCount());
         this.appender = new TermAppender(journal, states);
+    }
+
+    /** Unmaps the journal and the ledger, and lets the file go: no caller may touch it any more. */
+    void close(boolean empty) throws IOException {
+        try {
+            if (empty) {
+                journal.closeAndEmpty();
+            } else {
+                journal.close();
+            }
+        } finally {
+            try {
+                if (ledger != null) {
+                    ledger.close();
+                }
+            } finally {
+                if (lock != null) {
+                    lock.close();
+                }
+            }
+        }
     }
 
     /** Whether callers must leave this journal for the engine's current one. */

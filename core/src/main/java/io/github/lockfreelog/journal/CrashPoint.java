@@ -8,6 +8,8 @@ package io.github.lockfreelog.journal;
  */
 public final class CrashPoint {
 
+    /** After the intent of a write to the log file, before the write. */
+    public static final String BEFORE_LOG_WRITE = "before-log-write";
     /** After a write to the log file, before its drain record. */
     public static final String AFTER_LOG_WRITE = "after-log-write";
     /** While the drainer refills a drained buffer with the next term's free slots. */

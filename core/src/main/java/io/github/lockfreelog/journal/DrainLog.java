@@ -15,13 +15,17 @@ final class DrainLog {
 
     private final Journal journal;
     private final LogSink sink;
+    /** This journal's entry in the log file's {@link WriteLedger}; {@code null} without one. */
+    private final WriteLedger.Entry ledger;
     private long drainSeq;
     private long intentSeq;
     private long logSize;
 
-    DrainLog(Journal journal, LogSink sink, long drainSeq, long intentSeq) throws IOException {
+    DrainLog(Journal journal, LogSink sink, long drainSeq, long intentSeq, WriteLedger.Entry ledger)
+            throws IOException {
         this.journal = journal;
         this.sink = sink;
+        this.ledger = ledger;
         this.drainSeq = drainSeq;
         this.intentSeq = intentSeq;
         this.logSize = sink.size();
@@ -39,24 +43,39 @@ final class DrainLog {
             final long before = sink.size();
             final int at = src.position();
             final long seq = ++intentSeq;
+            if (ledger != null) {
+                ledger.begin(seq, before); // first: an intent the journal holds is in the ledger
+            }
             journal.writeIntent(seq, termCount, from, to, at - start, before);
+            CrashPoint.reached(CrashPoint.BEFORE_LOG_WRITE);
             try {
                 sink.write(src);
             } catch (InterruptedWriteException e) {
                 // whether the bytes went out is unknown: the same content check as recovery's
                 byte[] attempted = new byte[src.limit() - at];
                 src.get(at, attempted);
-                src.position(at + sink.landed(before, attempted));
+                src.position(at + sink.landed(before, searchEnd(seq, before), attempted));
             } catch (IOException e) {
                 // the call failed: what went out is what src's position says (a channel moves it only
                 // for bytes written); say so, lest recovery take another's bytes for the rest
                 journal.writeIntent(seq, termCount, from, to, src.position() - start, before, true);
+                if (ledger != null) {
+                    ledger.end();
+                }
                 throw e;
             }
         }
         CrashPoint.reached(CrashPoint.AFTER_LOG_WRITE);
         logSize = sink.size();
         record(termCount, to);
+        if (ledger != null) {
+            ledger.end();
+        }
+    }
+
+    /** Where the search for the write {@code seq}, recorded against {@code sizeBefore}, may end. */
+    long searchEnd(long seq, long sizeBefore) {
+        return ledger == null ? WriteLedger.UNBOUNDED : ledger.searchEnd(seq, sizeBefore);
     }
 
     /** Records that everything of term {@code termCount} below {@code offset} has reached the log file. */

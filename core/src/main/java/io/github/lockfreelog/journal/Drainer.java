@@ -115,7 +115,7 @@ final class Drainer implements Runnable {
         this.journal = journal.journal;
         this.states = journal.states;
         this.unblocker = new TermUnblocker(journal.journal, unblockTimeoutNanos);
-        this.log = new DrainLog(journal.journal, sink, 1, 0);
+        this.log = new DrainLog(journal.journal, sink, 1, 0, journal.ledgerEntry);
         log.record(0, 0); // the first drain record: nothing drained yet
         drainTerm = 0;
         drainOffset = 0;
@@ -262,11 +262,10 @@ final class Drainer implements Runnable {
 
     private static void close(ActiveJournal old) {
         try {
-            old.journal.close();
+            old.close(false);
         } catch (IOException | RuntimeException e) {
             // unmapped regardless; its file is gone
         }
-        old.lock.close();
     }
 
     /** How many bytes the drainer is behind in {@code current}, whose term {@code term} is {@code fill} full. */

@@ -156,10 +156,10 @@ public final class FileLogSink implements LogSink {
     }
 
     @Override
-    public int landed(long from, byte[] expected) throws IOException {
+    public int landed(long from, long until, byte[] expected) throws IOException {
         try (FileChannel reader = linkAtStart != null ? FileChannel.open(file, StandardOpenOption.READ)
                 : SafeFiles.open(file, StandardOpenOption.READ)) {
-            return LandedBytes.find(reader, from, expected);
+            return LandedBytes.find(reader, from, until, expected);
         }
     }
 

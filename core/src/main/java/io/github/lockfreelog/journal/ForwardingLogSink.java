@@ -21,8 +21,8 @@ public class ForwardingLogSink implements LogSink {
     }
 
     @Override
-    public int landed(long from, byte[] expected) throws IOException {
-        return delegate.landed(from, expected);
+    public int landed(long from, long until, byte[] expected) throws IOException {
+        return delegate.landed(from, until, expected);
     }
 
     @Override

@@ -329,7 +329,7 @@ public abstract class Journal implements AutoCloseable {
         if (seq == 0 || check != intentCheck(seq, term, from, to, skip, logSize, state)) {
             return null;
         }
-        return new WriteIntent(term, from, to, skip, logSize, state == 1);
+        return new WriteIntent(seq, term, from, to, skip, logSize, state == 1);
     }
 
     private static long intentCheck(long seq, long term, long from, long to, long skip, long logSize, long state) {
@@ -341,7 +341,8 @@ public abstract class Journal implements AutoCloseable {
      * A write the drainer was about to make; see {@link JournalDescriptor}. With {@code failed}, it
      * failed and exactly {@code skip} bytes of it are in the log.
      */
-    public record WriteIntent(long termCount, long from, long to, long skip, long logSizeBefore, boolean failed) {
+    public record WriteIntent(long seq, long termCount, long from, long to, long skip, long logSizeBefore,
+            boolean failed) {
     }
 
     /**

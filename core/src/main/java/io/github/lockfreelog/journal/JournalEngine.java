@@ -142,18 +142,21 @@ public final class JournalEngine {
         // Locks on the journal slot, taken once here at start and held for the engine's life
         // (released in close()); append never touches them.
         JournalLock lock = taken.lock();
+        int entry = WriteLedger.entryOf(taken.slot(), taken.journal());
         LogSink sink = null;
         Journal journal = null;
+        WriteLedger ledger = null;
         try {
+            ledger = openLedger(config.logFile(), status);
             sink = sinkFactory.open();
-            Recovery.Result recovered = Recovery.recover(lock, sink, status);
+            Recovery.Result recovered = Recovery.recover(lock, sink, ledger == null ? null : ledger.entry(entry), status);
             if (requested.journalSlots() > 1) {
                 recovered = recovered.plus(JournalSlots.recoverLeftovers(requested.journalFile(),
-                        requested.journalSlots(), config.journalFile(), sink, status));
+                        requested.journalSlots(), config.journalFile(), sink, ledger, status));
             }
             journal = Journal.create(config.journalFile(), lock.journalChannel(), config.bufferCount(), config.bufferSize());
             JournalEngine engine = new JournalEngine(config, requested.journalFile(), requested.journalSlots(),
-                    new ActiveJournal(journal, lock), sink, status, recovered);
+                    new ActiveJournal(journal, lock, ledger, entry), sink, status, recovered);
             engine.drainerThread.start();
             return engine;
         } catch (IOException | RuntimeException | Error e) {
@@ -163,8 +166,22 @@ public final class JournalEngine {
             if (sink != null) {
                 sink.close();
             }
+            if (ledger != null) {
+                ledger.close();
+            }
             lock.close();
             throw e;
+        }
+    }
+
+    /** The log file's write ledger; without one (it cannot be made) recovery searches as before, and a WARN says so. */
+    private static WriteLedger openLedger(Path logFile, StatusReporter status) {
+        try {
+            return WriteLedger.open(logFile);
+        } catch (IOException | RuntimeException e) {
+            status.warn("the write ledger " + WriteLedger.fileOf(logFile) + " could not be opened (" + e + "); a write"
+                    + " that a crash cuts off is searched for in the log without regard to other instances' writes", null);
+            return null;
         }
     }
 
@@ -177,12 +194,17 @@ public final class JournalEngine {
     ActiveJournal replaceJournal(ActiveJournal gone) throws IOException {
         gone.lock.releaseLockFile(); // its file is gone too, or is the slot's to take again
         JournalSlots.Taken taken = JournalSlots.take(firstSlot, slots, status);
+        WriteLedger ledger = openLedger(config.logFile(), status); // the old one went with its folder, most likely
         try {
             Journal journal = Journal.create(taken.journal(), taken.lock().journalChannel(), bufferCount, bufferSize);
-            ActiveJournal next = new ActiveJournal(journal, taken.lock());
+            ActiveJournal next = new ActiveJournal(journal, taken.lock(), ledger,
+                    WriteLedger.entryOf(taken.slot(), taken.journal()));
             active = next;
             return next;
         } catch (IOException | RuntimeException | Error e) {
+            if (ledger != null) {
+                ledger.close();
+            }
             taken.lock().close();
             throw e;
         }
@@ -506,18 +528,12 @@ public final class JournalEngine {
         drainer.closeReplaced(current);
         Path path = current.journal.path();
         try {
-            if (drained) {
-                current.journal.closeAndEmpty();
-            } else {
-                current.journal.close();
+            current.close(drained);
+            if (!drained) {
                 status.warn("the journal " + path + " was not fully drained at stop; the next start recovers it", null);
             }
         } catch (IOException e) {
             status.warn("closing journal " + path + " failed", e);
-        } finally {
-            if (current.lock != null) {
-                current.lock.close();
-            }
         }
     }
 
@@ -586,8 +602,8 @@ public final class JournalEngine {
      */
     static JournalEngine withoutDrainerThread(Config config, Journal journal, LogSink sink, StatusReporter status)
             throws IOException {
-        return new JournalEngine(config, config.journalFile(), 1, new ActiveJournal(journal, null), sink, status,
-                Recovery.Result.NONE);
+        return new JournalEngine(config, config.journalFile(), 1, new ActiveJournal(journal, null, null, 0), sink,
+                status, Recovery.Result.NONE);
     }
 
     /** For the model-checking test, which runs the drainer's steps itself. */

@@ -28,6 +28,9 @@ import java.nio.file.Path;
  */
 public final class JournalSlots {
 
+    /** Name of the hidden folder, beside the log file, that holds the journals, their locks and the write ledger by default. */
+    public static final String JOURNAL_FOLDER = ".lockfreelog";
+
     /** Slots tried when the journal is not set explicitly: at most this many instances may write one log file. */
     public static final int DEFAULT_SLOTS = 16;
 
@@ -47,8 +50,8 @@ public final class JournalSlots {
         return first.resolveSibling(slotName);
     }
 
-    /** A slot whose lock this engine now holds. */
-    record Taken(Path journal, JournalLock lock) {
+    /** A slot whose lock this engine now holds: its journal, the hold, and its number ({@code -1}: a journal set explicitly). */
+    record Taken(Path journal, JournalLock lock, int slot) {
     }
 
     /**
@@ -59,13 +62,13 @@ public final class JournalSlots {
      */
     static Taken take(Path first, int slots, StatusReporter status) throws IOException {
         if (slots <= 1) {
-            return new Taken(first, JournalLock.acquire(first, status));
+            return new Taken(first, JournalLock.acquire(first, status), -1);
         }
         for (int i = 0; i < slots; i++) {
             Path journal = slot(first, i);
             JournalLock lock = JournalLock.tryAcquire(journal, status);
             if (lock != null) {
-                return new Taken(journal, lock);
+                return new Taken(journal, lock, i);
             }
         }
         throw new IOException("all " + slots + " journals of this log file in " + first.getParent()
@@ -78,8 +81,8 @@ public final class JournalSlots {
      * Recovers into {@code sink}, and deletes, the journal of every slot other than {@code own}
      * whose locks are free: a process that died left it.
      */
-    static Recovery.Result recoverLeftovers(Path first, int slots, Path own, LogSink sink, StatusReporter status)
-            throws IOException {
+    static Recovery.Result recoverLeftovers(Path first, int slots, Path own, LogSink sink, WriteLedger ledger,
+            StatusReporter status) throws IOException {
         Recovery.Result all = Recovery.Result.NONE;
         for (int i = 0; i < slots; i++) {
             Path journal = slot(first, i);
@@ -91,7 +94,7 @@ public final class JournalSlots {
                 continue; // a running engine's, in this process or another one
             }
             try {
-                all = all.plus(Recovery.recover(lock, sink, status));
+                all = all.plus(Recovery.recover(lock, sink, ledger == null ? null : ledger.entry(i), status));
                 if (lock.journalIsNamed()) {
                     Files.delete(journal); // all it held is in the log now; still locked, so no one else has it open
                 }

@@ -16,7 +16,9 @@ import java.nio.channels.FileChannel;
  *   <li>else none of it landed.</li>
  * </ul>
  * Only the first {@link #WINDOW_SLACK} foreign bytes after {@code from} are looked through: a
- * write lands within microseconds of the size it was recorded against.
+ * write lands within microseconds of the size it was recorded against; and nothing at or after
+ * {@code until}, where the {@link WriteLedger} says other instances' bytes begin (there, "the end of
+ * the file" is {@code until}).
  */
 final class LandedBytes {
 
@@ -27,13 +29,14 @@ final class LandedBytes {
     }
 
     /**
-     * How many leading bytes of {@code expected} are in {@code file} after offset {@code from}.
+     * How many leading bytes of {@code expected} are in {@code file} after offset {@code from} and
+     * before {@code until}.
      */
-    static int find(FileChannel file, long from, byte[] expected) throws IOException {
+    static int find(FileChannel file, long from, long until, byte[] expected) throws IOException {
         if (expected.length == 0) {
             return 0;
         }
-        long size = file.size();
+        long size = Math.min(file.size(), until);
         if (size <= from) {
             return 0;
         }

@@ -23,11 +23,12 @@ public interface LogSink extends AutoCloseable {
     long size() throws IOException;
 
     /**
-     * How many leading bytes of {@code expected} reached the log file after offset {@code from},
-     * judged by content (see {@link LandedBytes}); recovery asks it about a write that a crash
-     * interrupted. Sinks that cannot read their file back say none.
+     * How many leading bytes of {@code expected} reached the log file after offset {@code from} and
+     * before offset {@code until} (where other instances' bytes begin, see {@link WriteLedger};
+     * {@code Long.MAX_VALUE} for no bound), judged by content (see {@link LandedBytes}); recovery asks
+     * it about a write that a crash interrupted. Sinks that cannot read their file back say none.
      */
-    default int landed(long from, byte[] expected) throws IOException {
+    default int landed(long from, long until, byte[] expected) throws IOException {
         return 0;
     }
 

@@ -50,7 +50,8 @@ final class Recovery {
      * cannot be read is moved aside (never deleted) and a new file takes its name, locked by the
      * same hold.
      */
-    static Result recover(JournalLock hold, LogSink sink, StatusReporter status) throws IOException {
+    static Result recover(JournalLock hold, LogSink sink, WriteLedger.Entry ledger, StatusReporter status)
+            throws IOException {
         Path journalFile = hold.journalFile();
         if (hold.journalChannel().size() == 0) {
             return Result.NONE;
@@ -71,7 +72,7 @@ final class Recovery {
             }
             Result result;
             try {
-                result = new Replay(journal, sink, record).run();
+                result = new Replay(journal, sink, record, ledger).run();
             } catch (RuntimeException e) {
                 journal.close();
                 moveAside(hold, "journal " + journalFile + " could not be read to its end (" + e + ")", status);
@@ -100,6 +101,7 @@ final class Recovery {
         private final Journal journal;
         private final LogSink sink;
         private final Journal.DrainRecord record;
+        private final WriteLedger.Entry ledger;
         private final int bufferCount;
         private final int bufferSize;
         private final ByteBuffer batch = ByteBuffer.allocate(BATCH_BYTES);
@@ -108,10 +110,11 @@ final class Recovery {
         private long recoveredBytes;
         private long skipped;
 
-        Replay(Journal journal, LogSink sink, Journal.DrainRecord record) {
+        Replay(Journal journal, LogSink sink, Journal.DrainRecord record, WriteLedger.Entry ledger) {
             this.journal = journal;
             this.sink = sink;
             this.record = record;
+            this.ledger = ledger;
             this.bufferCount = journal.bufferCount();
             this.bufferSize = journal.bufferSize();
         }
@@ -119,7 +122,10 @@ final class Recovery {
         Result run() throws IOException {
             Journal.WriteIntent intent = journal.readIntent();
             // intents only need a non-zero sequence number; the old journal's own is not needed
-            log = new DrainLog(journal, sink, record.seq() + 1, 0);
+            // the ledger's word on the interrupted write is read before this recovery's own writes replace it
+            long searchEnd = intent == null || ledger == null ? WriteLedger.UNBOUNDED
+                    : ledger.searchEnd(intent.seq(), intent.logSizeBefore());
+            log = new DrainLog(journal, sink, record.seq() + 1, 0, ledger);
             long term = record.termCount();
             long offset = record.offset();
             for (int seen = 0; seen < bufferCount; seen++, term++, offset = 0) {
@@ -135,7 +141,7 @@ final class Recovery {
                 // died after writing a later term left its intent there)
                 if (intent != null && intent.termCount() == term && intent.from() == start
                         && intent.to() > start && intent.to() <= limit) {
-                    settle(term, base, intent);
+                    settle(term, base, intent, searchEnd);
                     start = (int) intent.to();
                 }
                 replayTerm(term, base, start, limit);
@@ -144,7 +150,7 @@ final class Recovery {
         }
 
         /** Writes what of the interrupted write {@code intent} did not reach the log file. */
-        private void settle(long term, int base, Journal.WriteIntent intent) throws IOException {
+        private void settle(long term, int base, Journal.WriteIntent intent, long searchEnd) throws IOException {
             int from = (int) intent.from();
             int to = (int) intent.to();
             int length = 0;
@@ -172,7 +178,7 @@ final class Recovery {
             // a write known to have failed landed exactly skip bytes: nothing is searched for, so bytes
             // that another process wrote meanwhile, however alike, are never taken for it
             int landed = intent.failed() ? 0
-                    : sink.landed(intent.logSizeBefore(), java.util.Arrays.copyOfRange(bytes, skip, length));
+                    : sink.landed(intent.logSizeBefore(), searchEnd, java.util.Arrays.copyOfRange(bytes, skip, length));
             int done = skip + landed;
             for (int i = 0; i < events; i++) {
                 if (ends[i] > done) {

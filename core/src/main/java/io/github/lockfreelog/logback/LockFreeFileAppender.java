@@ -66,7 +66,7 @@ public class LockFreeFileAppender extends UnsynchronizedAppenderBase<ILoggingEve
      */
     public static final int MAX_MAX_EVENT_SIZE = 16 * 1024 * 1024;
     /** Name of the hidden folder, beside the log file, that holds the journal by default. */
-    public static final String JOURNAL_FOLDER = ".lockfreelog";
+    public static final String JOURNAL_FOLDER = JournalSlots.JOURNAL_FOLDER;
     /** Logger name of the line that reports events recovered at start. */
     public static final String RECOVERY_LOGGER = "io.github.lockfreelog.recovery";
 

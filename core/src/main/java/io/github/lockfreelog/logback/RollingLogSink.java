@@ -213,8 +213,8 @@ final class RollingLogSink implements LogSink {
     }
 
     @Override
-    public int landed(long from, byte[] expected) throws IOException {
-        return live.landed(from, expected);
+    public int landed(long from, long until, byte[] expected) throws IOException {
+        return live.landed(from, until, expected);
     }
 
     @Override

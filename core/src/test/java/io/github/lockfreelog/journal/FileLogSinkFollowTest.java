@@ -108,7 +108,7 @@ class FileLogSinkFollowTest {
         Path log = dir.resolve("app.log");
         Path journalFile = dir.resolve("app.journal");
         try (FileLogSink sink = new FileLogSink(log, FrameFormatTest.QUIET); Journal journal = Journal.create(journalFile, 2, 64 * 1024)) {
-            DrainLog drainLog = new DrainLog(journal, sink, 1, 0);
+            DrainLog drainLog = new DrainLog(journal, sink, 1, 0, null);
             drainLog.write(ByteBuffer.wrap("first line\n".getBytes(StandardCharsets.US_ASCII)), 0, 0, 0, 24);
             Files.move(log, dir.resolve("app.1.log"));
             Files.writeString(log, "x\n");

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.core.status.Status;
+import io.github.lockfreelog.journal.CrashPoint;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -373,6 +374,49 @@ class SharedLogFileTest {
     }
 
     /**
+     * The same, when the kill itself cuts the write off: one instance dies after recording the
+     * intent of a write and before making it (a crash point), while another writes the very same
+     * tick lines afterwards. Recovery searches the log for the cut write only up to where the other
+     * instance's bytes begin ({@link io.github.lockfreelog.journal.CrashPoint}, the write ledger), so
+     * it writes the ticks that never landed. Before: the other's ticks were taken for them.
+     */
+    @Test
+    void aWriteCutOffByTheKillIsNeverTakenAsLandedBecauseAnotherInstanceWroteTheSameLines() throws Exception {
+        Path log = dir.resolve("app.log");
+        Child dying = startWith(List.of("-Dlockfreelog.crashPoint=" + CrashPoint.BEFORE_LOG_WRITE + ":40"), log, 0,
+                "write", "ack=" + dir.resolve("ack-0"), "pauseMicros=2000", "tick=true");
+        assertThat(dying.awaitStarted()).isEqualTo(journal(0).toString());
+        int lines = 5_000;
+        Child other = start(log, 1, "write", "lines=" + lines, "tick=true");
+        assertThat(other.awaitStarted()).isEqualTo(journal(1).toString());
+        dying.await("READY");
+        other.await("READY");
+        dying.send("GO");
+        assertThat(dying.process.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(dying.process.exitValue()).as("halted before its 40th write").isEqualTo(CrashPoint.HALT_STATUS);
+        long acknowledged = 0;
+        for (long ack : readAcks(dir.resolve("ack-0"))) {
+            acknowledged += ack + 1;
+        }
+        other.send("GO"); // the same line, after the write that never happened
+        assertThat(other.await("DONE")).isEqualTo("DONE dropped=0");
+        other.awaitExit();
+        Child recovering = start(log, 2, "recover");
+        assertThat(recovering.awaitStarted()).isEqualTo(journal(0).toString());
+        recovering.await("STOPPED");
+        recovering.awaitExit();
+
+        List<String> all = read(List.of(log));
+        long ticks = all.stream().filter(line -> line.equals("tick")).count();
+        long expected = acknowledged + (long) THREADS * lines;
+        assertThat(expected - ticks).as("ticks lost (%d acknowledged by the killed instance)", acknowledged)
+                .isLessThanOrEqualTo(0);
+        assertThat(ticks - expected).as("ticks beyond those acknowledged: at most one appended, unacknowledged, per thread")
+                .isLessThanOrEqualTo(THREADS);
+        assertThat(recovering.recovered).as("the killed instance's unwritten ticks were recovered").isPositive();
+    }
+
+    /**
      * The log folder is deleted while an instance runs ({@code rm -rf logs}, journal and all):
      * folder, file and journal come back, and a kill -9 afterwards loses nothing acknowledged
      * since the deletion. Before: the folder never came back, the drainer counted events as
@@ -531,9 +575,16 @@ class SharedLogFileTest {
     // ---- child processes --------------------------------------------------------------------------
 
     private Child start(Path log, int instance, String mode, String... options) throws IOException {
+        return startWith(List.of(), log, instance, mode, options);
+    }
+
+    /** Starts a child with the JVM options {@code jvm} (a crash point, say) before the rest. */
+    private Child startWith(List<String> jvm, Path log, int instance, String mode, String... options) throws IOException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> command = new ArrayList<>(List.of(java, "-Xmx128m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                "-Xshare:auto", "-cp", System.getProperty("java.class.path"), SharedLogChild.class.getName(),
+                "-Xshare:auto"));
+        command.addAll(jvm);
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), SharedLogChild.class.getName(),
                 log.toString(), Integer.toString(instance), mode));
         command.addAll(List.of(options));
         Child child = new Child(new ProcessBuilder(command).redirectErrorStream(true).start());

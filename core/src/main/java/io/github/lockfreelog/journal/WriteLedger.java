@@ -1,0 +1,169 @@
+package io.github.lockfreelog.journal;
+
+import io.github.lockfreelog.files.PrivateFolders;
+import io.github.lockfreelog.files.SafeFiles;
+import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * The writes in flight to one log file, shared by every instance that writes it, so that a write a
+ * crash cut off is looked for only among bytes that no other instance wrote after it.
+ *
+ * <p>Recovery settles such a write by content ({@link LandedBytes}): it searches the log after the
+ * size the write was recorded against. Another instance that writes the very same bytes afterwards
+ * (lines without a timestamp) would be found there, and the lost write taken as landed. The ledger
+ * bounds the search: before each write, every drainer marks each other instance's write in flight
+ * with the size of the log it is about to write after, since its own bytes land at or after it.
+ * A write found in flight at recovery is then looked for between the size it was recorded against
+ * and the smallest such mark: bytes that other instances wrote after it are out of reach, foreign
+ * writers (an operator's {@code echo}) aside.
+ *
+ * <h2>Layout</h2>
+ * A file of {@link #ENTRIES} entries of {@link #ENTRY_LENGTH} bytes ({@code .lockfreelog/<log file
+ * name>.writes}, owner-only), mapped by each instance; entry {@code i} belongs to the journal of
+ * slot {@code i} ({@link JournalSlots}), and an explicitly set journal to an entry from 16 on chosen
+ * by its path. Little-endian longs:
+ * <pre>
+ *   0: seq         the write's intent number in its journal; 0 while none is in flight (written last, with release)
+ *   8: sizeBefore  the log's size the write was recorded against
+ *  16: othersFrom  the smallest size another instance read before writing meanwhile; Long.MAX_VALUE if none
+ * </pre>
+ * Only a journal's owner writes {@code seq} and {@code sizeBefore}; others only lower
+ * {@code othersFrom}, by compare-and-set. A mark at or below the write's own {@code sizeBefore}
+ * (another instance wrote right after it, or its mark raced with the owner starting this write)
+ * leaves nothing to search: the write is written again at recovery. So a write that raced with
+ * another's (both in the kernel at once) may be written twice, never lost. Without a ledger (a file
+ * system that cannot map it, an instance of an earlier version) the search is as before.
+ */
+final class WriteLedger implements AutoCloseable {
+
+    static final int ENTRIES = 64;
+    static final int ENTRY_LENGTH = 64;
+    /** Entries from here on are for journals set explicitly, chosen by their path. */
+    static final int EXPLICIT_ENTRIES_FROM = JournalSlots.DEFAULT_SLOTS;
+    static final long UNBOUNDED = Long.MAX_VALUE;
+    private static final int SEQ = 0;
+    private static final int SIZE_BEFORE = 8;
+    private static final int OTHERS_FROM = 16;
+    private static final VarHandle LONG = MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
+    private final FileChannel channel;
+    private final MappedByteBuffer map;
+    private boolean closed;
+
+    private WriteLedger(FileChannel channel, MappedByteBuffer map) {
+        this.channel = channel;
+        this.map = map;
+    }
+
+    /** The ledger file of {@code logFile} (a real path), beside its journals. */
+    static Path fileOf(Path logFile) {
+        return logFile.resolveSibling(JournalSlots.JOURNAL_FOLDER).resolve(logFile.getFileName() + ".writes");
+    }
+
+    /** The entry of the journal of slot {@code slot}, or of the journal {@code explicit} (slot -1). */
+    static int entryOf(int slot, Path explicit) {
+        return slot >= 0 ? slot
+                : EXPLICIT_ENTRIES_FROM + Math.floorMod(explicit.toString().hashCode(), ENTRIES - EXPLICIT_ENTRIES_FROM);
+    }
+
+    /** Maps the ledger of {@code logFile}, creating it (owner-only, in an owner-only folder) if missing. */
+    static WriteLedger open(Path logFile) throws IOException {
+        Path file = fileOf(logFile);
+        PrivateFolders.ensure(file.getParent());
+        FileChannel channel = SafeFiles.openOwnerOnly(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
+                StandardOpenOption.WRITE);
+        try {
+            long length = (long) ENTRIES * ENTRY_LENGTH;
+            if (channel.size() < length) {
+                ByteBuffer zeros = ByteBuffer.allocate((int) (length - channel.size()));
+                channel.write(zeros, channel.size()); // written, not sparse: a store never faults on a full disk
+            }
+            return new WriteLedger(channel, channel.map(FileChannel.MapMode.READ_WRITE, 0, length));
+        } catch (IOException | RuntimeException e) {
+            channel.close();
+            throw e;
+        }
+    }
+
+    /** One journal's entry: the view its drain log writes through. */
+    Entry entry(int index) {
+        if (index < 0 || index >= ENTRIES) {
+            throw new IllegalArgumentException("ledger entry " + index + " is not 0 to " + (ENTRIES - 1));
+        }
+        return new Entry(index * ENTRY_LENGTH);
+    }
+
+    /** A journal's entry. */
+    final class Entry {
+        private final int at;
+
+        private Entry(int at) {
+            this.at = at;
+        }
+
+        /**
+         * Before a write of this journal's, recorded against a log of {@code sizeBefore} bytes: marks
+         * the other writes in flight (this one's bytes land at or after that size), then this one.
+         */
+        void begin(long seq, long sizeBefore) {
+            for (int other = 0; other < ENTRIES * ENTRY_LENGTH; other += ENTRY_LENGTH) {
+                if (other != at && (long) LONG.getAcquire(map, other + SEQ) != 0) {
+                    lower(other + OTHERS_FROM, sizeBefore);
+                }
+            }
+            LONG.set(map, at + SIZE_BEFORE, sizeBefore);
+            LONG.setVolatile(map, at + OTHERS_FROM, UNBOUNDED);
+            LONG.setRelease(map, at + SEQ, seq);
+        }
+
+        /** After the write was recorded in the journal (or found failed): nothing of this journal's is in flight. */
+        void end() {
+            LONG.setRelease(map, at + SEQ, 0L);
+        }
+
+        /**
+         * Where the search for this journal's write {@code seq}, recorded against {@code sizeBefore},
+         * may end: before the bytes other instances wrote after it; {@link #UNBOUNDED} when the ledger
+         * does not know that write.
+         */
+        long searchEnd(long seq, long sizeBefore) {
+            if ((long) LONG.getAcquire(map, at + SEQ) != seq || (long) LONG.get(map, at + SIZE_BEFORE) != sizeBefore) {
+                return UNBOUNDED;
+            }
+            long othersFrom = (long) LONG.getVolatile(map, at + OTHERS_FROM);
+            // a mark at or below its own size (another read that size, or raced with its start): nothing
+            // may be taken for it, and it is written again should it have landed: a duplicate, not a loss
+            return othersFrom == UNBOUNDED ? UNBOUNDED : Math.max(othersFrom, sizeBefore);
+        }
+    }
+
+    private void lower(int offset, long size) {
+        for (long current = (long) LONG.getVolatile(map, offset); size < current;
+                current = (long) LONG.getVolatile(map, offset)) {
+            if (LONG.compareAndSet(map, offset, current, size)) {
+                return;
+            }
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            channel.close();
+        } finally {
+            MappedJournal.Unmapper.unmap(map);
+        }
+    }
+}
