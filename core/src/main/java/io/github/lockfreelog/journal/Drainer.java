@@ -220,6 +220,9 @@ final class Drainer implements Runnable {
             closeRetired();
         }
         ActiveJournal current = draining;
+        if (current.ledger != null) {
+            current.ledger.refresh();
+        }
         if (current.lock == null || next != null
                 || current.lock.check(status) == JournalLock.Check.INTACT
                 || now - lastReplaceFailure < REPLACE_RETRY_NANOS) {

@@ -1,6 +1,7 @@
 package io.github.lockfreelog.journal;
 
 import io.github.lockfreelog.files.FileIdentity;
+import io.github.lockfreelog.files.FileTimes;
 import io.github.lockfreelog.files.LockedFile;
 import io.github.lockfreelog.files.PrivateFolders;
 import io.github.lockfreelog.files.SafeFiles;
@@ -10,11 +11,6 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.nio.ByteBuffer;
-import java.nio.file.attribute.BasicFileAttributes;
-import java.nio.file.attribute.FileTime;
-import java.time.Duration;
-import java.time.Instant;
 
 /**
  * The hold an engine has on its journal while it uses it: exclusive locks, across processes, on
@@ -33,13 +29,10 @@ import java.time.Instant;
  *
  * <p>While the engine runs, {@link #check} (the drainer, a few times a second) keeps the names true:
  * a lock file a sweep removed is locked anew, and both files get a fresh modification time at
- * least every {@link #REFRESH} so that a sweep by age never picks them; it tells when the journal
+ * least every {@link FileTimes#REFRESH} so that a sweep by age never picks them; it tells when the journal
  * itself is gone from disk (its folder deleted), for the engine to build a new one.
  */
 final class JournalLock implements AutoCloseable {
-
-    /** A journal and its lock file are given a fresh modification time at least this often. */
-    static final Duration REFRESH = Duration.ofHours(1);
 
     private final Path journalFile;
     private final Path lockFile;
@@ -155,8 +148,8 @@ final class JournalLock implements AutoCloseable {
         if (!current.isNamed() && relock(current, status)) {
             current = lock;
         }
-        refresh(journal, JOURNAL_TOUCH);
-        refresh(current, LOCK_TOUCH);
+        FileTimes.refresh(journalFile, journal.channel(), Long.BYTES, true); // rewrites the magic, which never changes
+        FileTimes.refresh(current.path(), current.channel(), 1, false); // a lock file, write-only: one zero byte
         return Check.INTACT;
     }
 
@@ -174,36 +167,6 @@ final class JournalLock implements AutoCloseable {
             return true;
         } catch (IOException | RuntimeException e) {
             return false;
-        }
-    }
-
-    /** Rewritten to refresh a journal's time: its magic number, which never changes. */
-    private static final int JOURNAL_TOUCH = Long.BYTES;
-    /** Written to refresh a lock file's time: one byte, so lock files written this way hold one byte. */
-    private static final int LOCK_TOUCH = 1;
-
-    /**
-     * Gives the locked file a fresh modification time if it is older than {@link #REFRESH}, by
-     * writing its first {@code length} bytes again, as they are, through the channel that holds the
-     * lock. (Setting the time by name would open the file, and closing that descriptor would
-     * release this process's lock on it.)
-     */
-    private static void refresh(LockedFile file, int length) {
-        try {
-            FileTime modified = Files.readAttributes(file.path(), BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS)
-                    .lastModifiedTime();
-            if (!modified.toInstant().isBefore(Instant.now().minus(REFRESH))) {
-                return;
-            }
-            FileChannel channel = file.channel();
-            ByteBuffer bytes = ByteBuffer.allocate(length);
-            if (length == JOURNAL_TOUCH) {
-                channel.read(bytes, 0);
-                bytes.flip();
-            } // a lock file (opened write-only) gets a zero byte
-            channel.write(bytes, 0);
-        } catch (IOException | RuntimeException e) {
-            // the next check tries again
         }
     }
 

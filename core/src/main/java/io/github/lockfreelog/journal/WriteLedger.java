@@ -1,5 +1,6 @@
 package io.github.lockfreelog.journal;
 
+import io.github.lockfreelog.files.FileTimes;
 import io.github.lockfreelog.files.PrivateFolders;
 import io.github.lockfreelog.files.SafeFiles;
 import java.io.IOException;
@@ -54,11 +55,13 @@ final class WriteLedger implements AutoCloseable {
     private static final int OTHERS_FROM = 16;
     private static final VarHandle LONG = MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
+    private final Path file;
     private final FileChannel channel;
     private final MappedByteBuffer map;
     private boolean closed;
 
-    private WriteLedger(FileChannel channel, MappedByteBuffer map) {
+    private WriteLedger(Path file, FileChannel channel, MappedByteBuffer map) {
+        this.file = file;
         this.channel = channel;
         this.map = map;
     }
@@ -86,11 +89,16 @@ final class WriteLedger implements AutoCloseable {
                 ByteBuffer zeros = ByteBuffer.allocate((int) (length - channel.size()));
                 channel.write(zeros, channel.size()); // written, not sparse: a store never faults on a full disk
             }
-            return new WriteLedger(channel, channel.map(FileChannel.MapMode.READ_WRITE, 0, length));
+            return new WriteLedger(file, channel, channel.map(FileChannel.MapMode.READ_WRITE, 0, length));
         } catch (IOException | RuntimeException e) {
             channel.close();
             throw e;
         }
+    }
+
+    /** Renews the ledger's modification time when it is old (an idle log), so a sweep by age leaves it. */
+    void refresh() {
+        FileTimes.refresh(file, channel, Long.BYTES, true);
     }
 
     /** One journal's entry: the view its drain log writes through. */

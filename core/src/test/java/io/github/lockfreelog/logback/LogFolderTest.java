@@ -200,7 +200,7 @@ class LogFolderTest {
 
     /**
      * Lock files are never written, so a sweep by age would pick them: the running appender keeps
-     * their (and the journal's) modification time fresh, and locks a new lock file when a sweep
+     * their (and the journal's and write ledger's) modification time fresh, and locks a new lock file when a sweep
      * removed it anyway, so that instances of earlier versions, which look only at it, see the
      * journal in use.
      */
@@ -211,11 +211,14 @@ class LogFolderTest {
         Path lock = journal.resolveSibling(journal.getFileName() + ".lock");
         // aged from another process: in this one, setting a time opens the file, and closing that
         // descriptor would release the appender's own lock on it
-        assertThat(Unwritable.run("touch", "-d", "30 days ago", lock.toString(), journal.toString())).isZero();
+        Path ledger = journal.resolveSibling("app.log.writes");
+        assertThat(Unwritable.run("touch", "-d", "30 days ago", lock.toString(), journal.toString(), ledger.toString()))
+                .isZero();
         long since = System.nanoTime();
         java.time.Instant aMinuteAgo = java.time.Instant.now().minusSeconds(60);
         while (Files.getLastModifiedTime(lock).toInstant().isBefore(aMinuteAgo)
-                || Files.getLastModifiedTime(journal).toInstant().isBefore(aMinuteAgo)) {
+                || Files.getLastModifiedTime(journal).toInstant().isBefore(aMinuteAgo)
+                || Files.getLastModifiedTime(ledger).toInstant().isBefore(aMinuteAgo)) {
             assertThat(System.nanoTime() - since).as("refreshed within 2 s").isLessThan(TimeUnit.SECONDS.toNanos(2));
             TimeUnit.MILLISECONDS.sleep(20);
         }
