@@ -66,6 +66,9 @@ public final class FileIdentity {
         if (key == null) {
             return true;
         }
+        if (key == ABSENT) {
+            return false; // a file that was gone when it was looked at names nothing we hold
+        }
         Object now = of(path);
         return now == null || key.equals(now);
     }

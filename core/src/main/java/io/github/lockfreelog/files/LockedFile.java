@@ -89,7 +89,7 @@ public final class LockedFile implements AutoCloseable {
         }
         FileChannel channel = SafeFiles.openOwnerOnly(path, options);
         Object opened = keyOf(path);
-        if (before != FileIdentity.ABSENT && !before.equals(opened)) {
+        if (opened == FileIdentity.ABSENT || (before != FileIdentity.ABSENT && !before.equals(opened))) {
             dispose(channel, before, opened); // swapped between the look and the open: which file is open is unknown
             return Attempt.RENAMED;
         }
@@ -178,6 +178,14 @@ public final class LockedFile implements AutoCloseable {
     /** Whether the path still names the locked file (else it was deleted or replaced since). */
     public boolean isNamed() {
         return FileIdentity.names(path, key);
+    }
+
+    /**
+     * Whether the lock is still held: an interrupt of a thread using the channel closes it for good,
+     * and closing it released the lock. A holder that finds it lost closes this and locks again.
+     */
+    public boolean isHeld() {
+        return channel.isOpen() && lock.isValid();
     }
 
     /** Releases the lock and closes the channel (and any channel of the same file parked meanwhile). */

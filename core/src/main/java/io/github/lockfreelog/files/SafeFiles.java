@@ -74,9 +74,16 @@ public final class SafeFiles {
         return Files.move(file, aside, StandardCopyOption.ATOMIC_MOVE, LinkOption.NOFOLLOW_LINKS);
     }
 
-    /** Makes the file {@code path} (a link at it not followed) owner-only, whatever mode it had. */
-    public static void makeOwnerOnly(Path path) throws IOException {
-        setPermissions(path, PosixFilePermissions.fromString("rw-------"));
+    /**
+     * Makes the file {@code path} owner-only, whatever mode it had, by name: {@code chmod(2)}, which
+     * opens no descriptor, so it may be used on a file this process holds locked (closing any
+     * descriptor of it would release the lock). For a file the caller has made sure is no link (it
+     * opened it without following one).
+     */
+    public static void makeOwnerOnlyByName(Path path) throws IOException {
+        if (PrivateFolders.isPosix(path)) {
+            Files.setPosixFilePermissions(path, PosixFilePermissions.fromString("rw-------"));
+        }
     }
 
     /**

@@ -56,6 +56,25 @@ final class ActiveJournal {
         this.appender = new TermAppender(journal, states);
     }
 
+    /**
+     * Lets the files of a replaced journal go once the drainer is done with it (its lock, which
+     * holds a file gone from disk, and its ledger mapping, which only the drainer used); the journal
+     * stays mapped for callers that may still touch it, until {@link #close}.
+     */
+    void releaseFiles() {
+        try {
+            if (ledger != null) {
+                ledger.close();
+            }
+        } catch (IOException e) {
+            // unmapped regardless
+        } finally {
+            if (lock != null) {
+                lock.close();
+            }
+        }
+    }
+
     /** Unmaps the journal and the ledger, and lets the file go: no caller may touch it any more. */
     void close(boolean empty) throws IOException {
         try {

@@ -194,6 +194,7 @@ final class Drainer implements Runnable {
             // a retired journal, sealed: its active term is its last; drain it to its end, then move on
             drainTerm(true);
             if (out == null && scanOffset >= bufferSize) {
+                draining.releaseFiles(); // drained: its files are gone from disk; only its mapping waits for callers
                 retired.add(draining);
                 drainFrom(next);
                 next = null;
@@ -223,7 +224,7 @@ final class Drainer implements Runnable {
         if (current.ledger != null) {
             current.ledger.refresh();
         }
-        if (current.lock == null || next != null
+        if (current.lock == null || next != null || stopRequested
                 || current.lock.check(status) == JournalLock.Check.INTACT
                 || now - lastReplaceFailure < REPLACE_RETRY_NANOS) {
             return;
@@ -374,13 +375,10 @@ final class Drainer implements Runnable {
         for (int tries = 0;; tries++) {
             if (draining.isOrphan(at, (int) drainTerm) && draining.takeOrphan(at, (int) drainTerm)) {
                 // its caller failed before finishing, and its own attempt to settle it failed too (or
-                // has not come yet: taking the hint leaves the counting to us)
-                if (headerLength(header) == 0) {
-                    unblocker.padOver(at, tail, (int) drainTerm);
-                } else {
-                    TermAppender.settleClaimed(journal, at, header);
+                // has not come yet: taking the hint leaves the settling and the counting to us)
+                if (!settleOrphan(at, tail)) {
+                    counters.orphanDrops++;
                 }
-                counters.orphanDrops++;
                 return true;
             }
             long now = System.nanoTime();
@@ -415,6 +413,27 @@ final class Drainer implements Runnable {
                 return true; // committed, or claimed: the scan looks at it again
             }
         }
+    }
+
+    /**
+     * Settles the frame at {@code at} of a caller that failed, as it is now (the caller may have
+     * changed it since the scan read it): a free slot is padded over, a claimed frame committed as
+     * padding. Returns whether it holds a committed data frame (its event is written, not dropped).
+     */
+    private boolean settleOrphan(int at, int tail) {
+        final long data = (long) TYPE_DATA << 32;
+        for (int tries = 0; tries < 3; tries++) {
+            long header = journal.getLongAcquire(at);
+            if (FrameScanner.isCommitted(header, bufferSize)) {
+                return (header & 0xFFFF_FFFF_0000_0000L) == data;
+            }
+            if (headerLength(header) == 0) {
+                unblocker.padOver(at, tail, (int) drainTerm);
+            } else {
+                TermAppender.settleClaimed(journal, at, header);
+            }
+        }
+        return false;
     }
 
     /**

@@ -195,10 +195,17 @@ public final class JournalEngine {
         gone.lock.releaseLockFile(); // its file is gone too, or is the slot's to take again
         JournalSlots.Taken taken = JournalSlots.take(firstSlot, slots, status);
         WriteLedger ledger = openLedger(config.logFile(), status); // the old one went with its folder, most likely
+        int entry = WriteLedger.entryOf(taken.slot(), taken.journal());
         try {
+            // the slot taken may hold what a killed instance left: recovered before it is made anew,
+            // as at start (the drainer, which calls this, owns the sink)
+            Recovery.Result recovered = Recovery.recover(taken.lock(), sink, ledger == null ? null : ledger.entry(entry),
+                    status);
+            counters.recoveredFrames += recovered.recoveredFrames();
+            counters.recoveredBytes += recovered.recoveredBytes();
+            counters.skippedFrames += recovered.skippedFrames();
             Journal journal = Journal.create(taken.journal(), taken.lock().journalChannel(), bufferCount, bufferSize);
-            ActiveJournal next = new ActiveJournal(journal, taken.lock(), ledger,
-                    WriteLedger.entryOf(taken.slot(), taken.journal()));
+            ActiveJournal next = new ActiveJournal(journal, taken.lock(), ledger, entry);
             active = next;
             return next;
         } catch (IOException | RuntimeException | Error e) {
@@ -286,16 +293,16 @@ public final class JournalEngine {
                         if (outcome == TermAppender.ABANDONED) {
                             continue; // we stalled so long that the drainer left our frame out: write the event again
                         }
-                        if (outcome == TermAppender.FAILED) {
-                            counters.drop(DropReason.IO);
-                        } else if (truncate) {
+                        // decided before any call, which an Error could strike: a committed event is the
+                        // drainer's to count, a failed copy the finally's (as a drop, reason io)
+                        counted = outcome == TermAppender.COMMITTED;
+                        if (counted && truncate) {
                             counters.truncated.increment();
                         }
-                        counted = true;
                         if (waitStart != NOT_WAITING) {
                             counters.recordWait(System.nanoTime() - waitStart);
                         }
-                        return outcome == TermAppender.COMMITTED;
+                        return counted;
                     }
                 }
                 waitStart = awaitNextBuffer(active, termCount, mayDrop, waitStart);

@@ -83,13 +83,12 @@ final class JournalLock implements AutoCloseable {
     /** Locks the journal file itself, moving a link planted at its name aside first; {@code null} if held. */
     private static LockedFile lockJournal(Path journalFile, StatusReporter status) throws IOException {
         SafeFiles.refuseLink(journalFile, message -> status.error(message, null));
-        if (Files.exists(journalFile, LinkOption.NOFOLLOW_LINKS) && !LockedFile.isHeld(journalFile)) {
-            // one made by an earlier version may be readable by all; changed before it is locked, since
-            // changing a mode opens the file, and closing that descriptor would release our lock
-            SafeFiles.makeOwnerOnly(journalFile);
-        }
-        return LockedFile.tryLock(journalFile, StandardOpenOption.CREATE, StandardOpenOption.READ,
+        LockedFile journal = LockedFile.tryLock(journalFile, StandardOpenOption.CREATE, StandardOpenOption.READ,
                 StandardOpenOption.WRITE);
+        if (journal != null) {
+            SafeFiles.makeOwnerOnlyByName(journalFile); // one made by an earlier version may be readable by all
+        }
+        return journal;
     }
 
     /** Takes the locks of {@code journalFile}, or fails saying who holds them. */
@@ -141,13 +140,14 @@ final class JournalLock implements AutoCloseable {
      * locked again to {@code status}. Never throws: a failure is tried again at the next check.
      */
     Check check(StatusReporter status) {
-        if (!journal.isNamed()) {
-            return Check.JOURNAL_GONE;
+        if (!journal.isNamed() || !journal.isHeld()) {
+            return Check.JOURNAL_GONE; // gone from disk, or its lock lost (an interrupt closed its channel)
         }
         LockedFile current = lock;
-        if (!current.isNamed() && relock(current, status)) {
+        if ((!current.isNamed() || !current.isHeld()) && relock(current, status)) {
             current = lock;
         }
+        // an interrupt during these writes would close the channel and lose its lock: the next check sees it
         FileTimes.refresh(journalFile, journal.channel(), Long.BYTES, true); // rewrites the magic, which never changes
         FileTimes.refresh(current.path(), current.channel(), 1, false); // a lock file, write-only: one zero byte
         return Check.INTACT;
@@ -156,6 +156,9 @@ final class JournalLock implements AutoCloseable {
     /** Locks a new lock file at the name a sweep emptied; the old one (gone) is let go. */
     private boolean relock(LockedFile gone, StatusReporter status) {
         try {
+            if (!gone.isHeld()) {
+                gone.close(); // its lock is lost already; its file may still be the named one, to lock anew
+            }
             LockedFile fresh = LockedFile.tryLock(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
             if (fresh == null) {
                 return false; // another process holds the new file for a moment (it then finds the journal locked)

@@ -21,16 +21,18 @@ import java.nio.file.StandardOpenOption;
  * size the write was recorded against. Another instance that writes the very same bytes afterwards
  * (lines without a timestamp) would be found there, and the lost write taken as landed. The ledger
  * bounds the search: before each write, every drainer marks each other instance's write in flight
- * with the size of the log it is about to write after, since its own bytes land at or after it.
+ * with the size of the log it is about to write after, since its own bytes land at or after it, and
+ * marks its own with the size the other's was recorded against.
  * A write found in flight at recovery is then looked for between the size it was recorded against
  * and the smallest such mark: bytes that other instances wrote after it are out of reach, foreign
  * writers (an operator's {@code echo}) aside.
  *
  * <h2>Layout</h2>
  * A file of {@link #ENTRIES} entries of {@link #ENTRY_LENGTH} bytes ({@code .lockfreelog/<log file
- * name>.writes}, owner-only), mapped by each instance; entry {@code i} belongs to the journal of
- * slot {@code i} ({@link JournalSlots}), and an explicitly set journal to an entry from 16 on chosen
- * by its path. Little-endian longs:
+ * name>.writes}, owner-only, 16 KB), mapped by each instance; entry {@code i} belongs to the journal
+ * of slot {@code i} ({@link JournalSlots}), and an explicitly set journal to an entry from 16 on
+ * chosen by its path (two explicit journals on one log file that happen to share an entry search
+ * as without a ledger). Little-endian longs:
  * <pre>
  *   0: seq         the write's intent number in its journal; 0 while none is in flight (written last, with release)
  *   8: sizeBefore  the log's size the write was recorded against
@@ -45,7 +47,7 @@ import java.nio.file.StandardOpenOption;
  */
 final class WriteLedger implements AutoCloseable {
 
-    static final int ENTRIES = 64;
+    static final int ENTRIES = 256;
     static final int ENTRY_LENGTH = 64;
     /** Entries from here on are for journals set explicitly, chosen by their path. */
     static final int EXPLICIT_ENTRIES_FROM = JournalSlots.DEFAULT_SLOTS;
@@ -122,14 +124,17 @@ final class WriteLedger implements AutoCloseable {
          * the other writes in flight (this one's bytes land at or after that size), then this one.
          */
         void begin(long seq, long sizeBefore) {
+            // published before the others are looked at, both volatile: of two writers that begin at
+            // once, at least one sees the other, and it bounds them both
+            LONG.setVolatile(map, at + SIZE_BEFORE, sizeBefore);
+            LONG.setVolatile(map, at + OTHERS_FROM, UNBOUNDED);
+            LONG.setVolatile(map, at + SEQ, seq);
             for (int other = 0; other < ENTRIES * ENTRY_LENGTH; other += ENTRY_LENGTH) {
-                if (other != at && (long) LONG.getAcquire(map, other + SEQ) != 0) {
-                    lower(other + OTHERS_FROM, sizeBefore);
+                if (other != at && (long) LONG.getVolatile(map, other + SEQ) != 0) {
+                    lower(other + OTHERS_FROM, sizeBefore); // its bytes may be followed by ours
+                    lower(at + OTHERS_FROM, (long) LONG.getVolatile(map, other + SIZE_BEFORE)); // and ours by its
                 }
             }
-            LONG.set(map, at + SIZE_BEFORE, sizeBefore);
-            LONG.setVolatile(map, at + OTHERS_FROM, UNBOUNDED);
-            LONG.setRelease(map, at + SEQ, seq);
         }
 
         /** After the write was recorded in the journal (or found failed): nothing of this journal's is in flight. */

@@ -335,9 +335,10 @@ public class LockFreeFileAppender extends UnsynchronizedAppenderBase<ILoggingEve
         return true;
     }
 
-    private Path journalPath(Path logFile) throws IOException {
+    private Path journalPath(Path logFile) {
         if (journal != null && !journal.isBlank()) {
-            return FileIdentity.realFile(Paths.get(journal));
+            // not created here: its folder is made owner-only, or checked, before anything is put in it
+            return FileIdentity.canonical(Paths.get(journal));
         }
         return logFile.resolveSibling(JOURNAL_FOLDER).resolve(logFile.getFileName() + ".journal");
     }

@@ -140,19 +140,29 @@ final class RollingLogSink implements LogSink {
         for (RolledFileCompressor.Leftover leftover : leftovers) {
             archiver.execute(() -> compressor.finish(leftover));
         }
-        this.live = new FileLogSink(file, status);
+        FileLogSink opened = null;
+        SharedFileLock lock = null;
+        long born;
+        long now = clock.getAsLong();
         try {
-            this.rollLock = SharedFileLock.open(lockFileOf(file), ROLL_LOCK_WAIT_NANOS);
+            opened = new FileLogSink(file, status);
+            lock = SharedFileLock.open(lockFileOf(file), ROLL_LOCK_WAIT_NANOS);
+            this.size = opened.size();
+            // an existing live file belongs to the period it was last written in
+            born = size > 0 ? Math.min(now, Files.getLastModifiedTime(file).toMillis()) : now;
         } catch (IOException | RuntimeException e) {
-            live.close();
+            if (lock != null) {
+                lock.close();
+            }
+            if (opened != null) {
+                opened.close();
+            }
             archiver.shutdown();
             throw e;
         }
+        this.live = opened;
+        this.rollLock = lock;
         this.liveSince = System.nanoTime();
-        this.size = live.size();
-        long now = clock.getAsLong();
-        // an existing live file belongs to the period it was last written in
-        long born = size > 0 ? Math.min(now, Files.getLastModifiedTime(file).toMillis()) : now;
         startPeriod(Instant.ofEpochMilli(born));
         if (settings.cleanHistoryOnStart() && remover != null) {
             archiver.execute(() -> cleanHistory(now));

@@ -55,6 +55,21 @@ class JournalFilesTest {
                 .isEqualTo("rwx------");
     }
 
+    /**
+     * A journal set explicitly in a folder that does not exist yet: the folder is created
+     * owner-only, like the hidden one. Before: it was created with the umask's mode (and so refused
+     * at every start under a umask of 002).
+     */
+    @Test
+    void theMissingFolderOfAnExplicitJournalIsCreatedOwnerOnly() throws Exception {
+        Path journal = dir.resolve("state").resolve("app.journal");
+        LockFreeFileAppender appender = TestAppenders.start(context, dir.resolve("app.log"),
+                a -> a.setJournal(journal.toString()));
+        appender.stop();
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(journal.getParent(),
+                LinkOption.NOFOLLOW_LINKS))).isEqualTo("rwx------");
+    }
+
     @Test
     void eventsAfterAFailedStartAreCountedAsDropped() throws Exception {
         Path log = dir.resolve("failed.log");

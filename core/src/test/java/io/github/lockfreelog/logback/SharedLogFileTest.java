@@ -461,6 +461,51 @@ class SharedLogFileTest {
     }
 
     /**
+     * A journal rebuilt after its file was deleted takes the first free slot, which may hold the
+     * journal of an instance that was killed: it is recovered into the log first, never made anew
+     * over those events. Here slot 0 is a live engine's, slot 1 a killed child's full journal (it
+     * could not write its log), slot 2 the engine whose journal is deleted. Before: the rebuilt
+     * journal truncated the killed instance's events.
+     */
+    @Test
+    void aJournalRebuiltInAKilledInstancesSlotRecoversItsEventsFirst() throws Exception {
+        Path log = dir.resolve("app.log");
+        io.github.lockfreelog.journal.JournalEngine.Config config = new io.github.lockfreelog.journal.JournalEngine.Config(
+                "engine", log, journal(0), 3, 64 * 1024, 16 * 1024, io.github.lockfreelog.journal.Backpressure.BLOCK,
+                TimeUnit.SECONDS.toNanos(1), TimeUnit.MILLISECONDS.toNanos(20), TimeUnit.MILLISECONDS.toNanos(500),
+                TimeUnit.SECONDS.toNanos(10), 16);
+        LoggerContext context = TestAppenders.newContext();
+        var engines = new ArrayList<io.github.lockfreelog.journal.JournalEngine>();
+        long acknowledged;
+        try {
+            for (int i = 0; i < 3; i++) {
+                engines.add(io.github.lockfreelog.journal.JournalEngine.start(config, TestAppenders.status(context),
+                        java.util.function.UnaryOperator.identity()));
+            }
+            engines.remove(1).stop(); // slot 1 free and empty, for the child to take
+            CrashRecoveryTest.Child killed = CrashRecoveryTest.Child.start(log, dir.resolve("ack-7"), 7, "64KB",
+                    "undrained", null);
+            killed.await("FILLED");
+            assertThat(killed.process.waitFor(30, TimeUnit.SECONDS)).isTrue();
+            acknowledged = readAcks(dir.resolve("ack-7"))[0];
+            assertThat(Files.size(journal(1))).as("the killed child's full journal").isPositive();
+
+            Files.delete(journal(2)); // the third engine's journal, gone from disk
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
+            while (!engines.get(1).statistics().journal().equals(journal(1).toString())) {
+                assertThat(System.nanoTime() - deadline).as("rebuilt in slot 1 within 3 s").isNegative();
+                TimeUnit.MILLISECONDS.sleep(20);
+            }
+            assertThat(engines.get(1).statistics().recoveredFrames()).as("recovered before it was made anew")
+                    .isEqualTo(acknowledged + 1);
+        } finally {
+            engines.forEach(io.github.lockfreelog.journal.JournalEngine::stop);
+        }
+        Map<String, long[]> ranges = ranges(read(List.of(log)));
+        assertThat(ranges.get(key(7, 0))).as("every line of the killed child, once").containsExactly(0, acknowledged);
+    }
+
+    /**
      * For lines that start part way (a file that lost its beginning): checks that each (instance,
      * thread) has one run of consecutive numbers, once each, and returns its first and last.
      */
