@@ -156,11 +156,6 @@ public final class LockedFile implements AutoCloseable {
         }
     }
 
-    /** Whether this JVM holds the file {@code path} names now. */
-    public static boolean isHeld(Path path) {
-        return HELD.containsKey(keyOf(path));
-    }
-
     /** The locked file's channel: the one this JVM may use for it while the lock is held. */
     public FileChannel channel() {
         return channel;

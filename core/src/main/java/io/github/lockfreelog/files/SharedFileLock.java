@@ -31,7 +31,10 @@ public final class SharedFileLock implements AutoCloseable {
     /** One lock file of this JVM. */
     private static final class Shared {
         final Path file;
-        /** Taken before the file lock: one holder per JVM, so the file lock is never asked for twice. */
+        /**
+         * Taken before the file lock: one holder per JVM, so the file lock is never asked for twice.
+         * Only the drainer takes it, to roll; callers of append never touch it.
+         */
         final ReentrantLock inJvm = new ReentrantLock();
         /** Replaced, under {@link #inJvm}, when an interrupt closed it or the name stands for another file. */
         FileChannel channel;

@@ -373,7 +373,7 @@ final class Drainer implements Runnable {
      */
     private boolean unfinished(int index, int at, long header, int tail, boolean wait) throws IOException {
         for (int tries = 0;; tries++) {
-            if (draining.isOrphan(at, (int) drainTerm) && draining.takeOrphan(at, (int) drainTerm)) {
+            if (draining.takeOrphan(at, (int) drainTerm)) {
                 // its caller failed before finishing, and its own attempt to settle it failed too (or
                 // has not come yet: taking the hint leaves the settling and the counting to us)
                 if (!settleOrphan(at, tail)) {
@@ -441,6 +441,7 @@ final class Drainer implements Runnable {
      * count them: a data frame is written (not a drop), any other is its event dropped.
      */
     private void countOrphan(int at, long header) {
+        // looked at first, as most committed frames have no hint: a compare-and-set only for one that has
         if (draining.isOrphan(at, (int) drainTerm) && draining.takeOrphan(at, (int) drainTerm)
                 && headerType(header) != TYPE_DATA) {
             counters.orphanDrops++;

@@ -193,6 +193,8 @@ public final class JournalEngine {
      */
     ActiveJournal replaceJournal(ActiveJournal gone) throws IOException {
         gone.lock.releaseLockFile(); // its file is gone too, or is the slot's to take again
+        // File locks of the new slot, taken here by the drainer (as at start), held until the engine
+        // closes; callers never take or wait for them.
         JournalSlots.Taken taken = JournalSlots.take(firstSlot, slots, status);
         WriteLedger ledger = openLedger(config.logFile(), status); // the old one went with its folder, most likely
         int entry = WriteLedger.entryOf(taken.slot(), taken.journal());

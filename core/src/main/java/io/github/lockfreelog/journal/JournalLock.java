@@ -1,6 +1,5 @@
 package io.github.lockfreelog.journal;
 
-import io.github.lockfreelog.files.FileIdentity;
 import io.github.lockfreelog.files.FileTimes;
 import io.github.lockfreelog.files.LockedFile;
 import io.github.lockfreelog.files.PrivateFolders;
@@ -52,13 +51,11 @@ final class JournalLock implements AutoCloseable {
     }
 
     /**
-     * Takes the locks of {@code journalFile} (creating its folder owner-only, and the files
-     * owner-only), or returns {@code null} if this JVM or another process holds either.
-     *
-     * @throws PrivateFolders.UnsafeFolderException when the journal's folder is not the process's user's or is open to others
+     * Takes the locks of {@code journalFile} (creating the files owner-only, in a folder the caller
+     * made sure of with {@link PrivateFolders#ensure}), or returns {@code null} if this JVM or
+     * another process holds either.
      */
     static JournalLock tryAcquire(Path journalFile, StatusReporter status) throws IOException {
-        PrivateFolders.ensure(journalFile.getParent());
         Path lockFile = lockFileOf(journalFile);
         SafeFiles.refuseLink(lockFile, message -> status.error(message, null));
         LockedFile lock = LockedFile.tryLock(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
@@ -175,7 +172,7 @@ final class JournalLock implements AutoCloseable {
 
     /** Whether the journal's name still stands for the journal this hold locks. */
     boolean journalIsNamed() {
-        return FileIdentity.names(journalFile, journal.key());
+        return journal.isNamed();
     }
 
     /** Lets the lock file go, keeping the journal (gone from disk) locked until {@link #close}. */

@@ -1,5 +1,6 @@
 package io.github.lockfreelog.journal;
 
+import io.github.lockfreelog.files.PrivateFolders;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -59,8 +60,10 @@ public final class JournalSlots {
      * journal {@code first} or nothing.
      *
      * @throws IOException naming the folder when every slot is in use
+     * @throws PrivateFolders.UnsafeFolderException when the folder is not the process's user's or is open to others
      */
     static Taken take(Path first, int slots, StatusReporter status) throws IOException {
+        PrivateFolders.ensure(first.toAbsolutePath().getParent()); // once: every slot lies in it
         if (slots <= 1) {
             return new Taken(first, JournalLock.acquire(first, status), -1);
         }

@@ -139,13 +139,7 @@ final class MappedJournal extends Journal {
             return;
         }
         closed = true;
-        try {
-            if (ownsChannel) {
-                channel.close();
-            }
-        } finally {
-            Unmapper.unmap(buffer);
-        }
+        Unmapper.closeAndUnmap(ownsChannel ? channel : null, buffer);
     }
 
     @Override
@@ -186,6 +180,17 @@ final class MappedJournal extends Journal {
         }
 
         private Unmapper() {
+        }
+
+        /** Closes {@code channel} (if not {@code null}), then unmaps {@code mapping}, even when the close fails. */
+        static void closeAndUnmap(FileChannel channel, ByteBuffer mapping) throws IOException {
+            try {
+                if (channel != null) {
+                    channel.close();
+                }
+            } finally {
+                unmap(mapping);
+            }
         }
 
         static boolean unmap(ByteBuffer buffer) {

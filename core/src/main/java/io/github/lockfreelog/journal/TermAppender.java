@@ -150,15 +150,10 @@ final class TermAppender {
                 journal.putBytes(at + HEADER_LENGTH + kept, marker, 0, marker.length);
             }
         } catch (Throwable e) {
-            settleFailed(journal, at, frameLength);
+            settleClaimed(journal, at, header(-frameLength, TYPE_DATA));
             return FAILED;
         }
         return commit(journal, at, frameLength, TYPE_DATA, TYPE_DATA) ? COMMITTED : ABANDONED;
-    }
-
-    /** Commits a claimed frame whose copy failed as padding (or acknowledges it, if it was abandoned). */
-    static void settleFailed(Journal journal, int at, int frameLength) {
-        commit(journal, at, frameLength, TYPE_DATA, TYPE_PADDING);
     }
 
     /**

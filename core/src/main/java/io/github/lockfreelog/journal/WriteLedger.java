@@ -173,10 +173,6 @@ final class WriteLedger implements AutoCloseable {
             return;
         }
         closed = true;
-        try {
-            channel.close();
-        } finally {
-            MappedJournal.Unmapper.unmap(map);
-        }
+        MappedJournal.Unmapper.closeAndUnmap(channel, map);
     }
 }
