@@ -1,9 +1,9 @@
 package io.github.lockfreelog.autoconfigure;
 
 import ch.qos.logback.classic.LoggerContext;
+import io.github.lockfreelog.autoconfigure.actuate.LockFreeLogAppenders;
 import io.github.lockfreelog.autoconfigure.logging.LockFreeLogRuntime;
 import io.github.lockfreelog.autoconfigure.logging.LockFreeLogShutdown;
-import io.github.lockfreelog.autoconfigure.actuate.LockFreeLogAppenders;
 import io.github.lockfreelog.logback.LockFreeFileAppender;
 import org.slf4j.ILoggerFactory;
 import org.slf4j.LoggerFactory;

@@ -1,6 +1,6 @@
 package io.github.lockfreelog.autoconfigure;
 
-import io.github.lockfreelog.journal.Backpressure;
+import io.github.lockfreelog.engine.Backpressure;
 import io.github.lockfreelog.logback.LockFreeFileAppender;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -6,3 +6,4 @@
  * {@code actuate}.
  */
 package io.github.lockfreelog.autoconfigure;
+

@@ -12,3 +12,4 @@
  * holds whatever they do to the names. Nothing in this package depends on the rest of lockfreelog.
  */
 package io.github.lockfreelog.files;
+

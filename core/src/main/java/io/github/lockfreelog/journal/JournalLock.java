@@ -1,5 +1,6 @@
 package io.github.lockfreelog.journal;
 
+import io.github.lockfreelog.diagnostics.StatusReporter;
 import io.github.lockfreelog.files.FileTimes;
 import io.github.lockfreelog.files.LockedFile;
 import io.github.lockfreelog.files.PrivateFolders;
@@ -31,7 +32,7 @@ import java.nio.file.StandardOpenOption;
  * least every {@link FileTimes#REFRESH} so that a sweep by age never picks them; it tells when the journal
  * itself is gone from disk (its folder deleted), for the engine to build a new one.
  */
-final class JournalLock implements AutoCloseable {
+public final class JournalLock implements AutoCloseable {
 
     private final Path journalFile;
     private final Path lockFile;
@@ -46,7 +47,7 @@ final class JournalLock implements AutoCloseable {
     }
 
     /** The lock file of a journal. */
-    static Path lockFileOf(Path journalFile) {
+    public static Path lockFileOf(Path journalFile) {
         return journalFile.resolveSibling(journalFile.getFileName() + ".lock");
     }
 
@@ -55,7 +56,7 @@ final class JournalLock implements AutoCloseable {
      * made sure of with {@link PrivateFolders#ensure}), or returns {@code null} if this JVM or
      * another process holds either.
      */
-    static JournalLock tryAcquire(Path journalFile, StatusReporter status) throws IOException {
+    public static JournalLock tryAcquire(Path journalFile, StatusReporter status) throws IOException {
         Path lockFile = lockFileOf(journalFile);
         SafeFiles.refuseLink(lockFile, message -> status.error(message, null));
         LockedFile lock = LockedFile.tryLock(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
@@ -100,12 +101,12 @@ final class JournalLock implements AutoCloseable {
         return lock;
     }
 
-    Path journalFile() {
+    public Path journalFile() {
         return journalFile;
     }
 
     /** The journal file's channel: the one the engine maps and truncates, locked for as long as this hold lasts. */
-    FileChannel journalChannel() {
+    public FileChannel journalChannel() {
         return journal.channel();
     }
 
@@ -113,7 +114,7 @@ final class JournalLock implements AutoCloseable {
      * After a damaged journal was moved aside (at start, before it is mapped): locks the new file
      * that takes the journal's name, under the lock file this hold keeps, and lets the old one go.
      */
-    void replaceJournal(StatusReporter status) throws IOException {
+    public void replaceJournal(StatusReporter status) throws IOException {
         LockedFile fresh = lockJournal(journalFile, status);
         if (fresh == null) {
             throw new IOException("the journal " + journalFile + " was taken by another process while this one"
@@ -125,7 +126,7 @@ final class JournalLock implements AutoCloseable {
     }
 
     /** What {@link #check} found. */
-    enum Check {
+    public enum Check {
         /** Journal and lock file are where they should be. */
         INTACT,
         /** The journal is gone from disk, or its name stands for another file: a new one must be built. */
@@ -136,7 +137,7 @@ final class JournalLock implements AutoCloseable {
      * Keeps the names true while the engine runs; see the class comment. Reports a lock file it
      * locked again to {@code status}. Never throws: a failure is tried again at the next check.
      */
-    Check check(StatusReporter status) {
+    public Check check(StatusReporter status) {
         if (!journal.isNamed() || !journal.isHeld()) {
             return Check.JOURNAL_GONE; // gone from disk, or its lock lost (an interrupt closed its channel)
         }
@@ -171,12 +172,12 @@ final class JournalLock implements AutoCloseable {
     }
 
     /** Whether the journal's name still stands for the journal this hold locks. */
-    boolean journalIsNamed() {
+    public boolean journalIsNamed() {
         return journal.isNamed();
     }
 
     /** Lets the lock file go, keeping the journal (gone from disk) locked until {@link #close}. */
-    void releaseLockFile() {
+    public void releaseLockFile() {
         lock.close();
     }
 

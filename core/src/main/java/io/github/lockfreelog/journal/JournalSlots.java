@@ -1,5 +1,6 @@
 package io.github.lockfreelog.journal;
 
+import io.github.lockfreelog.diagnostics.StatusReporter;
 import io.github.lockfreelog.files.PrivateFolders;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -52,7 +53,7 @@ public final class JournalSlots {
     }
 
     /** A slot whose lock this engine now holds: its journal, the hold, and its number ({@code -1}: a journal set explicitly). */
-    record Taken(Path journal, JournalLock lock, int slot) {
+    public record Taken(Path journal, JournalLock lock, int slot) {
     }
 
     /**
@@ -62,7 +63,7 @@ public final class JournalSlots {
      * @throws IOException naming the folder when every slot is in use
      * @throws PrivateFolders.UnsafeFolderException when the folder is not the process's user's or is open to others
      */
-    static Taken take(Path first, int slots, StatusReporter status) throws IOException {
+    public static Taken take(Path first, int slots, StatusReporter status) throws IOException {
         PrivateFolders.ensure(first.toAbsolutePath().getParent()); // once: every slot lies in it
         if (slots <= 1) {
             return new Taken(first, JournalLock.acquire(first, status), -1);
@@ -78,33 +79,5 @@ public final class JournalSlots {
                 + " are in use by other appenders or processes (" + first.getFileName() + " to "
                 + slot(first, slots - 1).getFileName() + " are locked): at most " + slots
                 + " instances may write one log file at once; stop one, or give this one its own file");
-    }
-
-    /**
-     * Recovers into {@code sink}, and deletes, the journal of every slot other than {@code own}
-     * whose locks are free: a process that died left it.
-     */
-    static Recovery.Result recoverLeftovers(Path first, int slots, Path own, LogSink sink, WriteLedger ledger,
-            StatusReporter status) throws IOException {
-        Recovery.Result all = Recovery.Result.NONE;
-        for (int i = 0; i < slots; i++) {
-            Path journal = slot(first, i);
-            if (journal.equals(own) || !Files.exists(journal, LinkOption.NOFOLLOW_LINKS)) {
-                continue;
-            }
-            JournalLock lock = JournalLock.tryAcquire(journal, status);
-            if (lock == null) {
-                continue; // a running engine's, in this process or another one
-            }
-            try {
-                all = all.plus(Recovery.recover(lock, sink, ledger == null ? null : ledger.entry(i), status));
-                if (lock.journalIsNamed()) {
-                    Files.delete(journal); // all it held is in the log now; still locked, so no one else has it open
-                }
-            } finally {
-                lock.close();
-            }
-        }
-        return all;
     }
 }

@@ -3,6 +3,8 @@ package io.github.lockfreelog.journal;
 import io.github.lockfreelog.files.FileTimes;
 import io.github.lockfreelog.files.PrivateFolders;
 import io.github.lockfreelog.files.SafeFiles;
+import io.github.lockfreelog.files.Unmapper;
+import io.github.lockfreelog.sink.LandedBytes;
 import java.io.IOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -45,13 +47,13 @@ import java.nio.file.StandardOpenOption;
  * another's (both in the kernel at once) may be written twice, never lost. Without a ledger (a file
  * system that cannot map it, an instance of an earlier version) the search is as before.
  */
-final class WriteLedger implements AutoCloseable {
+public final class WriteLedger implements AutoCloseable {
 
     static final int ENTRIES = 256;
     static final int ENTRY_LENGTH = 64;
     /** Entries from here on are for journals set explicitly, chosen by their path. */
     static final int EXPLICIT_ENTRIES_FROM = JournalSlots.DEFAULT_SLOTS;
-    static final long UNBOUNDED = Long.MAX_VALUE;
+    public static final long UNBOUNDED = Long.MAX_VALUE;
     private static final int SEQ = 0;
     private static final int SIZE_BEFORE = 8;
     private static final int OTHERS_FROM = 16;
@@ -69,18 +71,18 @@ final class WriteLedger implements AutoCloseable {
     }
 
     /** The ledger file of {@code logFile} (a real path), beside its journals. */
-    static Path fileOf(Path logFile) {
+    public static Path fileOf(Path logFile) {
         return logFile.resolveSibling(JournalSlots.JOURNAL_FOLDER).resolve(logFile.getFileName() + ".writes");
     }
 
     /** The entry of the journal of slot {@code slot}, or of the journal {@code explicit} (slot -1). */
-    static int entryOf(int slot, Path explicit) {
+    public static int entryOf(int slot, Path explicit) {
         return slot >= 0 ? slot
                 : EXPLICIT_ENTRIES_FROM + Math.floorMod(explicit.toString().hashCode(), ENTRIES - EXPLICIT_ENTRIES_FROM);
     }
 
     /** Maps the ledger of {@code logFile}, creating it (owner-only, in an owner-only folder) if missing. */
-    static WriteLedger open(Path logFile) throws IOException {
+    public static WriteLedger open(Path logFile) throws IOException {
         Path file = fileOf(logFile);
         PrivateFolders.ensure(file.getParent());
         FileChannel channel = SafeFiles.openOwnerOnly(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
@@ -99,12 +101,12 @@ final class WriteLedger implements AutoCloseable {
     }
 
     /** Renews the ledger's modification time when it is old (an idle log), so a sweep by age leaves it. */
-    void refresh() {
+    public void refresh() {
         FileTimes.refresh(file, channel, Long.BYTES, true);
     }
 
     /** One journal's entry: the view its drain log writes through. */
-    Entry entry(int index) {
+    public Entry entry(int index) {
         if (index < 0 || index >= ENTRIES) {
             throw new IllegalArgumentException("ledger entry " + index + " is not 0 to " + (ENTRIES - 1));
         }
@@ -112,7 +114,7 @@ final class WriteLedger implements AutoCloseable {
     }
 
     /** A journal's entry. */
-    final class Entry {
+    public final class Entry {
         private final int at;
 
         private Entry(int at) {
@@ -123,7 +125,7 @@ final class WriteLedger implements AutoCloseable {
          * Before a write of this journal's, recorded against a log of {@code sizeBefore} bytes: marks
          * the other writes in flight (this one's bytes land at or after that size), then this one.
          */
-        void begin(long seq, long sizeBefore) {
+        public void begin(long seq, long sizeBefore) {
             // published before the others are looked at, both volatile: of two writers that begin at
             // once, at least one sees the other, and it bounds them both
             LONG.setVolatile(map, at + SIZE_BEFORE, sizeBefore);
@@ -138,7 +140,7 @@ final class WriteLedger implements AutoCloseable {
         }
 
         /** After the write was recorded in the journal (or found failed): nothing of this journal's is in flight. */
-        void end() {
+        public void end() {
             LONG.setRelease(map, at + SEQ, 0L);
         }
 
@@ -147,7 +149,7 @@ final class WriteLedger implements AutoCloseable {
          * may end: before the bytes other instances wrote after it; {@link #UNBOUNDED} when the ledger
          * does not know that write.
          */
-        long searchEnd(long seq, long sizeBefore) {
+        public long searchEnd(long seq, long sizeBefore) {
             if ((long) LONG.getAcquire(map, at + SEQ) != seq || (long) LONG.get(map, at + SIZE_BEFORE) != sizeBefore) {
                 return UNBOUNDED;
             }
@@ -173,6 +175,6 @@ final class WriteLedger implements AutoCloseable {
             return;
         }
         closed = true;
-        MappedJournal.Unmapper.closeAndUnmap(channel, map);
+        Unmapper.closeAndUnmap(channel, map);
     }
 }

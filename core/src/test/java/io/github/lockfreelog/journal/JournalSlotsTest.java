@@ -3,6 +3,11 @@ package io.github.lockfreelog.journal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIOException;
 
+import io.github.lockfreelog.engine.Backpressure;
+import io.github.lockfreelog.engine.JournalEngine;
+import io.github.lockfreelog.sink.LogSink;
+import io.github.lockfreelog.testing.GatedSink;
+import io.github.lockfreelog.testing.TestStatus;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -39,7 +44,7 @@ class JournalSlotsTest {
     }
 
     private JournalEngine start(JournalEngine.Config config, UnaryOperator<LogSink> sink) throws IOException {
-        JournalEngine engine = JournalEngine.start(config, FrameFormatTest.QUIET, sink);
+        JournalEngine engine = JournalEngine.start(config, TestStatus.QUIET, sink);
         engines.add(engine);
         return engine;
     }

@@ -1,14 +1,17 @@
 package io.github.lockfreelog.logback;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.core.status.Status;
 import ch.qos.logback.core.util.Duration;
 import ch.qos.logback.core.util.FileSize;
-import io.github.lockfreelog.journal.AppenderStatistics;
-import io.github.lockfreelog.journal.Backpressure;
-import io.github.lockfreelog.journal.GatedSink;
-import io.github.lockfreelog.journal.PageFaults;
+import io.github.lockfreelog.diagnostics.AppenderStatistics;
+import io.github.lockfreelog.diagnostics.PageFaults;
+import io.github.lockfreelog.engine.Backpressure;
+import io.github.lockfreelog.testing.GatedSink;
+import io.github.lockfreelog.testing.TestAppenders;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
@@ -20,7 +23,6 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import static org.assertj.core.api.Assertions.assertThat;
 
 class AppenderBehaviourTest {
 

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.core.rolling.helper.CompressionMode;
+import io.github.lockfreelog.logback.rolling.RolledFileCompressor;
+import io.github.lockfreelog.logback.rolling.RollingLogSink;
+import io.github.lockfreelog.testing.TestAppenders;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

@@ -2,6 +2,7 @@ package io.github.lockfreelog.logback;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.lockfreelog.diagnostics.CrashPoint;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -19,11 +20,10 @@ import java.util.Random;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import io.github.lockfreelog.journal.CrashPoint;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Kills a logging child JVM with SIGKILL at random moments, again and again, and checks that

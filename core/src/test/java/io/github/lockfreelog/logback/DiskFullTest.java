@@ -1,11 +1,14 @@
 package io.github.lockfreelog.logback;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.core.status.Status;
 import ch.qos.logback.core.util.Duration;
-import io.github.lockfreelog.journal.AppenderStatistics;
-import io.github.lockfreelog.journal.FullDiskSink;
+import io.github.lockfreelog.diagnostics.AppenderStatistics;
+import io.github.lockfreelog.testing.FullDiskSink;
+import io.github.lockfreelog.testing.TestAppenders;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,7 +18,6 @@ import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A full disk: callers never see an exception, the error shows in status and statistics, what

@@ -1,5 +1,7 @@
 package io.github.lockfreelog.logback;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.encoder.JsonEncoder;
@@ -11,8 +13,9 @@ import ch.qos.logback.core.util.Duration;
 import ch.qos.logback.core.util.FileSize;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.github.lockfreelog.journal.AppenderStatistics;
-import io.github.lockfreelog.journal.Backpressure;
+import io.github.lockfreelog.diagnostics.AppenderStatistics;
+import io.github.lockfreelog.engine.Backpressure;
+import io.github.lockfreelog.testing.TestAppenders;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -23,7 +26,6 @@ import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
-import static org.assertj.core.api.Assertions.assertThat;
 
 class EncoderAndConfigurationTest {
 

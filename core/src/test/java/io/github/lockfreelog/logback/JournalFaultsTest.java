@@ -1,11 +1,13 @@
 package io.github.lockfreelog.logback;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.core.status.Status;
 import ch.qos.logback.core.util.Duration;
-import io.github.lockfreelog.journal.AppenderStatistics;
-import io.github.lockfreelog.journal.LogSink;
+import io.github.lockfreelog.diagnostics.AppenderStatistics;
+import io.github.lockfreelog.testing.TestAppenders;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -18,7 +20,6 @@ import java.util.stream.Stream;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import static org.assertj.core.api.Assertions.assertThat;
 
 /** Journals that are not ours, damaged journals, and log files cut by an outside tool. */
 class JournalFaultsTest {
@@ -71,7 +72,7 @@ class JournalFaultsTest {
         // a journal as a future version would leave it: same magic, version 99
         byte[] bytes = new byte[4096 + 3 * 64 * 1024];
         ByteBuffer header = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
-        header.putLong(0, io.github.lockfreelog.journal.JournalDescriptor.MAGIC).putInt(8, 99).putInt(12, 3)
+        header.putLong(0, io.github.lockfreelog.term.JournalDescriptor.MAGIC).putInt(8, 99).putInt(12, 3)
                 .putInt(16, 64 * 1024);
         Files.write(journal, bytes);
         Files.delete(log);
@@ -82,9 +83,9 @@ class JournalFaultsTest {
     void journalWhoseDrainRecordsAreBothDamagedIsMovedAside() throws IOException {
         Path log = dir.resolve("record.log");
         Path journal = journalOf(log);
-        try (io.github.lockfreelog.journal.Journal j = io.github.lockfreelog.journal.Journal.create(journal, 3, 64 * 1024)) {
-            j.putIntPlain(io.github.lockfreelog.journal.JournalDescriptor.DRAIN_RECORD_OFFSET + 8, 12345);
-            j.putIntPlain(io.github.lockfreelog.journal.JournalDescriptor.DRAIN_RECORD_OFFSET + 64 + 8, 12345);
+        try (io.github.lockfreelog.term.Journal j = io.github.lockfreelog.term.Journal.create(journal, 3, 64 * 1024)) {
+            j.putIntPlain(io.github.lockfreelog.term.JournalDescriptor.DRAIN_RECORD_OFFSET + 8, 12345);
+            j.putIntPlain(io.github.lockfreelog.term.JournalDescriptor.DRAIN_RECORD_OFFSET + 64 + 8, 12345);
         }
         byte[] original = Files.readAllBytes(journal);
         assertMovedAsideAndFreshJournalWorks(log, original, "no intact drain record");
@@ -94,16 +95,16 @@ class JournalFaultsTest {
     void journalWithAnAbsurdFrameLengthIsReadPastNotFatal() throws IOException {
         Path log = dir.resolve("absurd.log");
         Path journal = journalOf(log);
-        int base = io.github.lockfreelog.journal.JournalDescriptor.METADATA_LENGTH;
-        try (io.github.lockfreelog.journal.Journal j = io.github.lockfreelog.journal.Journal.create(journal, 3, 64 * 1024)) {
+        int base = io.github.lockfreelog.term.JournalDescriptor.METADATA_LENGTH;
+        try (io.github.lockfreelog.term.Journal j = io.github.lockfreelog.term.Journal.create(journal, 3, 64 * 1024)) {
             // a frame whose length would overflow when aligned, then a good one
             j.putIntPlain(base, 0x80000001);
-            j.putIntPlain(base + 4, io.github.lockfreelog.journal.JournalDescriptor.TYPE_DATA);
+            j.putIntPlain(base + 4, io.github.lockfreelog.term.JournalDescriptor.TYPE_DATA);
             byte[] good = "after the damage\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
             j.putBytes(base + 16 + 8, good, 0, good.length);
-            j.putIntPlain(base + 16 + 4, io.github.lockfreelog.journal.JournalDescriptor.TYPE_DATA);
+            j.putIntPlain(base + 16 + 4, io.github.lockfreelog.term.JournalDescriptor.TYPE_DATA);
             j.putIntRelease(base + 16, 8 + good.length);
-            j.casRawTail(0, j.rawTailVolatile(0), io.github.lockfreelog.journal.JournalDescriptor.packTail(0, 48));
+            j.casRawTail(0, j.rawTailVolatile(0), io.github.lockfreelog.term.JournalDescriptor.packTail(0, 48));
         }
         LockFreeFileAppender appender = TestAppenders.start(context, log, a -> { });
         AppenderStatistics stats = appender.getStatistics();

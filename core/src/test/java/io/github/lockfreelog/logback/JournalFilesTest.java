@@ -1,9 +1,12 @@
 package io.github.lockfreelog.logback;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.core.status.Status;
-import io.github.lockfreelog.journal.AppenderStatistics;
+import io.github.lockfreelog.diagnostics.AppenderStatistics;
+import io.github.lockfreelog.testing.TestAppenders;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -12,7 +15,6 @@ import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import static org.assertj.core.api.Assertions.assertThat;
 
 /** The files the appender keeps beside the log, in a folder others may write to, and a start that fails. */
 class JournalFilesTest {

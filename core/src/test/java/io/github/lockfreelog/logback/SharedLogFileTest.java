@@ -4,7 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.core.status.Status;
-import io.github.lockfreelog.journal.CrashPoint;
+import io.github.lockfreelog.diagnostics.CrashPoint;
+import io.github.lockfreelog.testing.TestAppenders;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -362,7 +363,7 @@ class SharedLogFileTest {
      * The same, when the kill itself cuts the write off: one instance dies after recording the
      * intent of a write and before making it (a crash point), while another writes the very same
      * tick lines afterwards. Recovery searches the log for the cut write only up to where the other
-     * instance's bytes begin ({@link io.github.lockfreelog.journal.CrashPoint}, the write ledger), so
+     * instance's bytes begin ({@link io.github.lockfreelog.diagnostics.CrashPoint}, the write ledger), so
      * it writes the ticks that never landed. Before: the other's ticks were taken for them.
      */
     @Test
@@ -466,16 +467,16 @@ class SharedLogFileTest {
     @Test
     void aJournalRebuiltInAKilledInstancesSlotRecoversItsEventsFirst() throws Exception {
         Path log = dir.resolve("app.log");
-        io.github.lockfreelog.journal.JournalEngine.Config config = new io.github.lockfreelog.journal.JournalEngine.Config(
-                "engine", log, journal(0), 3, 64 * 1024, 16 * 1024, io.github.lockfreelog.journal.Backpressure.BLOCK,
+        io.github.lockfreelog.engine.JournalEngine.Config config = new io.github.lockfreelog.engine.JournalEngine.Config(
+                "engine", log, journal(0), 3, 64 * 1024, 16 * 1024, io.github.lockfreelog.engine.Backpressure.BLOCK,
                 TimeUnit.SECONDS.toNanos(1), TimeUnit.MILLISECONDS.toNanos(20), TimeUnit.MILLISECONDS.toNanos(500),
                 TimeUnit.SECONDS.toNanos(10), 16);
         LoggerContext context = TestAppenders.newContext();
-        var engines = new ArrayList<io.github.lockfreelog.journal.JournalEngine>();
+        var engines = new ArrayList<io.github.lockfreelog.engine.JournalEngine>();
         long acknowledged;
         try {
             for (int i = 0; i < 3; i++) {
-                engines.add(io.github.lockfreelog.journal.JournalEngine.start(config, TestAppenders.status(context),
+                engines.add(io.github.lockfreelog.engine.JournalEngine.start(config, TestAppenders.status(context),
                         java.util.function.UnaryOperator.identity()));
             }
             engines.remove(1).stop(); // slot 1 free and empty, for the child to take
@@ -495,7 +496,7 @@ class SharedLogFileTest {
             assertThat(engines.get(1).statistics().recoveredFrames()).as("recovered before it was made anew")
                     .isEqualTo(acknowledged + 1);
         } finally {
-            engines.forEach(io.github.lockfreelog.journal.JournalEngine::stop);
+            engines.forEach(io.github.lockfreelog.engine.JournalEngine::stop);
         }
         Map<String, long[]> ranges = ranges(read(List.of(log)));
         assertThat(ranges.get(key(7, 0))).as("every line of the killed child, once").containsExactly(0, acknowledged);

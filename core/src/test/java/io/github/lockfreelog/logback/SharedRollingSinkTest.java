@@ -4,8 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.core.rolling.helper.CompressionMode;
-import io.github.lockfreelog.journal.FileLogSink;
-import io.github.lockfreelog.journal.LogSink;
+import io.github.lockfreelog.logback.rolling.RolledFileCompressor;
+import io.github.lockfreelog.logback.rolling.RollingLogSink;
+import io.github.lockfreelog.sink.FileLogSink;
+import io.github.lockfreelog.sink.LogSink;
+import io.github.lockfreelog.testing.TestAppenders;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;

@@ -1,10 +1,13 @@
 package io.github.lockfreelog.logback;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.core.util.Duration;
-import io.github.lockfreelog.journal.AppenderStatistics;
-import io.github.lockfreelog.journal.JournalDescriptor;
+import io.github.lockfreelog.diagnostics.AppenderStatistics;
+import io.github.lockfreelog.term.JournalDescriptor;
+import io.github.lockfreelog.testing.TestAppenders;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -12,7 +15,6 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Many threads through tiny buffers (thousands of swaps): every line must come out exactly once,

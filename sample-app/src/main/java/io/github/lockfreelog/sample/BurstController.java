@@ -1,7 +1,7 @@
 package io.github.lockfreelog.sample;
 
 import io.github.lockfreelog.autoconfigure.actuate.LockFreeLogAppenders;
-import io.github.lockfreelog.journal.AppenderStatistics;
+import io.github.lockfreelog.diagnostics.AppenderStatistics;
 import io.github.lockfreelog.logback.LockFreeFileAppender;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,7 +1,7 @@
 package io.github.lockfreelog.autoconfigure.boot3;
 
-import io.github.lockfreelog.autoconfigure.actuate.LockFreeLogAppenders;
 import io.github.lockfreelog.autoconfigure.LockFreeLogAutoConfiguration;
+import io.github.lockfreelog.autoconfigure.actuate.LockFreeLogAppenders;
 import org.springframework.boot.actuate.autoconfigure.health.ConditionalOnEnabledHealthIndicator;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;

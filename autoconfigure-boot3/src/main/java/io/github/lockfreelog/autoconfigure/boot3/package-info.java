@@ -4,3 +4,4 @@
  * Spring Boot 3 and 4 alike from {@code io.github.lockfreelog.autoconfigure}.
  */
 package io.github.lockfreelog.autoconfigure.boot3;
+

@@ -1,9 +1,9 @@
 package io.github.lockfreelog.autoconfigure.actuate;
 
-import io.github.lockfreelog.journal.DropReason;
-import io.github.lockfreelog.journal.AppenderStatistics;
+import io.github.lockfreelog.diagnostics.AppenderStatistics;
+import io.github.lockfreelog.diagnostics.DropReason;
+import io.github.lockfreelog.diagnostics.PageFaults;
 import io.github.lockfreelog.logback.LockFreeFileAppender;
-import io.github.lockfreelog.journal.PageFaults;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,7 +1,7 @@
 package io.github.lockfreelog.autoconfigure.actuate;
 
-import io.github.lockfreelog.journal.AppenderStatistics;
-import io.github.lockfreelog.journal.DropReason;
+import io.github.lockfreelog.diagnostics.AppenderStatistics;
+import io.github.lockfreelog.diagnostics.DropReason;
 import io.github.lockfreelog.logback.LockFreeFileAppender;
 import java.time.Instant;
 import java.util.LinkedHashMap;

@@ -1,8 +1,8 @@
 package io.github.lockfreelog.autoconfigure.actuate;
 
-import io.github.lockfreelog.journal.AppenderStatistics;
-import io.github.lockfreelog.journal.DropReason;
-import io.github.lockfreelog.journal.ProcStat;
+import io.github.lockfreelog.diagnostics.AppenderStatistics;
+import io.github.lockfreelog.diagnostics.DropReason;
+import io.github.lockfreelog.diagnostics.ProcStat;
 import io.github.lockfreelog.logback.LockFreeFileAppender;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.FunctionTimer;

@@ -12,3 +12,4 @@
  * {@code io.github.lockfreelog.autoconfigure}.
  */
 package io.github.lockfreelog.autoconfigure.actuate;
+

@@ -6,3 +6,4 @@
  * as configured, and an INFO line says so.
  */
 package io.github.lockfreelog.autoconfigure.logging;
+

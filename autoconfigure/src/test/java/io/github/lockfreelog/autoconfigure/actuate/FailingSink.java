@@ -1,7 +1,7 @@
 package io.github.lockfreelog.autoconfigure.actuate;
 
-import io.github.lockfreelog.journal.ForwardingLogSink;
-import io.github.lockfreelog.journal.LogSink;
+import io.github.lockfreelog.sink.ForwardingLogSink;
+import io.github.lockfreelog.sink.LogSink;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.concurrent.atomic.AtomicBoolean;

@@ -7,7 +7,7 @@ import io.github.lockfreelog.autoconfigure.LockFreeLogEndpointAutoConfiguration;
 import io.github.lockfreelog.autoconfigure.LockFreeLogHealthAutoConfiguration;
 import io.github.lockfreelog.autoconfigure.LockFreeLogMetricsAutoConfiguration;
 import io.github.lockfreelog.autoconfigure.actuate.LockFreeLogEndpoint.AppenderDescriptor;
-import io.github.lockfreelog.journal.ProcStat;
+import io.github.lockfreelog.diagnostics.ProcStat;
 import io.github.lockfreelog.logback.LockFreeFileAppender;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;

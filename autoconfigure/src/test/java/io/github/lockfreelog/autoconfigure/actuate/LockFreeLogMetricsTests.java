@@ -3,7 +3,7 @@ package io.github.lockfreelog.autoconfigure.actuate;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.github.lockfreelog.journal.AppenderStatistics;
+import io.github.lockfreelog.diagnostics.AppenderStatistics;
 import io.github.lockfreelog.logback.LockFreeFileAppender;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;

@@ -1,0 +1,25 @@
+package io.github.lockfreelog.diagnostics;
+
+/** Why an event was not written. Every drop is counted under exactly one reason. */
+public enum DropReason {
+
+    /** The next buffer was not clean and the backpressure policy is {@code DROP}. */
+    BUFFER_FULL("buffer-full"),
+    /** The policy is {@code BLOCK} and the next buffer did not become clean within {@code maxBlockTime}. */
+    TIMEOUT("timeout"),
+    /** The drainer could not write to the log file (disk full, I/O error), so there was no room to keep the event. */
+    IO("io"),
+    /** The appender was stopped (or never started) when the event arrived. */
+    STOPPED("stopped");
+
+    private final String id;
+
+    DropReason(String id) {
+        this.id = id;
+    }
+
+    /** Name used in statistics, the endpoint and metric tags. */
+    public String id() {
+        return id;
+    }
+}

@@ -1,0 +1,290 @@
+package io.github.lockfreelog.recovery;
+
+import static io.github.lockfreelog.term.JournalDescriptor.*;
+
+import io.github.lockfreelog.diagnostics.CrashPoint;
+import io.github.lockfreelog.diagnostics.StatusReporter;
+import io.github.lockfreelog.drain.DrainLog;
+import io.github.lockfreelog.files.SafeFiles;
+import io.github.lockfreelog.journal.JournalLock;
+import io.github.lockfreelog.journal.JournalSlots;
+import io.github.lockfreelog.journal.WriteLedger;
+import io.github.lockfreelog.sink.LogSink;
+import io.github.lockfreelog.term.FrameScanner;
+import io.github.lockfreelog.term.Journal;
+import io.github.lockfreelog.term.JournalDescriptor;
+import io.github.lockfreelog.term.JournalFormatException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+
+/**
+ * Appends to the log file, exactly once, the committed events that a previous process left in
+ * its journal when it died.
+ *
+ * <p>The newest intact drain record says up to which term and offset the log file had been
+ * written. If the write intent names the range right after it, in whichever term that is, the
+ * process died during or just after that write: the log file is searched, by content, for those
+ * bytes after the size it had then ({@link LogSink#landed}), and only what did not land is written.
+ * Bytes that others appended to the log meanwhile therefore never cost an event or tear a line. An
+ * intent marked failed (the write returned an error) is not searched for: exactly its
+ * {@code skip} bytes landed.
+ *
+ * <p>Frames are then read from there onwards, term after term while a buffer's tail still carries
+ * the expected term id, each term from its start ({@link JournalDescriptor}). A committed data
+ * frame is recovered; padding and frames the drainer left out are skipped; a frame whose writer
+ * died mid-copy (negative length) is skipped and counted; a reservation whose header was never
+ * written is skipped by re-synchronising on the next plausible header, and counted.
+ *
+ * <p>Recovery writes through a {@link DrainLog} on the old journal, so a crash during recovery
+ * is itself recovered exactly once by the next start.
+ */
+public final class Recovery {
+
+    /** Recovered events are written in batches of about this many bytes. */
+    private static final int BATCH_BYTES = 1 << 20;
+
+    public record Result(long recoveredFrames, long recoveredBytes, long skippedFrames) {
+        public static final Result NONE = new Result(0, 0, 0);
+
+        public Result plus(Result other) {
+            return new Result(recoveredFrames + other.recoveredFrames, recoveredBytes + other.recoveredBytes,
+                    skippedFrames + other.skippedFrames);
+        }
+    }
+
+    private Recovery() {
+    }
+
+    /**
+     * Recovers the journal that {@code hold} locks, through the channel it holds. A journal that
+     * cannot be read is moved aside (never deleted) and a new file takes its name, locked by the
+     * same hold.
+     */
+    public static Result recover(JournalLock hold, LogSink sink, WriteLedger.Entry ledger, StatusReporter status)
+            throws IOException {
+        Path journalFile = hold.journalFile();
+        if (hold.journalChannel().size() == 0) {
+            return Result.NONE;
+        }
+        Journal journal;
+        try {
+            journal = Journal.open(journalFile, hold.journalChannel());
+        } catch (JournalFormatException e) {
+            moveAside(hold, e.getMessage(), status);
+            return Result.NONE;
+        }
+        try {
+            Journal.DrainRecord record = journal.readDrainRecord();
+            if (record == null) {
+                journal.close();
+                moveAside(hold, "journal " + journalFile + " has no intact drain record", status);
+                return Result.NONE;
+            }
+            Result result;
+            try {
+                result = new Replay(journal, sink, record, ledger).run();
+            } catch (RuntimeException e) {
+                journal.close();
+                moveAside(hold, "journal " + journalFile + " could not be read to its end (" + e + ")", status);
+                return Result.NONE;
+            }
+            if (result.recoveredFrames() > 0 || result.skippedFrames() > 0) {
+                status.info("recovered " + result.recoveredFrames() + " events (" + result.recoveredBytes()
+                        + " bytes) from journal " + journalFile + " into the log file; skipped "
+                        + result.skippedFrames() + " unfinished or damaged frames");
+            }
+            return result;
+        } finally {
+            journal.close();
+        }
+    }
+
+    /** Renames the journal aside (it stays locked until replaced) and locks the new file that takes its name. */
+    private static void moveAside(JournalLock hold, String why, StatusReporter status) throws IOException {
+        Path aside = SafeFiles.moveAside(hold.journalFile());
+        hold.replaceJournal(status);
+        status.warn(why + "; moved it to " + aside + " and started a fresh journal", null);
+    }
+
+    /** One pass over the journal's undrained frames. */
+    private static final class Replay {
+        private final Journal journal;
+        private final LogSink sink;
+        private final Journal.DrainRecord record;
+        private final WriteLedger.Entry ledger;
+        private final int bufferCount;
+        private final int bufferSize;
+        private final ByteBuffer batch = ByteBuffer.allocate(BATCH_BYTES);
+        private DrainLog log;
+        private long recovered;
+        private long recoveredBytes;
+        private long skipped;
+
+        Replay(Journal journal, LogSink sink, Journal.DrainRecord record, WriteLedger.Entry ledger) {
+            this.journal = journal;
+            this.sink = sink;
+            this.record = record;
+            this.ledger = ledger;
+            this.bufferCount = journal.bufferCount();
+            this.bufferSize = journal.bufferSize();
+        }
+
+        Result run() throws IOException {
+            Journal.WriteIntent intent = journal.readIntent();
+            // intents only need a non-zero sequence number; the old journal's own is not needed
+            // the ledger's word on the interrupted write is read before this recovery's own writes replace it
+            long searchEnd = intent == null || ledger == null ? WriteLedger.UNBOUNDED
+                    : ledger.searchEnd(intent.seq(), intent.logSizeBefore());
+            log = new DrainLog(journal, sink, record.seq() + 1, 0, ledger);
+            long term = record.termCount();
+            long offset = record.offset();
+            for (int seen = 0; seen < bufferCount; seen++, term++, offset = 0) {
+                int index = (int) (term % bufferCount);
+                long rawTail = journal.rawTailVolatile(index);
+                if (termId(rawTail) != (int) term) {
+                    break;
+                }
+                int base = journal.bufferBase(index);
+                int start = Math.max((int) offset, journal.termStartVolatile(index));
+                int limit = (int) Math.min(tailOffset(rawTail), bufferSize);
+                // the write recorded last, if no drain record covers it: in any term (a recovery that
+                // died after writing a later term left its intent there)
+                if (intent != null && intent.termCount() == term && intent.from() == start
+                        && intent.to() > start && intent.to() <= limit) {
+                    settle(term, base, intent, searchEnd);
+                    start = (int) intent.to();
+                }
+                replayTerm(term, base, start, limit);
+            }
+            return new Result(recovered, recoveredBytes, skipped);
+        }
+
+        /** Writes what of the interrupted write {@code intent} did not reach the log file. */
+        private void settle(long term, int base, Journal.WriteIntent intent, long searchEnd) throws IOException {
+            int from = (int) intent.from();
+            int to = (int) intent.to();
+            int length = 0;
+            int events = 0;
+            for (int offset = from; offset < to; offset = FrameScanner.nextFrame(journal, base, offset, to)) {
+                int payload = FrameScanner.dataPayload(journal.getLongAcquire(base + offset), to - offset);
+                if (payload >= 0) {
+                    length += payload;
+                    events++;
+                }
+            }
+            byte[] bytes = new byte[length];
+            int[] ends = new int[events];
+            events = 0;
+            int filled = 0;
+            for (int offset = from; offset < to; offset = FrameScanner.nextFrame(journal, base, offset, to)) {
+                int payload = FrameScanner.dataPayload(journal.getLongAcquire(base + offset), to - offset);
+                if (payload >= 0) {
+                    journal.getBytes(base + offset + HEADER_LENGTH, bytes, filled, payload);
+                    filled += payload;
+                    ends[events++] = filled;
+                }
+            }
+            int skip = (int) Math.min(Math.max(intent.skip(), 0), length);
+            // a write known to have failed landed exactly skip bytes: nothing is searched for, so bytes
+            // that another process wrote meanwhile, however alike, are never taken for it
+            int landed = intent.failed() ? 0
+                    : sink.landed(intent.logSizeBefore(), searchEnd, java.util.Arrays.copyOfRange(bytes, skip, length));
+            int done = skip + landed;
+            for (int i = 0; i < events; i++) {
+                if (ends[i] > done) {
+                    recovered++;
+                }
+            }
+            recoveredBytes += length - done;
+            if (done < length) {
+                log.write(ByteBuffer.wrap(bytes, done, length - done), 0, term, from, to);
+            } else {
+                log.record(term, to);
+            }
+        }
+
+        /** Writes the data frames of {@code [offset, limit)} of term {@code term}, in batches. */
+        private void replayTerm(long term, int base, int offset, int limit) throws IOException {
+            int batchFrom = offset;
+            while (offset < limit) {
+                int at = base + offset;
+                int room = limit - offset;
+                long header = journal.getLongAcquire(at);
+                int length = headerLength(header);
+                if (FrameScanner.isCommitted(header, room)) {
+                    if (headerType(header) == TYPE_DATA) {
+                        int payload = length - HEADER_LENGTH;
+                        if (payload > batch.remaining()) {
+                            write(term, batchFrom, offset);
+                            batchFrom = offset;
+                        }
+                        if (payload > batch.capacity()) {
+                            byte[] large = new byte[payload];
+                            journal.getBytes(at + HEADER_LENGTH, large, 0, payload);
+                            log.write(ByteBuffer.wrap(large), 0, term, offset, offset + align(length));
+                            batchFrom = offset + align(length);
+                        } else {
+                            journal.getBytes(at + HEADER_LENGTH, batch.array(), batch.position(), payload);
+                            batch.position(batch.position() + payload);
+                        }
+                        recovered++;
+                        recoveredBytes += payload;
+                    }
+                    offset += align(length);
+                } else if (FrameScanner.isClaimed(header, room)) {
+                    skipped++; // the writer died while copying
+                    offset += align(-length);
+                } else if (FrameScanner.isAbandoned(header, room)) {
+                    offset += align(-length); // left out by the drainer; its writer wrote the event again
+                } else {
+                    skipped++; // header never written, or damaged: find the next committed frame
+                    offset = FrameScanner.nextPlausibleFrame(journal, base, offset + FRAME_ALIGNMENT, limit);
+                }
+            }
+            write(term, batchFrom, limit);
+        }
+
+        /** Writes the batch, the data of {@code [from, to)} of term {@code term}, and records it. */
+        private void write(long term, int from, int to) throws IOException {
+            batch.flip();
+            if (batch.hasRemaining()) {
+                log.write(batch, 0, term, from, to);
+                CrashPoint.reached(CrashPoint.MID_RECOVERY);
+            } else if (to > from) {
+                log.record(term, to);
+            }
+            batch.clear();
+        }
+    }
+
+    /**
+     * Recovers into {@code sink}, and deletes, the journal of every slot other than {@code own}
+     * whose locks are free: a process that died left it.
+     */
+    public static Result recoverLeftovers(Path first, int slots, Path own, LogSink sink, WriteLedger ledger,
+            StatusReporter status) throws IOException {
+        Result all = Result.NONE;
+        for (int i = 0; i < slots; i++) {
+            Path journal = JournalSlots.slot(first, i);
+            if (journal.equals(own) || !Files.exists(journal, LinkOption.NOFOLLOW_LINKS)) {
+                continue;
+            }
+            JournalLock lock = JournalLock.tryAcquire(journal, status);
+            if (lock == null) {
+                continue; // a running engine's, in this process or another one
+            }
+            try {
+                all = all.plus(recover(lock, sink, ledger == null ? null : ledger.entry(i), status));
+                if (lock.journalIsNamed()) {
+                    Files.delete(journal); // all it held is in the log now; still locked, so no one else has it open
+                }
+            } finally {
+                lock.close();
+            }
+        }
+        return all;
+    }
+}

@@ -1,0 +1,181 @@
+package io.github.lockfreelog.sink;
+
+import io.github.lockfreelog.diagnostics.StatusReporter;
+import io.github.lockfreelog.files.FileIdentity;
+import io.github.lockfreelog.files.SafeFiles;
+import io.github.lockfreelog.files.Uninterruptible;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedByInterruptException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Objects;
+
+/**
+ * The log file, opened for appending: every write lands at the file's current end, so when an
+ * outside tool truncates the file (logrotate's {@code copytruncate}) writing goes on at the new
+ * end with no gap of NUL bytes, and other processes may append to the same file between our writes.
+ *
+ * <p>The file is followed by name: before each write ({@link #follow}) the name is looked up, and
+ * when it stands for another file than the one open (another instance rolled it, an operator moved
+ * or deleted it, or deleted its folder), the name is opened again, its folder created again if it
+ * is gone, so later writes go to the live file. It compares the open file's key (device and inode)
+ * with the name's, which costs a {@code stat} per write (at most one write a millisecond). Where the
+ * file system has no file keys the file is never reopened.
+ *
+ * <p><b>Links.</b> A log file that is a symbolic link at start stays one, as Logback allows: it is
+ * written through, as long as it points where it pointed at start. A link found at the name later
+ * (planted after the file was renamed away, or repointed) is never followed: it is moved aside as
+ * {@code <name>.bad-<time>} (the link, never its target), an ERROR status names it and its target,
+ * and a plain file takes the name.
+ *
+ * <p>An interrupt of the writing thread makes the JDK close the channel for good
+ * ({@link ClosedByInterruptException}), even when the write itself completed. This sink then
+ * clears the interrupt, reopens the file in append mode and says so
+ * ({@link InterruptedWriteException}); the drainer ({@code DrainLog}) finds out by content how much of the write
+ * landed, so an interrupt never costs or repeats a byte.
+ */
+public final class FileLogSink implements LogSink {
+
+    private final Path file;
+    private final StatusReporter status;
+    /** Where the name pointed at start, if it was a link then; {@code null} if it was not. */
+    private final Path linkAtStart;
+    private FileChannel channel;
+    /** Key of the open file, or {@code null} where the file system has none. */
+    private Object key;
+
+    /**
+     * Opens {@code file} (a real path: see {@link FileIdentity#realFile}), creating it and its
+     * folder if they are missing; reports refused links to {@code status}.
+     */
+    public FileLogSink(Path file, StatusReporter status) throws IOException {
+        this.file = file;
+        this.status = status;
+        this.linkAtStart = Files.isSymbolicLink(file) ? Files.readSymbolicLink(file) : null;
+        this.channel = openByName();
+    }
+
+    /**
+     * Opens the file and learns its key. A file has no name of its own for Java to ask about, so
+     * the name is looked up before and after opening it; when both name the same file, that is
+     * the file opened (another instance may rename or create the file at the same moment).
+     */
+    private FileChannel openByName() throws IOException {
+        return Uninterruptible.call(() -> {
+            for (int tries = 0;; tries++) {
+                refuseNewLink();
+                Object before = key();
+                FileChannel opened = open();
+                Object after = key();
+                if ((before != FileIdentity.ABSENT && Objects.equals(before, after)) || tries == 3) {
+                    key = after;
+                    return opened;
+                }
+                opened.close();
+            }
+        });
+    }
+
+    /** Moves a link aside that was not at the name at start (or points elsewhere now); see the class comment. */
+    private void refuseNewLink() throws IOException {
+        if (!Files.isSymbolicLink(file)) {
+            return;
+        }
+        Path target = Files.readSymbolicLink(file);
+        if (target.equals(linkAtStart)) {
+            return;
+        }
+        Path aside = SafeFiles.moveAside(file);
+        status.error("the log file " + file + " was replaced by a symbolic link to " + target + ", which was not there"
+                + " when the appender started: lockfreelog never writes through it; moved the link to " + aside
+                + " and went on in a new plain file " + file, null);
+    }
+
+    private FileChannel open() throws IOException {
+        StandardOpenOption[] options = {StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.APPEND};
+        try {
+            return linkAtStart != null ? FileChannel.open(file, options) : SafeFiles.open(file, options);
+        } catch (NoSuchFileException e) {
+            Path folder = file.getParent();
+            if (folder == null || Files.isDirectory(folder)) {
+                throw e;
+            }
+            Files.createDirectories(folder); // deleted while we ran: the log comes back where it was
+            return linkAtStart != null ? FileChannel.open(file, options) : SafeFiles.open(file, options);
+        }
+    }
+
+    /** The key of what the name stands for: of the link's target for a link kept from start, else of the name itself. */
+    private Object key() {
+        return linkAtStart != null ? FileIdentity.ofTarget(file) : FileIdentity.of(file);
+    }
+
+    /**
+     * Whether the name still stands for the open file (also when that cannot be told). Costs a
+     * {@code stat}.
+     */
+    public boolean isLive() {
+        if (key == null) {
+            return true;
+        }
+        Object current = key();
+        return current == null || (current != FileIdentity.ABSENT && current.equals(key));
+    }
+
+    /** Closes the open file and opens the name again; see {@link #follow}. */
+    public void reopen() throws IOException {
+        FileChannel old = channel;
+        channel = openByName();
+        old.close();
+    }
+
+    @Override
+    public boolean follow() throws IOException {
+        if (key == null || isLive()) {
+            return false;
+        }
+        reopen();
+        return true;
+    }
+
+    @Override
+    public int write(ByteBuffer src) throws IOException {
+        if (!channel.isOpen()) {
+            channel = openByName();
+        }
+        try {
+            return channel.write(src);
+        } catch (ClosedByInterruptException e) {
+            Thread.interrupted();
+            channel = openByName();
+            throw new InterruptedWriteException(e);
+        }
+    }
+
+    @Override
+    public int landed(long from, long until, byte[] expected) throws IOException {
+        try (FileChannel reader = linkAtStart != null ? FileChannel.open(file, StandardOpenOption.READ)
+                : SafeFiles.open(file, StandardOpenOption.READ)) {
+            return LandedBytes.find(reader, from, until, expected);
+        }
+    }
+
+    @Override
+    public long size() throws IOException {
+        return Uninterruptible.call(() -> {
+            if (!channel.isOpen()) {
+                channel = openByName();
+            }
+            return channel.size();
+        });
+    }
+
+    @Override
+    public void close() throws IOException {
+        channel.close();
+    }
+}

@@ -1,0 +1,252 @@
+package io.github.lockfreelog.term;
+
+/**
+ * Layout of the journal file: one metadata page followed by {@code bufferCount} buffers of
+ * {@code bufferSize} bytes each. Every multi-byte value is <b>little-endian</b>.
+ *
+ * <h2>Metadata page</h2>
+ * <pre>
+ *   0                   8       12      16      20                          128
+ *   +-------------------+-------+-------+-------+----------------- ... -----+
+ *   | magic "LFJRNL01"  |version|count  |size   | (reserved)                |
+ *   +-------------------+-------+-------+-------+----------------- ... -----+
+ *   128: active term count (long)             own 128-byte line: written on every swap
+ *   256: drain record slot 0 (5 longs)        written by the drainer only
+ *   320: drain record slot 1 (5 longs)
+ *   384: write intent (8 longs)               written by the drainer before each write to the log
+ *   512 + i * 128: raw tail of buffer i (long) own 128-byte line each: the contended counters
+ *                  raw tail = (termId &lt;&lt; 32) | offset, offset never above bufferSize
+ *   512 + i * 128 + 64: term start of buffer i (int): where the term it hosts starts (see below)
+ *   4096: buffer 0, 4096 + bufferSize: buffer 1, ...
+ * </pre>
+ * A term is one use of a buffer: term {@code n} lives in buffer {@code n % bufferCount} and
+ * its term id is {@code (int) n}. Buffers cycle clean, active, dirty, clean.
+ *
+ * <h2>Drain record</h2>
+ * The drainer writes {@code (seq, termCount, offset, logSize, check)} into slot {@code seq % 2}
+ * after each write to the log file: everything of term {@code termCount} below {@code offset}
+ * (and every earlier term) has reached the log file, which was then {@code logSize} bytes
+ * long. {@code check = seq ^ termCount ^ offset ^ logSize ^ CHECK_SALT}; at recovery the valid
+ * slot with the higher {@code seq} wins, so a record torn by a crash is never trusted.
+ *
+ * <h2>Write intent</h2>
+ * Before each write to the log file the drainer records {@code (seq, termCount, from, to, skip,
+ * logSizeBefore, check)}: it is about to write the payloads of the data frames of term
+ * {@code termCount} in {@code [from, to)}, less the first {@code skip} bytes (written by earlier
+ * calls of the same batch), to a log file that was {@code logSizeBefore} bytes long. The write
+ * may land after bytes that are not ours (another process appending to the same file), so at
+ * recovery an intent that no drain record covers is settled by content: the log is searched after
+ * {@code logSizeBefore} for those bytes, and only what is not there is written. An intent torn by
+ * a crash fails its check; it was written before its write began, so nothing of it is in the log.
+ * When the write fails (the call returns an error, which means it wrote nothing), the intent is
+ * written again with {@code state = 1}: exactly {@code skip} bytes of the range landed, and recovery
+ * writes the rest without searching, so bytes that another process wrote meanwhile, however alike,
+ * are never taken for this write. The check covers the state; a state of 0 leaves it as journals of
+ * the previous version wrote it.
+ *
+ * <h2>Tail and term start</h2>
+ * A caller moves a tail only after reading it in range: it compare-and-sets {@code offset} to
+ * {@code offset + aligned} while that fits, or to {@code bufferSize} when it does not (and pads
+ * the rest), so however long the buffers stay full, a tail offset never leaves
+ * {@code [termStart, bufferSize]} and never reaches the term id. A term usually starts at 0; it
+ * starts later when a writer stalled mid-copy in an earlier term of the buffer and has not
+ * resumed yet (its frame was abandoned, see below): the term then starts after that frame, so the
+ * writer's late copy can only land in its own frame.
+ *
+ * <h2>Frame</h2>
+ * <pre>
+ *   0               4               8
+ *   +---------------+---------------+-----------------------------+---------+
+ *   | frame length  | type          | payload (length - 8 bytes)  | to 8    |
+ *   +---------------+---------------+-----------------------------+---------+
+ * </pre>
+ * Frames start on 8-byte boundaries. A free 8-byte slot of term {@code t} holds
+ * {@link #emptyHeader(int) emptyHeader(t)}: length 0 and the term id in the type word. The drainer
+ * fills a buffer with the free slots of the term it will host next when it cleans it. The commit
+ * protocol of a writer that reserved {@code [offset, offset + align(length))} in term {@code t}:
+ * <ol>
+ *   <li>compare-and-set the header long from {@code emptyHeader(t)} to
+ *       {@code (length -length, type)}: a negative length means the writer is still copying. The
+ *       compare fails only if the drainer padded over a stalled reservation; the writer then
+ *       reserves again. Because the expected value names the term, a writer that stalls until
+ *       its buffer hosts a later term can never claim a slot there;</li>
+ *   <li>copy the payload;</li>
+ *   <li>compare-and-set the header from {@code (-length, type)} to {@code (+length, type)}: a
+ *       positive length means committed. A reader loads the length with acquire and, if it is
+ *       positive, may read the type and payload.</li>
+ * </ol>
+ * A writer that stays between claim and commit for longer than the unblock timeout has its frame
+ * <em>abandoned</em> by the drainer: compare-and-set from {@code (-length, type)} to
+ * {@code (-length, ABANDONED)}. The frame is left out of the log; later terms of its buffer start
+ * after it until the writer resumes: its commit then fails, it marks the frame
+ * {@code ACKNOWLEDGED} and writes its event again elsewhere. So a stalled writer costs some room
+ * in one buffer, never the log, and its late copy can never land in a frame of a later term.
+ * A {@link #TYPE_PADDING} frame fills the end of a buffer that a reservation crossed, or a
+ * reservation whose writer never wrote its header. Type words carry the ASCII marker
+ * {@code "LF"} in their upper half so that recovery can re-synchronise on a valid header.
+ */
+public final class JournalDescriptor {
+
+    /** Size of a page; buffer sizes must be multiples of it. */
+    public static final int PAGE_SIZE = 4096;
+    /** Distance between hot counters, two cache lines so that adjacent-line prefetch does not couple them. */
+    public static final int COUNTER_PADDING = 128;
+    /** Alignment of every frame. */
+    public static final int FRAME_ALIGNMENT = 8;
+
+    public static final long MAGIC = 0x3130_4C4E_524A_464CL; // "LFJRNL01" read as little-endian bytes
+    public static final int VERSION = 2;
+
+    public static final int MAGIC_OFFSET = 0;
+    public static final int VERSION_OFFSET = MAGIC_OFFSET + Long.BYTES;
+    public static final int BUFFER_COUNT_OFFSET = VERSION_OFFSET + Integer.BYTES;
+    public static final int BUFFER_SIZE_OFFSET = BUFFER_COUNT_OFFSET + Integer.BYTES;
+
+    public static final int ACTIVE_TERM_COUNT_OFFSET = COUNTER_PADDING;
+
+    public static final int DRAIN_RECORD_OFFSET = ACTIVE_TERM_COUNT_OFFSET + COUNTER_PADDING;
+    public static final int DRAIN_RECORD_LENGTH = 64;
+    public static final int DRAIN_SEQ_FIELD = 0;
+    public static final int DRAIN_TERM_FIELD = 8;
+    public static final int DRAIN_OFFSET_FIELD = 16;
+    public static final int DRAIN_LOG_SIZE_FIELD = 24;
+    public static final int DRAIN_CHECK_FIELD = 32;
+    public static final long CHECK_SALT = 0x5AFE_D0C5_1234_ABCDL;
+
+    public static final int INTENT_OFFSET = DRAIN_RECORD_OFFSET + 2 * DRAIN_RECORD_LENGTH;
+    public static final int INTENT_SEQ_FIELD = 0;
+    public static final int INTENT_TERM_FIELD = 8;
+    public static final int INTENT_FROM_FIELD = 16;
+    public static final int INTENT_TO_FIELD = 24;
+    public static final int INTENT_SKIP_FIELD = 32;
+    public static final int INTENT_LOG_SIZE_FIELD = 40;
+    public static final int INTENT_CHECK_FIELD = 48;
+    /** 0: the write may have landed (search the log for it); 1: it failed, exactly {@code skip} bytes landed. */
+    public static final int INTENT_STATE_FIELD = 56;
+    public static final int INTENT_LENGTH = 128;
+
+    public static final int TAIL_COUNTERS_OFFSET = INTENT_OFFSET + INTENT_LENGTH;
+    /** Offset of a buffer's term start within its tail counter's 128 bytes (a line of its own). */
+    public static final int TERM_START_FIELD = 64;
+
+    public static final int MIN_BUFFER_COUNT = 2;
+    public static final int MAX_BUFFER_COUNT = 16;
+    /** Smallest buffer: 64 KiB. */
+    public static final int MIN_BUFFER_SIZE = 64 * 1024;
+    /** Largest buffer: 512 MiB, so that a tail offset never runs into the term id bits. */
+    public static final int MAX_BUFFER_SIZE = 512 * 1024 * 1024;
+
+    public static final int METADATA_LENGTH = PAGE_SIZE;
+
+    public static final int FRAME_LENGTH_OFFSET = 0;
+    public static final int FRAME_TYPE_OFFSET = 4;
+    public static final int HEADER_LENGTH = 8;
+
+    private static final int TYPE_MARKER = 0x4C46_0000; // "LF"
+    public static final int TYPE_DATA = TYPE_MARKER | 1;
+    public static final int TYPE_PADDING = TYPE_MARKER | 2;
+    /** A claimed frame whose writer stalled: left out of the log; its buffer waits for the writer. */
+    public static final int TYPE_ABANDONED = TYPE_MARKER | 3;
+    /** An abandoned frame whose writer has resumed and written its event again elsewhere. */
+    public static final int TYPE_ACKNOWLEDGED = TYPE_MARKER | 4;
+
+    static {
+        if (TAIL_COUNTERS_OFFSET + MAX_BUFFER_COUNT * COUNTER_PADDING > METADATA_LENGTH) {
+            throw new AssertionError("metadata layout overflows its page");
+        }
+    }
+
+    private JournalDescriptor() {
+    }
+
+    public static int tailCounterOffset(int bufferIndex) {
+        return TAIL_COUNTERS_OFFSET + bufferIndex * COUNTER_PADDING;
+    }
+
+    public static int termStartOffset(int bufferIndex) {
+        return tailCounterOffset(bufferIndex) + TERM_START_FIELD;
+    }
+
+    public static int bufferOffset(int bufferIndex, int bufferSize) {
+        return METADATA_LENGTH + bufferIndex * bufferSize;
+    }
+
+    public static long journalLength(int bufferCount, int bufferSize) {
+        return METADATA_LENGTH + (long) bufferCount * bufferSize;
+    }
+
+    /** Header long of a free slot in term {@code termId} (length 0; little-endian: the type word is the high half). */
+    public static long emptyHeader(int termId) {
+        return (long) termId << 32;
+    }
+
+    /** Header long with the given length and type words. */
+    public static long header(int length, int type) {
+        return ((long) type << 32) | (length & 0xFFFF_FFFFL);
+    }
+
+    public static int align(int length) {
+        return (length + FRAME_ALIGNMENT - 1) & -FRAME_ALIGNMENT;
+    }
+
+    public static long packTail(int termId, int offset) {
+        return ((long) termId << 32) | (offset & 0xFFFF_FFFFL);
+    }
+
+    public static int termId(long rawTail) {
+        return (int) (rawTail >>> 32);
+    }
+
+    /** Offset part of a raw tail; at most the buffer size. */
+    public static long tailOffset(long rawTail) {
+        return rawTail & 0xFFFF_FFFFL;
+    }
+
+    public static boolean isValidType(int type) {
+        return type == TYPE_DATA || type == TYPE_PADDING || type == TYPE_ABANDONED || type == TYPE_ACKNOWLEDGED;
+    }
+
+    /** The length word of a header long. */
+    public static int headerLength(long header) {
+        return (int) header;
+    }
+
+    /** The type word of a header long. */
+    public static int headerType(long header) {
+        return (int) (header >>> 32);
+    }
+
+    /** Checks a buffer count; returns an error message, or {@code null} when it is allowed. */
+    public static String checkBufferCount(int bufferCount) {
+        if (bufferCount < MIN_BUFFER_COUNT || bufferCount > MAX_BUFFER_COUNT) {
+            return "bufferCount=" + bufferCount + " is not allowed: use " + MIN_BUFFER_COUNT + " to " + MAX_BUFFER_COUNT;
+        }
+        return null;
+    }
+
+    /** Checks a buffer size; returns an error message, or {@code null} when it is allowed. */
+    public static String checkBufferSize(long bufferSize) {
+        if (bufferSize < MIN_BUFFER_SIZE || bufferSize > MAX_BUFFER_SIZE) {
+            return "bufferSize=" + bufferSize + " bytes is not allowed: use " + MIN_BUFFER_SIZE + " bytes (64KB) to "
+                    + MAX_BUFFER_SIZE + " bytes (512MB)";
+        }
+        if (bufferSize % PAGE_SIZE != 0) {
+            return "bufferSize=" + bufferSize + " bytes is not allowed: it must be a multiple of the page size "
+                    + PAGE_SIZE;
+        }
+        return null;
+    }
+
+    /** Checks buffer count and size together (the journal is one mapping, under 2 GiB). */
+    public static String checkGeometry(int bufferCount, long bufferSize) {
+        String error = checkBufferCount(bufferCount);
+        if (error == null) {
+            error = checkBufferSize(bufferSize);
+        }
+        if (error == null && journalLength(bufferCount, (int) bufferSize) > Integer.MAX_VALUE) {
+            error = "bufferSize=" + bufferSize + " x bufferCount=" + bufferCount
+                    + " is not allowed: the journal must stay under 2GB";
+        }
+        return error;
+    }
+}

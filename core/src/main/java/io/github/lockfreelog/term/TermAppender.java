@@ -1,0 +1,246 @@
+package io.github.lockfreelog.term;
+
+import static io.github.lockfreelog.term.JournalDescriptor.*;
+
+import io.github.lockfreelog.diagnostics.CrashPoint;
+
+/**
+ * The caller's side of the journal: reserve space in the active term, claim it, copy, commit; pad
+ * the end of a term that a reservation does not fit; rotate to the next term. Lock-free: every
+ * step is one compare-and-set that some thread wins.
+ *
+ * <h2>Reservation</h2>
+ * A caller reads the active buffer's raw tail and compare-and-sets it forward only when it has
+ * seen it in range: to {@code offset + aligned} when the frame fits, else to {@code bufferSize}
+ * (and that one caller pads from {@code offset} to the end). A full buffer is never added to, so
+ * however long a fault lasts (a full disk, thousands of drops a second) a tail offset stays in
+ * {@code [termStart, bufferSize]} and cannot run into its term id.
+ */
+public final class TermAppender {
+
+    /** {@link #reserve} found the buffer full. */
+    public static final long FULL = Long.MIN_VALUE;
+    /**
+     * Set in a reservation from {@link #reserve} that did not fit: the caller pads from its position to
+     * the end of the buffer ({@link #restOf}, {@link #writePadding}) and then treats the buffer as full. Positions are
+     * 8-byte aligned, so the lowest bit is free for this.
+     */
+    public static final long PAD_TO_END = 1;
+
+    public static final int COMMITTED = 0;
+    public static final int ABANDONED = 1;
+    static final int FAILED = 2;
+
+    /** {@link #tryRotate}: the next buffer is not clean yet. */
+    public static final int NOT_READY = 0;
+    /** {@link #tryRotate}: this caller moved the active term. */
+    public static final int ROTATED = 1;
+    /** {@link #tryRotate}: the active term moved, or another caller is moving it: reserve anew. */
+    static final int MOVED = 2;
+
+    private final Journal journal;
+    private final BufferStates states;
+    private final int bufferCount;
+    private final int bufferSize;
+
+    public TermAppender(Journal journal, BufferStates states) {
+        this.journal = journal;
+        this.states = states;
+        this.bufferCount = journal.bufferCount();
+        this.bufferSize = journal.bufferSize();
+    }
+
+    /**
+     * Reserves {@code aligned} bytes in the buffer of term {@code termCount}. Returns
+     * {@code (termId << 32) | position}, the absolute position of the reserved frame and the term
+     * it belongs to (see {@link #position} and {@link #termIdOf}); the same with {@link #PAD_TO_END}
+     * when the frame did not fit and this caller closed the buffer; or {@link #FULL}. Nothing after
+     * the compare-and-set calls a method, so no stack overflow can strike between it and the
+     * caller's {@code finally}.
+     */
+    public long reserve(long termCount, int aligned) {
+        final Journal journal = this.journal;
+        final int bufferSize = this.bufferSize;
+        final int index = (int) (termCount % bufferCount);
+        for (;;) {
+            final long rawTail = journal.rawTailVolatile(index);
+            final long offset = tailOffset(rawTail);
+            if (offset >= bufferSize) {
+                return FULL;
+            }
+            final int termId = termId(rawTail);
+            final long reservation = ((long) termId << 32) | (journal.bufferBase(index) + offset);
+            if (offset + aligned > bufferSize) {
+                if (journal.casRawTail(index, rawTail, packTail(termId, bufferSize))) {
+                    return reservation | PAD_TO_END;
+                }
+            } else if (journal.casRawTail(index, rawTail, rawTail + aligned)) {
+                return reservation;
+            }
+        }
+    }
+
+    public static int position(long reservation) {
+        return (int) (reservation & ~PAD_TO_END);
+    }
+
+    /** The length of the padding frame that closes the buffer of a {@link #PAD_TO_END} reservation. */
+    public int restOf(long reservation) {
+        int at = position(reservation);
+        return bufferSize - (at - METADATA_LENGTH) % bufferSize;
+    }
+
+    /**
+     * Settles a reservation whose caller failed before finishing it: a free slot is padded over
+     * ({@code reserved} bytes); a frame it had claimed, as data or as the padding that closes a
+     * buffer, is committed as padding ({@link #settleClaimed}). The drainer calls this too, for a
+     * caller that left a hint (see {@code ActiveJournal}) and whose own attempt failed.
+     *
+     * @return whether the frame had been committed as data before the failure (a fault delivered
+     *         just after the commit): its event reaches the log, so it is not a drop
+     */
+    public static boolean settle(Journal journal, int at, int termId, int reserved, int frameLength) {
+        if (writePadding(journal, at, reserved, termId)) {
+            return false;
+        }
+        settleClaimed(journal, at, journal.getLongAcquire(at));
+        return journal.getLongAcquire(at) == header(frameLength, TYPE_DATA);
+    }
+
+    /**
+     * Commits as padding a frame (header {@code header}) claimed by a writer that failed before
+     * committing it, whether it claimed it as data or as padding; acknowledges it if the drainer
+     * abandoned it meanwhile. Anything else (committed already) is left as it is.
+     */
+    public static void settleClaimed(Journal journal, int at, long header) {
+        int length = headerLength(header);
+        int type = headerType(header);
+        if (length >= 0 || length == Integer.MIN_VALUE) {
+            return;
+        }
+        if (type == TYPE_DATA || type == TYPE_PADDING) {
+            commit(journal, at, -length, type, TYPE_PADDING);
+        } else if (type == TYPE_ABANDONED) {
+            journal.casLong(at, header, header(length, TYPE_ACKNOWLEDGED));
+        }
+    }
+
+    public static int termIdOf(long reservation) {
+        return (int) (reservation >>> 32);
+    }
+
+    /**
+     * Claims the reserved frame: its free slot becomes {@code (-frameLength, DATA)}. Fails only if
+     * the drainer padded over the reservation while this writer stalled; the writer then reserves again.
+     */
+    public static boolean claim(Journal journal, long reservation, int frameLength) {
+        return journal.casLong(position(reservation), emptyHeader(termIdOf(reservation)),
+                header(-frameLength, TYPE_DATA));
+    }
+
+    /**
+     * Copies the payload (and the truncation marker) after the claimed header and commits the
+     * frame. A copy that throws (a fault in mapped memory surfaces as {@link InternalError}; a
+     * stack overflow is treated alike) has its frame committed as padding, so that the drainer is
+     * not held up, and returns {@link #FAILED}; the caller's own {@code finally} settles the frame
+     * again should that throw too.
+     */
+    public static int copyAndCommit(Journal journal, int at, int frameLength, byte[] payload, int kept, byte[] marker) {
+        try {
+            journal.putBytes(at + HEADER_LENGTH, payload, 0, kept);
+            if (marker != null) {
+                journal.putBytes(at + HEADER_LENGTH + kept, marker, 0, marker.length);
+            }
+        } catch (Throwable e) {
+            settleClaimed(journal, at, header(-frameLength, TYPE_DATA));
+            return FAILED;
+        }
+        return commit(journal, at, frameLength, TYPE_DATA, TYPE_DATA) ? COMMITTED : ABANDONED;
+    }
+
+    /**
+     * Commits a claimed frame: {@code (-length, claimedType)} becomes {@code (+length, committedType)}.
+     * If the drainer abandoned the frame meanwhile, marks it acknowledged instead (so that its
+     * space may be reused) and returns {@code false}: the caller then writes its event again.
+     */
+    public static boolean commit(Journal journal, int at, int frameLength, int claimedType, int committedType) {
+        if (journal.casLong(at, header(-frameLength, claimedType), header(frameLength, committedType))) {
+            return true;
+        }
+        journal.casLong(at, header(-frameLength, TYPE_ABANDONED), header(-frameLength, TYPE_ACKNOWLEDGED));
+        return false;
+    }
+
+    /** Claims the free slot at {@code at} of term {@code termId} as a padding frame of {@code length} bytes. */
+    public static boolean writePadding(Journal journal, int at, int length, int termId) {
+        if (journal.casLong(at, emptyHeader(termId), header(-length, TYPE_PADDING))) {
+            commit(journal, at, length, TYPE_PADDING, TYPE_PADDING);
+            return true;
+        }
+        return false;
+    }
+
+    /**
+     * Closes the journal to writers for good; the drainer calls it once callers have another
+     * journal to go to. No buffer is clean for any term any more ({@link BufferStates#retire}); a
+     * rotation under way (the next buffer's tail set, the active count not moved yet) is finished;
+     * if the next buffer was drained (so it may be clean, and a caller may have seen it so), its tail
+     * is set to a term id no rotation expects, so that caller can no longer rotate into it (a buffer
+     * not drained yet was never clean, and keeps its term's tail for the drainer); and the rest of
+     * the active term is padded, as a caller that does not fit would. Afterwards every reservation
+     * ever made here lies in the terms up to the active one, below tails at the buffer's end.
+     *
+     * @param drainTerm the term the drainer drains now: terms below it are drained
+     */
+    public void seal(long drainTerm) {
+        states.retire();
+        for (;;) {
+            final long active = journal.activeTermCountAcquire();
+            final long next = active + 1;
+            final int nextIndex = (int) (next % bufferCount);
+            final long nextTail = journal.rawTailVolatile(nextIndex);
+            if (termId(nextTail) == (int) next) {
+                journal.casActiveTermCount(active, next); // finish the rotation a caller began
+                continue;
+            }
+            final long held = next - bufferCount; // the term the next buffer held
+            final int sealedId = (int) held - 1; // neither the term it held nor one it could host
+            if (held < drainTerm && termId(nextTail) != sealedId
+                    && !journal.casRawTail(nextIndex, nextTail, packTail(sealedId, bufferSize))) {
+                continue; // a caller moved it meanwhile: look again
+            }
+            final long reservation = reserve(active, bufferSize + FRAME_ALIGNMENT); // never fits: closes the term
+            if (reservation != FULL) {
+                writePadding(journal, position(reservation), restOf(reservation), termIdOf(reservation));
+            }
+            if (journal.activeTermCountAcquire() == active) {
+                return;
+            }
+        }
+    }
+
+    /**
+     * Makes term {@code termCount + 1} active if its buffer is clean. The next buffer's tail is set
+     * to {@code (nextTermId, termStart)} before the active term count moves; either step may be
+     * done by any of the racing callers, and each is done once.
+     */
+    public int tryRotate(long termCount) {
+        final long next = termCount + 1;
+        final int nextIndex = (int) (next % bufferCount);
+        if (!states.isCleanFor(nextIndex, next)) {
+            return journal.activeTermCountAcquire() != termCount ? MOVED : NOT_READY;
+        }
+        final int start = journal.termStartVolatile(nextIndex);
+        for (long rawTail = journal.rawTailVolatile(nextIndex); termId(rawTail) != (int) next;
+                rawTail = journal.rawTailVolatile(nextIndex)) {
+            if (termId(rawTail) != (int) (next - bufferCount)) {
+                return MOVED; // our view is stale: the buffer already hosts a later term
+            }
+            if (journal.casRawTail(nextIndex, rawTail, packTail((int) next, start))) {
+                CrashPoint.reached(CrashPoint.BEFORE_ACTIVE_TERM_MOVES);
+                break;
+            }
+        }
+        return journal.casActiveTermCount(termCount, next) ? ROTATED : MOVED;
+    }
+}
