@@ -5,6 +5,7 @@ import static io.github.lockfreelog.term.JournalDescriptor.*;
 import io.github.lockfreelog.diagnostics.CrashPoint;
 import io.github.lockfreelog.diagnostics.ProcStat;
 import io.github.lockfreelog.diagnostics.StatusReporter;
+import io.github.lockfreelog.engine.EngineConfig;
 import io.github.lockfreelog.engine.JournalEngine;
 import io.github.lockfreelog.journal.JournalLock;
 import io.github.lockfreelog.sink.LogSink;
@@ -108,7 +109,7 @@ public final class Drainer implements Runnable {
     private long flushDelayNanos = BUSY_FLUSH_NANOS;
 
     public Drainer(JournalEngine engine, ActiveJournal journal, LogSink sink, JournalCounters counters, StatusReporter status,
-            JournalEngine.Config config) throws IOException {
+            EngineConfig config) throws IOException {
         this.engine = engine;
         this.sink = sink;
         this.counters = counters;

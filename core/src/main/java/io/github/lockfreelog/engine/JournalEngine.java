@@ -38,33 +38,6 @@ import java.util.function.UnaryOperator;
  */
 public final class JournalEngine {
 
-    /**
-     * Everything the engine needs to run, already validated by the appender.
-     *
-     * @param journalFile the journal; with several {@code journalSlots}, the first of them
-     * @param journalSlots 1: use {@code journalFile} or fail if it is in use; more: take the first
-     *        free one of that many {@link JournalSlots} and recover the free ones that processes which
-     *        died left behind
-     */
-    public record Config(String name, Path logFile, Path journalFile, int bufferCount, int bufferSize,
-            int maxEventSize, Backpressure backpressure, long maxBlockNanos, long flushIntervalNanos,
-            long unblockTimeoutNanos, long stopTimeoutNanos, int journalSlots) {
-
-        /** A config with one journal, {@code journalFile}. */
-        public Config(String name, Path logFile, Path journalFile, int bufferCount, int bufferSize,
-                int maxEventSize, Backpressure backpressure, long maxBlockNanos, long flushIntervalNanos,
-                long unblockTimeoutNanos, long stopTimeoutNanos) {
-            this(name, logFile, journalFile, bufferCount, bufferSize, maxEventSize, backpressure, maxBlockNanos,
-                    flushIntervalNanos, unblockTimeoutNanos, stopTimeoutNanos, 1);
-        }
-
-        /** This config, bound to the one journal {@code journal} (the slot taken). */
-        Config withJournal(Path journal) {
-            return new Config(name, logFile, journal, bufferCount, bufferSize, maxEventSize, backpressure,
-                    maxBlockNanos, flushIntervalNanos, unblockTimeoutNanos, stopTimeoutNanos, 1);
-        }
-    }
-
     static final byte[] TRUNCATION_MARKER = (" [lockfreelog: event truncated]" + System.lineSeparator())
             .getBytes(StandardCharsets.US_ASCII);
 
@@ -76,7 +49,7 @@ public final class JournalEngine {
     private static final int YIELD_TRIES = 128;
     private static final long MAX_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
-    private final Config config;
+    private final EngineConfig config;
     /** The journal callers write into; another one once the drainer replaced a journal gone from disk. */
     private volatile ActiveJournal active;
     /** The first slot and the slot count asked for: where a replacement journal is taken. */
@@ -105,7 +78,7 @@ public final class JournalEngine {
     /** Set by the drainer while the log file cannot be written. */
     public volatile boolean ioFailing;
 
-    private JournalEngine(Config config, Path firstSlot, int slots, ActiveJournal journal, LogSink sink,
+    private JournalEngine(EngineConfig config, Path firstSlot, int slots, ActiveJournal journal, LogSink sink,
             StatusReporter status, Recovery.Result recovered) throws IOException {
         this.config = config;
         this.firstSlot = firstSlot;
@@ -115,7 +88,7 @@ public final class JournalEngine {
         this.status = status;
         this.bufferCount = config.bufferCount();
         this.bufferSize = config.bufferSize();
-        this.maxEventSize = config.maxEventSize();
+        this.maxEventSize = config.effectiveMaxEventSize();
         this.dropWhenFull = config.backpressure() == Backpressure.DROP;
         this.maxBlockNanos = config.maxBlockNanos();
         counters.recoveredFrames = recovered.recoveredFrames();
@@ -133,28 +106,28 @@ public final class JournalEngine {
      *
      * @param sinkDecorator wraps the log file sink (tests use it to slow down or fail writes)
      */
-    public static JournalEngine start(Config config, StatusReporter status, UnaryOperator<LogSink> sinkDecorator)
+    public static JournalEngine start(EngineConfig config, StatusReporter status, UnaryOperator<LogSink> sinkDecorator)
             throws IOException {
         return start(config, status, () -> sinkDecorator.apply(new FileLogSink(config.logFile(), status)));
     }
 
     /**
-     * Takes the journal (with several {@link Config#journalSlots}, the first free slot), recovers
+     * Takes the journal (with several {@link EngineConfig#journalSlots}, the first free slot), recovers
      * into the sink what a previous process left in it (and in free slots that processes which died
      * left behind), creates a fresh journal, and starts the drainer. An interrupt of the calling thread does not make it fail: the JDK
      * closes a channel that an interrupted thread uses, so the interrupt is held back until start
      * returns, and a start that one interrupts anyway is begun again (recovery records its
      * progress in the old journal, so it never writes an event twice).
      */
-    public static JournalEngine start(Config config, StatusReporter status, LogSink.Factory sinkFactory)
+    public static JournalEngine start(EngineConfig config, StatusReporter status, LogSink.Factory sinkFactory)
             throws IOException {
         return Uninterruptible.call(() -> startOnce(config, status, sinkFactory));
     }
 
-    private static JournalEngine startOnce(Config requested, StatusReporter status, LogSink.Factory sinkFactory)
+    private static JournalEngine startOnce(EngineConfig requested, StatusReporter status, LogSink.Factory sinkFactory)
             throws IOException {
         JournalSlots.Taken taken = JournalSlots.take(requested.journalFile(), requested.journalSlots(), status);
-        Config config = requested.withJournal(taken.journal());
+        EngineConfig config = requested.withJournal(taken.journal());
         // Locks on the journal slot, taken once here at start and held for the engine's life
         // (released in close()); append never touches them.
         JournalLock lock = taken.lock();
@@ -625,7 +598,7 @@ public final class JournalEngine {
      * the drainer's steps ({@link #drainer()}) itself. Nothing is recovered or locked; it is not
      * to be stopped.
      */
-    public static JournalEngine withoutDrainerThread(Config config, Journal journal, LogSink sink, StatusReporter status)
+    public static JournalEngine withoutDrainerThread(EngineConfig config, Journal journal, LogSink sink, StatusReporter status)
             throws IOException {
         return new JournalEngine(config, config.journalFile(), 1, new ActiveJournal(journal, null, null, 0), sink,
                 status, Recovery.Result.NONE);

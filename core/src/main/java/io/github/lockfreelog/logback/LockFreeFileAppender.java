@@ -14,7 +14,9 @@ import io.github.lockfreelog.diagnostics.DropReason;
 import io.github.lockfreelog.diagnostics.PageFaults;
 import io.github.lockfreelog.diagnostics.StatusReporter;
 import io.github.lockfreelog.engine.Backpressure;
+import io.github.lockfreelog.engine.EngineConfig;
 import io.github.lockfreelog.engine.JournalEngine;
+import io.github.lockfreelog.engine.SettingProblem;
 import io.github.lockfreelog.files.FileClaims;
 import io.github.lockfreelog.files.FileIdentity;
 import io.github.lockfreelog.files.PrivateFolders;
@@ -24,7 +26,6 @@ import io.github.lockfreelog.logback.encoding.PatternEncoding;
 import io.github.lockfreelog.logback.rolling.RollingLogSink;
 import io.github.lockfreelog.sink.FileLogSink;
 import io.github.lockfreelog.sink.LogSink;
-import io.github.lockfreelog.term.JournalDescriptor;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -60,14 +61,6 @@ public class LockFreeFileAppender extends UnsynchronizedAppenderBase<ILoggingEve
     /** Below {@link #DEFAULT_MAX_BLOCK_TIME}, so that a stalled writer is passed over before waiting callers give up. */
     public static final String DEFAULT_UNBLOCK_TIMEOUT = "500 milliseconds";
     public static final String DEFAULT_STOP_TIMEOUT = "10 seconds";
-    /** Events above {@code bufferSize / MAX_EVENT_SIZE_DIVISOR} are truncated unless maxEventSize says otherwise. */
-    public static final int MAX_EVENT_SIZE_DIVISOR = 4;
-    public static final int MIN_MAX_EVENT_SIZE = 256;
-    /**
-     * Largest maxEventSize: 16 MB. With it, callers crossing the end of a buffer at once can never
-     * push a tail offset into the term-id bits (that would take over 200 of them in one term).
-     */
-    public static final int MAX_MAX_EVENT_SIZE = 16 * 1024 * 1024;
     /** Name of the hidden folder, beside the log file, that holds the journal by default. */
     public static final String JOURNAL_FOLDER = JournalSlots.JOURNAL_FOLDER;
     /** Logger name of the line that reports events recovered at start. */
@@ -162,9 +155,7 @@ public class LockFreeFileAppender extends UnsynchronizedAppenderBase<ILoggingEve
         }
         // the default journal is the first of several slots, so that other processes may log to the same file
         int slots = journal == null || journal.isBlank() ? JournalSlots.DEFAULT_SLOTS : 1;
-        JournalEngine.Config config = new JournalEngine.Config(String.valueOf(name), logFile, journalFile, bufferCount,
-                (int) bufferSize.getSize(), (int) effectiveMaxEventSize(), backpressure, nanos(maxBlockTime), nanos(flushInterval),
-                nanos(unblockTimeout), nanos(stopTimeout), slots);
+        EngineConfig config = engineConfig().logFile(logFile).journalFile(journalFile).journalSlots(slots).build();
         try {
             Status status = new Status(suffix);
             RollingLogSink.Settings rolling = rollingSettings();
@@ -220,31 +211,7 @@ public class LockFreeFileAppender extends UnsynchronizedAppenderBase<ILoggingEve
         if (encoder == null) {
             problems.add(new SettingProblem("encoder", null, "an encoder, e.g. <encoder><pattern>%d %m%n</pattern></encoder>"));
         }
-        boolean sizeOk = JournalDescriptor.checkBufferSize(bufferSize.getSize()) == null;
-        boolean countOk = JournalDescriptor.checkBufferCount(bufferCount) == null;
-        if (!sizeOk) {
-            problems.add(new SettingProblem("bufferSize", String.valueOf(bufferSize.getSize()), "a multiple of the page size ("
-                    + JournalDescriptor.PAGE_SIZE + " bytes) from 64KB to 512MB"));
-        }
-        if (!countOk) {
-            problems.add(new SettingProblem("bufferCount", String.valueOf(bufferCount),
-                    JournalDescriptor.MIN_BUFFER_COUNT + " to " + JournalDescriptor.MAX_BUFFER_COUNT));
-        }
-        if (sizeOk && countOk && JournalDescriptor.checkGeometry(bufferCount, bufferSize.getSize()) != null) {
-            problems.add(new SettingProblem("bufferSize", String.valueOf(bufferSize.getSize()),
-                    "a size that keeps bufferSize x bufferCount (" + bufferCount + ") under 2GB"));
-        }
-        if (sizeOk) {
-            long maxEvent = effectiveMaxEventSize();
-            long maxAllowed = Math.min(bufferSize.getSize() / 2, MAX_MAX_EVENT_SIZE);
-            if (maxEvent < MIN_MAX_EVENT_SIZE || maxEvent > maxAllowed) {
-                problems.add(new SettingProblem("maxEventSize", String.valueOf(maxEvent), MIN_MAX_EVENT_SIZE
-                        + " bytes to half of bufferSize, at most 16MB (" + maxAllowed + " bytes here)"));
-            }
-        }
-        if (backpressure == null) {
-            problems.add(new SettingProblem("backpressure", null, "BLOCK or DROP"));
-        }
+        problems.addAll(engineConfig().logFile(Path.of("")).journalFile(Path.of("")).build().problems());
         checkPositive(problems, "maxBlockTime", maxBlockTime);
         checkPositive(problems, "flushInterval", flushInterval);
         checkPositive(problems, "unblockTimeout", unblockTimeout);
@@ -346,13 +313,18 @@ public class LockFreeFileAppender extends UnsynchronizedAppenderBase<ILoggingEve
         return logFile.resolveSibling(JOURNAL_FOLDER).resolve(logFile.getFileName() + ".journal");
     }
 
-    private long effectiveMaxEventSize() {
-        return maxEventSize != null ? maxEventSize.getSize()
-                : Math.min(bufferSize.getSize() / MAX_EVENT_SIZE_DIVISOR, MAX_MAX_EVENT_SIZE);
+    /** The engine's settings as this appender holds them; the files are the caller's to add. */
+    private EngineConfig.Builder engineConfig() {
+        return EngineConfig.builder().name(String.valueOf(name)).buffers(bufferCount, (int) Math.min(bufferSize.getSize(),
+                Integer.MAX_VALUE)).maxEventSize(maxEventSize == null ? 0 : (int) Math.min(maxEventSize.getSize(),
+                Integer.MAX_VALUE)).backpressure(backpressure).maxBlock(millis(maxBlockTime), TimeUnit.MILLISECONDS)
+                .flushInterval(millis(flushInterval), TimeUnit.MILLISECONDS)
+                .unblockTimeout(millis(unblockTimeout), TimeUnit.MILLISECONDS)
+                .stopTimeout(millis(stopTimeout), TimeUnit.MILLISECONDS);
     }
 
-    private static long nanos(Duration duration) {
-        return TimeUnit.MILLISECONDS.toNanos(duration.getMilliseconds());
+    private static long millis(Duration duration) {
+        return duration == null ? 0 : duration.getMilliseconds();
     }
 
     /**

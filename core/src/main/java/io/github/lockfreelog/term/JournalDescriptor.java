@@ -216,37 +216,39 @@ public final class JournalDescriptor {
         return (int) (header >>> 32);
     }
 
-    /** Checks a buffer count; returns an error message, or {@code null} when it is allowed. */
-    public static String checkBufferCount(int bufferCount) {
-        if (bufferCount < MIN_BUFFER_COUNT || bufferCount > MAX_BUFFER_COUNT) {
-            return "bufferCount=" + bufferCount + " is not allowed: use " + MIN_BUFFER_COUNT + " to " + MAX_BUFFER_COUNT;
-        }
-        return null;
+    /** What {@code bufferCount} may be, as a sentence fragment (messages of every check use it). */
+    public static final String BUFFER_COUNT_RULE = MIN_BUFFER_COUNT + " to " + MAX_BUFFER_COUNT;
+    /** What {@code bufferSize} may be, as a sentence fragment. */
+    public static final String BUFFER_SIZE_RULE = "a multiple of the page size (" + PAGE_SIZE + " bytes) from 64KB to 512MB";
+    /** What {@code bufferSize} may be for {@code bufferCount} buffers, as a sentence fragment. */
+    public static String geometryRule(int bufferCount) {
+        return "a size that keeps bufferSize x bufferCount (" + bufferCount + ") under 2GB";
     }
 
-    /** Checks a buffer size; returns an error message, or {@code null} when it is allowed. */
-    public static String checkBufferSize(long bufferSize) {
-        if (bufferSize < MIN_BUFFER_SIZE || bufferSize > MAX_BUFFER_SIZE) {
-            return "bufferSize=" + bufferSize + " bytes is not allowed: use " + MIN_BUFFER_SIZE + " bytes (64KB) to "
-                    + MAX_BUFFER_SIZE + " bytes (512MB)";
-        }
-        if (bufferSize % PAGE_SIZE != 0) {
-            return "bufferSize=" + bufferSize + " bytes is not allowed: it must be a multiple of the page size "
-                    + PAGE_SIZE;
-        }
-        return null;
+    /** Whether a journal of {@code bufferCount} buffers may exist. */
+    public static boolean isBufferCountAllowed(int bufferCount) {
+        return bufferCount >= MIN_BUFFER_COUNT && bufferCount <= MAX_BUFFER_COUNT;
     }
 
-    /** Checks buffer count and size together (the journal is one mapping, under 2 GiB). */
+    /** Whether a buffer of {@code bufferSize} bytes may exist. */
+    public static boolean isBufferSizeAllowed(long bufferSize) {
+        return bufferSize >= MIN_BUFFER_SIZE && bufferSize <= MAX_BUFFER_SIZE && bufferSize % PAGE_SIZE == 0;
+    }
+
+    /**
+     * Checks buffer count and size together (the journal is one mapping, under 2 GiB); returns an
+     * error message naming the first value not allowed, or {@code null} when both are.
+     */
     public static String checkGeometry(int bufferCount, long bufferSize) {
-        String error = checkBufferCount(bufferCount);
-        if (error == null) {
-            error = checkBufferSize(bufferSize);
+        if (!isBufferCountAllowed(bufferCount)) {
+            return "bufferCount=" + bufferCount + " is not allowed: use " + BUFFER_COUNT_RULE;
         }
-        if (error == null && journalLength(bufferCount, (int) bufferSize) > Integer.MAX_VALUE) {
-            error = "bufferSize=" + bufferSize + " x bufferCount=" + bufferCount
-                    + " is not allowed: the journal must stay under 2GB";
+        if (!isBufferSizeAllowed(bufferSize)) {
+            return "bufferSize=" + bufferSize + " bytes is not allowed: use " + BUFFER_SIZE_RULE;
         }
-        return error;
+        if (journalLength(bufferCount, (int) bufferSize) > Integer.MAX_VALUE) {
+            return "bufferSize=" + bufferSize + " is not allowed: use " + geometryRule(bufferCount);
+        }
+        return null;
     }
 }

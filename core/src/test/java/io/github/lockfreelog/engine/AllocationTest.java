@@ -23,9 +23,10 @@ class AllocationTest {
         java.lang.management.ThreadMXBean bean = ManagementFactory.getThreadMXBean();
         Assumptions.assumeTrue(bean instanceof com.sun.management.ThreadMXBean, "no allocation counter here");
         com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) bean;
-        JournalEngine.Config config = new JournalEngine.Config("alloc", dir.resolve("a.log"), dir.resolve("a.journal"), 3,
-                64 * 1024, 16 * 1024, Backpressure.BLOCK, TimeUnit.SECONDS.toNanos(30), TimeUnit.MILLISECONDS.toNanos(10),
-                TimeUnit.SECONDS.toNanos(10), TimeUnit.SECONDS.toNanos(10));
+        EngineConfig config = EngineConfig.builder().name("alloc").logFile(dir.resolve("a.log")).journalFile(dir.resolve("a.journal"))
+                .buffers(3, 64 * 1024).maxEventSize(16 * 1024).backpressure(Backpressure.BLOCK)
+                .maxBlock(30, TimeUnit.SECONDS).flushInterval(10, TimeUnit.MILLISECONDS)
+                .unblockTimeout(10, TimeUnit.SECONDS).stopTimeout(10, TimeUnit.SECONDS).build();
         JournalEngine engine = JournalEngine.start(config, TestStatus.QUIET, UnaryOperator.identity());
         try {
             byte[] payload = "2026-11-29T23:00:00.000Z  INFO 4242 --- [main] c.e.Demo : an event of about a line\n"

@@ -51,11 +51,12 @@ class EngineFaultsTest {
         }
     }
 
-    private JournalEngine.Config config(String name, int bufferCount, int maxEventSize, Backpressure backpressure,
+    private EngineConfig config(String name, int bufferCount, int maxEventSize, Backpressure backpressure,
             long maxBlockMs, long unblockMs) {
-        return new JournalEngine.Config(name, dir.resolve(name + ".log"), dir.resolve(name + ".journal"), bufferCount,
-                64 * 1024, maxEventSize, backpressure, TimeUnit.MILLISECONDS.toNanos(maxBlockMs),
-                TimeUnit.MILLISECONDS.toNanos(20), TimeUnit.MILLISECONDS.toNanos(unblockMs), TimeUnit.SECONDS.toNanos(10));
+        return EngineConfig.builder().name(name).logFile(dir.resolve(name + ".log")).journalFile(dir.resolve(name + ".journal"))
+                .buffers(bufferCount, 64 * 1024).maxEventSize(maxEventSize).backpressure(backpressure)
+                .maxBlock(maxBlockMs, TimeUnit.MILLISECONDS).flushInterval(20, TimeUnit.MILLISECONDS)
+                .unblockTimeout(unblockMs, TimeUnit.MILLISECONDS).stopTimeout(10, TimeUnit.SECONDS).build();
     }
 
     private static byte[] line(String text) {
@@ -70,7 +71,7 @@ class EngineFaultsTest {
     @Test
     void aLongFullDiskEpisodeWithDropsDoesNotStopTheLogAfterwards() throws Exception {
         FullDiskSink[] sink = new FullDiskSink[1];
-        JournalEngine.Config config = config("episode", 2, 32 * 1024, Backpressure.DROP, 5_000, 500);
+        EngineConfig config = config("episode", 2, 32 * 1024, Backpressure.DROP, 5_000, 500);
         engine = JournalEngine.start(config, TestStatus.QUIET, s -> sink[0] = new FullDiskSink(s));
         byte[] big = new byte[30 * 1024];
         Arrays.fill(big, (byte) 'x');
@@ -105,7 +106,7 @@ class EngineFaultsTest {
      */
     @Test
     void interruptingTheDrainerCostsNoEvent() throws Exception {
-        JournalEngine.Config config = config("interrupt", 3, 16 * 1024, Backpressure.BLOCK, 30_000, 500);
+        EngineConfig config = config("interrupt", 3, 16 * 1024, Backpressure.BLOCK, 30_000, 500);
         engine = JournalEngine.start(config, TestStatus.QUIET, UnaryOperator.identity());
         Thread drainer = Thread.getAllStackTraces().keySet().stream()
                 .filter(t -> t.getName().equals("lockfreelog-drainer-interrupt")).findFirst().orElseThrow();
@@ -136,7 +137,7 @@ class EngineFaultsTest {
     /** A start on an interrupted thread (recovery and journal creation use channels) succeeds and keeps the interrupt. */
     @Test
     void startOnAnInterruptedThreadSucceedsAndKeepsTheInterrupt() throws Exception {
-        JournalEngine.Config config = config("interrupted-start", 3, 16 * 1024, Backpressure.BLOCK, 1_000, 500);
+        EngineConfig config = config("interrupted-start", 3, 16 * 1024, Backpressure.BLOCK, 1_000, 500);
         JournalEngine first = JournalEngine.start(config, TestStatus.QUIET, UnaryOperator.identity());
         first.append(line("before"), true);
         first.stop();
@@ -158,7 +159,7 @@ class EngineFaultsTest {
      */
     @Test
     void aRefusedSecondStartKeepsTheFirstEnginesLockAgainstOtherProcesses() throws Exception {
-        JournalEngine.Config config = config("locked", 3, 16 * 1024, Backpressure.BLOCK, 1_000, 500);
+        EngineConfig config = config("locked", 3, 16 * 1024, Backpressure.BLOCK, 1_000, 500);
         engine = JournalEngine.start(config, TestStatus.QUIET, UnaryOperator.identity());
         org.assertj.core.api.Assertions.assertThatIOException()
                 .isThrownBy(() -> JournalEngine.start(config, TestStatus.QUIET, UnaryOperator.identity()))
@@ -185,7 +186,7 @@ class EngineFaultsTest {
     @Test
     void aFaultInMappedMemoryNeverReachesACaller() throws Exception {
         FaultyJournal journal = HeapJournal.initialised(new FaultyJournal(3, 64 * 1024));
-        JournalEngine.Config config = config("fault", 3, 16 * 1024, Backpressure.BLOCK, 2_000, 50);
+        EngineConfig config = config("fault", 3, 16 * 1024, Backpressure.BLOCK, 2_000, 50);
         RecordingSink sink = new RecordingSink();
         JournalEngine faulty = JournalEngine.withoutDrainerThread(config, journal, sink, TestStatus.QUIET);
         Drainer drainer = faulty.drainer();
@@ -380,7 +381,7 @@ class EngineFaultsTest {
      */
     @Test
     void stackOverflowsBetweenClaimAndCommitLeaveNoFrameClaimed() throws Exception {
-        JournalEngine.Config config = config("overflow", 3, 16 * 1024, Backpressure.BLOCK, 5_000, 60_000);
+        EngineConfig config = config("overflow", 3, 16 * 1024, Backpressure.BLOCK, 5_000, 60_000);
         engine = JournalEngine.start(config, TestStatus.QUIET, UnaryOperator.identity());
         byte[] deep = line("deep");
         Thread thread = new Thread(null, () -> {
@@ -420,7 +421,7 @@ class EngineFaultsTest {
      */
     @Test
     void aWriterStalledInTheActiveTermHoldsLaterLinesBackOnlyUntilTheUnblockTimeout() throws Exception {
-        JournalEngine.Config config = config("active-stall", 3, 16 * 1024, Backpressure.BLOCK, 1_000, 300);
+        EngineConfig config = config("active-stall", 3, 16 * 1024, Backpressure.BLOCK, 1_000, 300);
         engine = JournalEngine.start(config, TestStatus.QUIET, UnaryOperator.identity());
         engine.append(line("before"), true);
         long reservation = engine.appender().reserve(0, 64); // reserved, header never written
@@ -440,7 +441,7 @@ class EngineFaultsTest {
      */
     @Test
     void withTwoBuffersAWriterStalledMidCopyDoesNotStopTheLog() throws Exception {
-        JournalEngine.Config config = config("two", 2, 16 * 1024, Backpressure.BLOCK, 30_000, 300);
+        EngineConfig config = config("two", 2, 16 * 1024, Backpressure.BLOCK, 30_000, 300);
         engine = JournalEngine.start(config, TestStatus.QUIET, UnaryOperator.identity());
         Journal journal = engine.journal();
         byte[] stalledEvent = line("the stalled writer's event");
@@ -479,7 +480,7 @@ class EngineFaultsTest {
     @Test
     void stopKeepsTheInterruptOfTheThreadThatCallsIt() throws Exception {
         GatedSink[] gate = new GatedSink[1];
-        JournalEngine.Config config = config("stop-interrupt", 2, 16 * 1024, Backpressure.BLOCK, 2_000, 500);
+        EngineConfig config = config("stop-interrupt", 2, 16 * 1024, Backpressure.BLOCK, 2_000, 500);
         engine = JournalEngine.start(config, TestStatus.QUIET, s -> gate[0] = new GatedSink(s));
         CountDownLatch blocked = new CountDownLatch(1);
         Thread caller = new Thread(() -> {

@@ -38,9 +38,10 @@ class StalledWriterTest {
     @Test
     void drainerPadsOverAStalledReservationAfterTheUnblockTimeout() throws IOException {
         Path log = dir.resolve("stall.log");
-        JournalEngine.Config config = new JournalEngine.Config("stall", log, dir.resolve("stall.journal"), 3,
-                64 * 1024, 16 * 1024, Backpressure.BLOCK, TimeUnit.SECONDS.toNanos(30), TimeUnit.MILLISECONDS.toNanos(20),
-                TimeUnit.MILLISECONDS.toNanos(300), TimeUnit.SECONDS.toNanos(10));
+        EngineConfig config = EngineConfig.builder().name("stall").logFile(log).journalFile(dir.resolve("stall.journal"))
+                .buffers(3, 64 * 1024).maxEventSize(16 * 1024).backpressure(Backpressure.BLOCK)
+                .maxBlock(30, TimeUnit.SECONDS).flushInterval(20, TimeUnit.MILLISECONDS)
+                .unblockTimeout(300, TimeUnit.MILLISECONDS).stopTimeout(10, TimeUnit.SECONDS).build();
         JournalEngine engine = JournalEngine.start(config, TestStatus.QUIET, UnaryOperator.identity());
         Journal journal = engine.journal();
         try {
@@ -75,9 +76,10 @@ class StalledWriterTest {
     @Test
     void aWriterStalledMidCopyHoldsBackOnlyItsBufferAndWritesItsEventWhenItResumes() throws Exception {
         Path log = dir.resolve("midcopy.log");
-        JournalEngine.Config config = new JournalEngine.Config("midcopy", log, dir.resolve("midcopy.journal"), 3,
-                64 * 1024, 16 * 1024, Backpressure.BLOCK, TimeUnit.SECONDS.toNanos(30), TimeUnit.MILLISECONDS.toNanos(20),
-                TimeUnit.MILLISECONDS.toNanos(300), TimeUnit.SECONDS.toNanos(10));
+        EngineConfig config = EngineConfig.builder().name("midcopy").logFile(log).journalFile(dir.resolve("midcopy.journal"))
+                .buffers(3, 64 * 1024).maxEventSize(16 * 1024).backpressure(Backpressure.BLOCK)
+                .maxBlock(30, TimeUnit.SECONDS).flushInterval(20, TimeUnit.MILLISECONDS)
+                .unblockTimeout(300, TimeUnit.MILLISECONDS).stopTimeout(10, TimeUnit.SECONDS).build();
         JournalEngine engine = JournalEngine.start(config, TestStatus.QUIET, UnaryOperator.identity());
         Journal journal = engine.journal();
         byte[] stalledEvent = "the stalled writer's event\n".getBytes(StandardCharsets.US_ASCII);
@@ -130,15 +132,17 @@ class StalledWriterTest {
 
     @Test
     void aSecondEngineOnTheSameJournalIsRefusedWhileTheFirstRuns() throws IOException {
-        JournalEngine.Config config = new JournalEngine.Config("first", dir.resolve("one.log"), dir.resolve("same.journal"),
-                3, 64 * 1024, 16 * 1024, Backpressure.BLOCK, TimeUnit.SECONDS.toNanos(1), TimeUnit.MILLISECONDS.toNanos(20),
-                TimeUnit.SECONDS.toNanos(10), TimeUnit.SECONDS.toNanos(10));
+        EngineConfig config = EngineConfig.builder().name("first").logFile(dir.resolve("one.log")).journalFile(dir.resolve("same.journal"))
+                .buffers(3, 64 * 1024).maxEventSize(16 * 1024).backpressure(Backpressure.BLOCK)
+                .maxBlock(1, TimeUnit.SECONDS).flushInterval(20, TimeUnit.MILLISECONDS)
+                .unblockTimeout(10, TimeUnit.SECONDS).stopTimeout(10, TimeUnit.SECONDS).build();
         JournalEngine first = JournalEngine.start(config, TestStatus.QUIET, UnaryOperator.identity());
         try {
             first.append("kept\n".getBytes(StandardCharsets.US_ASCII), true);
-            JournalEngine.Config other = new JournalEngine.Config("second", dir.resolve("two.log"),
-                    dir.resolve("same.journal"), 3, 64 * 1024, 16 * 1024, Backpressure.BLOCK, TimeUnit.SECONDS.toNanos(1),
-                    TimeUnit.MILLISECONDS.toNanos(20), TimeUnit.SECONDS.toNanos(10), TimeUnit.SECONDS.toNanos(10));
+            EngineConfig other = EngineConfig.builder().name("second").logFile(dir.resolve("two.log")).journalFile(dir.resolve("same.journal"))
+                .buffers(3, 64 * 1024).maxEventSize(16 * 1024).backpressure(Backpressure.BLOCK)
+                .maxBlock(1, TimeUnit.SECONDS).flushInterval(20, TimeUnit.MILLISECONDS)
+                .unblockTimeout(10, TimeUnit.SECONDS).stopTimeout(10, TimeUnit.SECONDS).build();
             org.assertj.core.api.Assertions.assertThatIOException()
                     .isThrownBy(() -> JournalEngine.start(other, TestStatus.QUIET, UnaryOperator.identity()))
                     .withMessageContaining("is in use by another appender or process");
@@ -148,9 +152,10 @@ class StalledWriterTest {
         assertThat(Files.readAllLines(dir.resolve("one.log"))).containsExactly("kept");
         assertThat(Files.exists(dir.resolve("two.log"))).isFalse();
         // once the first has stopped, the journal may be used again
-        JournalEngine.Config again = new JournalEngine.Config("again", dir.resolve("one.log"), dir.resolve("same.journal"),
-                3, 64 * 1024, 16 * 1024, Backpressure.BLOCK, TimeUnit.SECONDS.toNanos(1), TimeUnit.MILLISECONDS.toNanos(20),
-                TimeUnit.SECONDS.toNanos(10), TimeUnit.SECONDS.toNanos(10));
+        EngineConfig again = EngineConfig.builder().name("again").logFile(dir.resolve("one.log")).journalFile(dir.resolve("same.journal"))
+                .buffers(3, 64 * 1024).maxEventSize(16 * 1024).backpressure(Backpressure.BLOCK)
+                .maxBlock(1, TimeUnit.SECONDS).flushInterval(20, TimeUnit.MILLISECONDS)
+                .unblockTimeout(10, TimeUnit.SECONDS).stopTimeout(10, TimeUnit.SECONDS).build();
         JournalEngine.start(again, TestStatus.QUIET, UnaryOperator.identity()).stop();
     }
 }

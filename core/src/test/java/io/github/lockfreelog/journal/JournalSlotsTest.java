@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIOException;
 
 import io.github.lockfreelog.engine.Backpressure;
+import io.github.lockfreelog.engine.EngineConfig;
 import io.github.lockfreelog.engine.JournalEngine;
 import io.github.lockfreelog.sink.LogSink;
 import io.github.lockfreelog.testing.GatedSink;
@@ -37,13 +38,14 @@ class JournalSlotsTest {
         engines.forEach(JournalEngine::stop);
     }
 
-    private JournalEngine.Config config(String name, Path log, int slots) {
-        return new JournalEngine.Config(name, log, dir.resolve(".lockfreelog/app.log.journal"), 3, 64 * 1024,
-                16 * 1024, Backpressure.BLOCK, TimeUnit.SECONDS.toNanos(10), TimeUnit.MILLISECONDS.toNanos(20),
-                TimeUnit.SECONDS.toNanos(10), TimeUnit.SECONDS.toNanos(10), slots);
+    private EngineConfig config(String name, Path log, int slots) {
+        return EngineConfig.builder().name(name).logFile(log).journalFile(dir.resolve(".lockfreelog/app.log.journal"))
+                .buffers(3, 64 * 1024).maxEventSize(16 * 1024).backpressure(Backpressure.BLOCK)
+                .maxBlock(10, TimeUnit.SECONDS).flushInterval(20, TimeUnit.MILLISECONDS)
+                .unblockTimeout(10, TimeUnit.SECONDS).stopTimeout(10, TimeUnit.SECONDS).journalSlots(slots).build();
     }
 
-    private JournalEngine start(JournalEngine.Config config, UnaryOperator<LogSink> sink) throws IOException {
+    private JournalEngine start(EngineConfig config, UnaryOperator<LogSink> sink) throws IOException {
         JournalEngine engine = JournalEngine.start(config, TestStatus.QUIET, sink);
         engines.add(engine);
         return engine;
@@ -101,10 +103,10 @@ class JournalSlotsTest {
     void aJournalLeftInAFreeSlotIsRecoveredOnceByTheNextStartAndDeleted() throws Exception {
         Path elsewhere = dir.resolve("other/app.log");
         GatedSink[] gate = new GatedSink[1];
-        JournalEngine.Config crashed = new JournalEngine.Config("crashed", elsewhere,
-                dir.resolve("other/crashed.journal"), 3, 64 * 1024, 16 * 1024, Backpressure.BLOCK,
-                TimeUnit.SECONDS.toNanos(10), TimeUnit.MILLISECONDS.toNanos(20), TimeUnit.SECONDS.toNanos(10),
-                TimeUnit.SECONDS.toNanos(10));
+        EngineConfig crashed = EngineConfig.builder().name("crashed").logFile(elsewhere).journalFile(dir.resolve("other/crashed.journal"))
+                .buffers(3, 64 * 1024).maxEventSize(16 * 1024).backpressure(Backpressure.BLOCK)
+                .maxBlock(10, TimeUnit.SECONDS).flushInterval(20, TimeUnit.MILLISECONDS)
+                .unblockTimeout(10, TimeUnit.SECONDS).stopTimeout(10, TimeUnit.SECONDS).build();
         JournalEngine running = start(crashed, s -> gate[0] = new GatedSink(s));
         for (int i = 0; i < 300; i++) {
             running.append(line("left " + i), false);

@@ -467,7 +467,7 @@ class SharedLogFileTest {
     @Test
     void aJournalRebuiltInAKilledInstancesSlotRecoversItsEventsFirst() throws Exception {
         Path log = dir.resolve("app.log");
-        io.github.lockfreelog.engine.JournalEngine.Config config = new io.github.lockfreelog.engine.JournalEngine.Config(
+        io.github.lockfreelog.engine.EngineConfig config = new io.github.lockfreelog.engine.EngineConfig(
                 "engine", log, journal(0), 3, 64 * 1024, 16 * 1024, io.github.lockfreelog.engine.Backpressure.BLOCK,
                 TimeUnit.SECONDS.toNanos(1), TimeUnit.MILLISECONDS.toNanos(20), TimeUnit.MILLISECONDS.toNanos(500),
                 TimeUnit.SECONDS.toNanos(10), 16);

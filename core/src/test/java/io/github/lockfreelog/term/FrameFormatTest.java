@@ -4,6 +4,7 @@ import static io.github.lockfreelog.term.JournalDescriptor.*;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.lockfreelog.engine.Backpressure;
+import io.github.lockfreelog.engine.EngineConfig;
 import io.github.lockfreelog.engine.JournalEngine;
 import io.github.lockfreelog.sink.LogSink;
 import io.github.lockfreelog.testing.GatedSink;
@@ -38,10 +39,10 @@ class FrameFormatTest {
     }
 
     private JournalEngine start(UnaryOperator<LogSink> sink) throws IOException {
-        JournalEngine.Config config = new JournalEngine.Config("frames", dir.resolve("f.log"),
-                dir.resolve(".lockfreelog/f.log.journal"), 3, BUFFER, BUFFER / 4, Backpressure.BLOCK,
-                TimeUnit.SECONDS.toNanos(5), TimeUnit.HOURS.toNanos(1), TimeUnit.SECONDS.toNanos(10),
-                TimeUnit.SECONDS.toNanos(10));
+        EngineConfig config = EngineConfig.builder().name("frames").logFile(dir.resolve("f.log")).journalFile(dir.resolve(".lockfreelog/f.log.journal"))
+                .buffers(3, BUFFER).maxEventSize(BUFFER / 4).backpressure(Backpressure.BLOCK)
+                .maxBlock(5, TimeUnit.SECONDS).flushInterval(1, TimeUnit.HOURS)
+                .unblockTimeout(10, TimeUnit.SECONDS).stopTimeout(10, TimeUnit.SECONDS).build();
         engine = JournalEngine.start(config, TestStatus.QUIET, sink);
         return engine;
     }
@@ -110,10 +111,10 @@ class FrameFormatTest {
     @Test
     void aWaitingCallerReservesPastTheEndOnlyOncePerTerm() throws IOException {
         GatedSink[] gate = new GatedSink[1];
-        JournalEngine.Config config = new JournalEngine.Config("frames", dir.resolve("f.log"),
-                dir.resolve(".lockfreelog/f.log.journal"), 3, BUFFER, BUFFER / 4, Backpressure.BLOCK,
-                TimeUnit.MILLISECONDS.toNanos(300), TimeUnit.HOURS.toNanos(1), TimeUnit.SECONDS.toNanos(10),
-                TimeUnit.SECONDS.toNanos(10));
+        EngineConfig config = EngineConfig.builder().name("frames").logFile(dir.resolve("f.log")).journalFile(dir.resolve(".lockfreelog/f.log.journal"))
+                .buffers(3, BUFFER).maxEventSize(BUFFER / 4).backpressure(Backpressure.BLOCK)
+                .maxBlock(300, TimeUnit.MILLISECONDS).flushInterval(1, TimeUnit.HOURS)
+                .unblockTimeout(10, TimeUnit.SECONDS).stopTimeout(10, TimeUnit.SECONDS).build();
         engine = JournalEngine.start(config, TestStatus.QUIET, (UnaryOperator<LogSink>) sink -> gate[0] = new GatedSink(sink));
         byte[] event = new byte[1000 - HEADER_LENGTH];
         java.util.Arrays.fill(event, (byte) 'w');
@@ -170,9 +171,9 @@ class FrameFormatTest {
 
     @Test
     void geometryChecksNameTheSettingAndTheAllowedValues() {
-        assertThat(checkBufferCount(1)).isEqualTo("bufferCount=1 is not allowed: use 2 to 16");
-        assertThat(checkBufferSize(100_000)).contains("bufferSize=100000").contains("multiple of the page size 4096");
-        assertThat(checkBufferSize(4096)).contains("64KB");
+        assertThat(checkGeometry(1, 8 * 1024 * 1024)).isEqualTo("bufferCount=1 is not allowed: use 2 to 16");
+        assertThat(checkGeometry(3, 100_000)).contains("bufferSize=100000").contains("multiple of the page size (4096 bytes)");
+        assertThat(checkGeometry(3, 4096)).contains("64KB");
         assertThat(checkGeometry(3, 8 * 1024 * 1024)).isNull();
         assertThat(checkGeometry(16, 512L * 1024 * 1024)).contains("under 2GB");
     }

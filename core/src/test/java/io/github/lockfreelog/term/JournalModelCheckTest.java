@@ -7,6 +7,7 @@ import io.github.lockfreelog.diagnostics.StatusReporter;
 import io.github.lockfreelog.drain.DrainLog;
 import io.github.lockfreelog.drain.Drainer;
 import io.github.lockfreelog.engine.Backpressure;
+import io.github.lockfreelog.engine.EngineConfig;
 import io.github.lockfreelog.engine.JournalEngine;
 import io.github.lockfreelog.testing.RecordingSink;
 import java.io.ByteArrayOutputStream;
@@ -221,9 +222,10 @@ class JournalModelCheckTest {
 
         Model(HeapJournal journal, long unblockTimeoutNanos) {
             this.journal = HeapJournal.initialised(journal);
-            JournalEngine.Config config = new JournalEngine.Config("model", Path.of("model.log"),
-                    Path.of("model.journal"), BUFFER_COUNT, BUFFER_SIZE, BUFFER_SIZE / 2, Backpressure.DROP, 0,
-                    TimeUnit.HOURS.toNanos(1), unblockTimeoutNanos, TimeUnit.SECONDS.toNanos(1));
+            EngineConfig config = EngineConfig.builder().name("model").logFile(Path.of("model.log")).journalFile(Path.of("model.journal"))
+                .buffers(BUFFER_COUNT, BUFFER_SIZE).maxEventSize(BUFFER_SIZE / 2).backpressure(Backpressure.DROP)
+                .maxBlock(0, TimeUnit.NANOSECONDS).flushInterval(1, TimeUnit.HOURS)
+                .unblockTimeout(unblockTimeoutNanos, TimeUnit.NANOSECONDS).stopTimeout(1, TimeUnit.SECONDS).build();
             try {
                 this.engine = JournalEngine.withoutDrainerThread(config, journal, sink, QUIET);
             } catch (IOException e) {

@@ -1,10 +1,9 @@
-package io.github.lockfreelog.logback;
+package io.github.lockfreelog.engine;
 
 /**
- * One setting of a {@link LockFreeFileAppender} whose value cannot be used, as
- * {@link LockFreeFileAppender#checkSettings()} finds it. The appender turns it into a Logback
- * status error; the Spring Boot starter turns it into a start-up failure report naming the
- * property the value came from.
+ * One setting whose value cannot be used, as {@link EngineConfig#problems()} or an appender's
+ * {@code checkSettings()} finds it. The Logback appender turns it into a status error; the Spring
+ * Boot starter turns it into a start-up failure report naming the property the value came from.
  *
  * @param setting the setting's name as in {@code logback.xml}, e.g. {@code bufferSize}
  * @param value the value as the appender holds it, or {@code null} when the setting is missing
