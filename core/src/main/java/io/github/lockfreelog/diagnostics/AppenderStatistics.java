@@ -1,5 +1,7 @@
 package io.github.lockfreelog.diagnostics;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -26,6 +28,7 @@ import java.util.Map;
  * @param waitTotalNanos time spent in those waits
  * @param waitMaxNanos longest wait
  * @param recoveredFrames events recovered from the journal at start (left by a process that died)
+ * @param recoveredBytes bytes of those events
  * @param skippedFrames damaged or unfinished frames skipped at start, and stalled reservations padded over
  * @param drainLagBytes bytes reserved in the journal and not yet written to the log file
  * @param drainerErrors errors the drainer met (I/O errors, a full disk)
@@ -38,11 +41,25 @@ import java.util.Map;
 public record AppenderStatistics(String name, String file, String journal, boolean started, int bufferSize,
         int bufferCount, int activeBuffer, long activeBufferFill, long appended, long eventsWritten,
         long bytesWritten, long inFlight, long dropped, Map<String, Long> drops, long truncated, long swaps,
-        long waits, long waitTotalNanos, long waitMaxNanos, long recoveredFrames, long skippedFrames,
+        long waits, long waitTotalNanos, long waitMaxNanos, long recoveredFrames, long recoveredBytes, long skippedFrames,
         long drainLagBytes, long drainerErrors, String lastError, long failingSinceEpochMillis,
         PageFaults pageFaults) {
 
     public AppenderStatistics {
-        drops = Map.copyOf(drops);
+        drops = Collections.unmodifiableMap(new LinkedHashMap<>(drops)); // in the order of DropReason
+    }
+
+    /**
+     * The statistics of an appender that is not running: its names and settings, and the events
+     * that arrived meanwhile, {@code stoppedDrops}, all dropped with reason {@code stopped}.
+     */
+    public static AppenderStatistics notStarted(String name, String file, String journal, int bufferSize,
+            int bufferCount, long stoppedDrops) {
+        Map<String, Long> drops = new LinkedHashMap<>();
+        for (DropReason reason : DropReason.values()) {
+            drops.put(reason.id(), reason == DropReason.STOPPED ? stoppedDrops : 0L);
+        }
+        return new AppenderStatistics(name, file, journal, false, bufferSize, bufferCount, -1, 0, stoppedDrops, 0, 0, 0,
+                stoppedDrops, drops, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, null, 0, PageFaults.UNAVAILABLE);
     }
 }

@@ -10,8 +10,6 @@ import ch.qos.logback.core.encoder.Encoder;
 import ch.qos.logback.core.util.Duration;
 import ch.qos.logback.core.util.FileSize;
 import io.github.lockfreelog.diagnostics.AppenderStatistics;
-import io.github.lockfreelog.diagnostics.DropReason;
-import io.github.lockfreelog.diagnostics.PageFaults;
 import io.github.lockfreelog.diagnostics.StatusReporter;
 import io.github.lockfreelog.engine.Backpressure;
 import io.github.lockfreelog.engine.EngineConfig;
@@ -33,7 +31,6 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
@@ -428,15 +425,8 @@ public class LockFreeFileAppender extends UnsynchronizedAppenderBase<ILoggingEve
     }
 
     private AppenderStatistics notStartedStatistics() {
-        Map<String, Long> drops = new java.util.LinkedHashMap<>();
-        for (DropReason reason : DropReason.values()) {
-            drops.put(reason.id(), 0L);
-        }
-        long dropped = droppedWhileNotRunning.sum();
-        drops.put(DropReason.STOPPED.id(), dropped);
-        return new AppenderStatistics(String.valueOf(name), file, journal, false, (int) bufferSize.getSize(),
-                bufferCount, -1, 0, dropped, 0, 0, 0, dropped, drops, 0, 0, 0, 0, 0, 0, 0, 0, 0, null, 0,
-                PageFaults.UNAVAILABLE);
+        return AppenderStatistics.notStarted(String.valueOf(name), file, journal, (int) bufferSize.getSize(), bufferCount,
+                droppedWhileNotRunning.sum());
     }
 
     /** Routes the engine's reports to Logback's status manager, naming this appender. */

@@ -10,10 +10,11 @@ import io.github.lockfreelog.journal.JournalLock;
 import io.github.lockfreelog.journal.JournalSlots;
 import io.github.lockfreelog.journal.WriteLedger;
 import io.github.lockfreelog.sink.LogSink;
-import io.github.lockfreelog.term.FrameScanner;
+import io.github.lockfreelog.term.FrameCodec;
 import io.github.lockfreelog.term.Journal;
 import io.github.lockfreelog.term.JournalDescriptor;
 import io.github.lockfreelog.term.JournalFormatException;
+import io.github.lockfreelog.term.TermReader;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -122,6 +123,8 @@ public final class Recovery {
         private long recovered;
         private long recoveredBytes;
         private long skipped;
+        /** Where the journal range of the pending batch starts, in the term being replayed. */
+        private int batchFrom;
 
         Replay(Journal journal, LogSink sink, Journal.DrainRecord record, WriteLedger.Entry ledger) {
             this.journal = journal;
@@ -166,27 +169,29 @@ public final class Recovery {
         private void settle(long term, int base, Journal.WriteIntent intent, long searchEnd) throws IOException {
             int from = (int) intent.from();
             int to = (int) intent.to();
-            int length = 0;
-            int events = 0;
-            for (int offset = from; offset < to; offset = FrameScanner.nextFrame(journal, base, offset, to)) {
-                int payload = FrameScanner.dataPayload(journal.getLongAcquire(base + offset), to - offset);
+            int[] sizes = new int[2]; // bytes, events
+            TermReader.read(journal, base, from, to, (int) term, (offset, header, kind) -> {
+                int payload = FrameCodec.dataPayload(header, to - offset);
                 if (payload >= 0) {
-                    length += payload;
-                    events++;
+                    sizes[0] += payload;
+                    sizes[1]++;
                 }
-            }
+                return TermReader.STEP;
+            });
+            int length = sizes[0];
             byte[] bytes = new byte[length];
-            int[] ends = new int[events];
-            events = 0;
-            int filled = 0;
-            for (int offset = from; offset < to; offset = FrameScanner.nextFrame(journal, base, offset, to)) {
-                int payload = FrameScanner.dataPayload(journal.getLongAcquire(base + offset), to - offset);
+            int[] ends = new int[sizes[1]];
+            int[] filled = new int[2]; // bytes, events
+            TermReader.read(journal, base, from, to, (int) term, (offset, header, kind) -> {
+                int payload = FrameCodec.dataPayload(header, to - offset);
                 if (payload >= 0) {
-                    journal.getBytes(base + offset + HEADER_LENGTH, bytes, filled, payload);
-                    filled += payload;
-                    ends[events++] = filled;
+                    journal.getBytes(base + offset + HEADER_LENGTH, bytes, filled[0], payload);
+                    filled[0] += payload;
+                    ends[filled[1]++] = filled[0];
                 }
-            }
+                return TermReader.STEP;
+            });
+            int events = ends.length;
             int skip = (int) Math.min(Math.max(intent.skip(), 0), length);
             // a write known to have failed landed exactly skip bytes: nothing is searched for, so bytes
             // that another process wrote meanwhile, however alike, are never taken for it
@@ -208,43 +213,42 @@ public final class Recovery {
 
         /** Writes the data frames of {@code [offset, limit)} of term {@code term}, in batches. */
         private void replayTerm(long term, int base, int offset, int limit) throws IOException {
-            int batchFrom = offset;
-            while (offset < limit) {
-                int at = base + offset;
-                int room = limit - offset;
-                long header = journal.getLongAcquire(at);
-                int length = headerLength(header);
-                if (FrameScanner.isCommitted(header, room)) {
-                    if (headerType(header) == TYPE_DATA) {
-                        int payload = length - HEADER_LENGTH;
-                        if (payload > batch.remaining()) {
-                            write(term, batchFrom, offset);
-                            batchFrom = offset;
+            batchFrom = offset;
+            TermReader.read(journal, base, offset, limit, (int) term, (at, header, kind) -> {
+                switch (kind) {
+                    case COMMITTED:
+                        if (headerType(header) == TYPE_DATA) {
+                            replay(term, base, at, headerLength(header));
                         }
-                        if (payload > batch.capacity()) {
-                            byte[] large = new byte[payload];
-                            journal.getBytes(at + HEADER_LENGTH, large, 0, payload);
-                            log.write(ByteBuffer.wrap(large), 0, term, offset, offset + align(length));
-                            batchFrom = offset + align(length);
-                        } else {
-                            journal.getBytes(at + HEADER_LENGTH, batch.array(), batch.position(), payload);
-                            batch.position(batch.position() + payload);
-                        }
-                        recovered++;
-                        recoveredBytes += payload;
-                    }
-                    offset += align(length);
-                } else if (FrameScanner.isClaimed(header, room)) {
-                    skipped++; // the writer died while copying
-                    offset += align(-length);
-                } else if (FrameScanner.isAbandoned(header, room)) {
-                    offset += align(-length); // left out by the drainer; its writer wrote the event again
-                } else {
-                    skipped++; // header never written, or damaged: find the next committed frame
-                    offset = FrameScanner.nextPlausibleFrame(journal, base, offset + FRAME_ALIGNMENT, limit);
+                        break;
+                    case ABANDONED:
+                        break; // left out by the drainer; its writer wrote the event again
+                    default:
+                        skipped++; // the writer died while copying, or never wrote its header, or it is damaged
                 }
-            }
+                return TermReader.STEP;
+            });
             write(term, batchFrom, limit);
+        }
+
+        /** Adds the data frame of {@code length} bytes at {@code offset} to the batch (a large one is written alone). */
+        private void replay(long term, int base, int offset, int length) throws IOException {
+            int payload = length - HEADER_LENGTH;
+            if (payload > batch.remaining()) {
+                write(term, batchFrom, offset);
+                batchFrom = offset;
+            }
+            if (payload > batch.capacity()) {
+                byte[] large = new byte[payload];
+                journal.getBytes(base + offset + HEADER_LENGTH, large, 0, payload);
+                log.write(ByteBuffer.wrap(large), 0, term, offset, offset + align(length));
+                batchFrom = offset + align(length);
+            } else {
+                journal.getBytes(base + offset + HEADER_LENGTH, batch.array(), batch.position(), payload);
+                batch.position(batch.position() + payload);
+            }
+            recovered++;
+            recoveredBytes += payload;
         }
 
         /** Writes the batch, the data of {@code [from, to)} of term {@code term}, and records it. */

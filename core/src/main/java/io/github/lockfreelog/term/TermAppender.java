@@ -27,16 +27,25 @@ public final class TermAppender {
      */
     public static final long PAD_TO_END = 1;
 
-    public static final int COMMITTED = 0;
-    public static final int ABANDONED = 1;
-    static final int FAILED = 2;
+    /** How {@link #copyAndCommit} ended. */
+    public enum Commit {
+        /** The event is in the journal: the drainer writes it and counts it. */
+        COMMITTED,
+        /** The drainer left the frame out while the caller stalled: the caller writes its event again. */
+        ABANDONED,
+        /** The copy failed; the frame is committed as padding, the event is the caller's to count as dropped. */
+        FAILED
+    }
 
-    /** {@link #tryRotate}: the next buffer is not clean yet. */
-    public static final int NOT_READY = 0;
-    /** {@link #tryRotate}: this caller moved the active term. */
-    public static final int ROTATED = 1;
-    /** {@link #tryRotate}: the active term moved, or another caller is moving it: reserve anew. */
-    static final int MOVED = 2;
+    /** How {@link #tryRotate} ended. */
+    public enum Rotation {
+        /** The next buffer is not clean yet. */
+        NOT_READY,
+        /** This caller moved the active term. */
+        ROTATED,
+        /** The active term moved, or another caller is moving it: reserve anew. */
+        MOVED
+    }
 
     private final Journal journal;
     private final BufferStates states;
@@ -142,10 +151,10 @@ public final class TermAppender {
      * Copies the payload (and the truncation marker) after the claimed header and commits the
      * frame. A copy that throws (a fault in mapped memory surfaces as {@link InternalError}; a
      * stack overflow is treated alike) has its frame committed as padding, so that the drainer is
-     * not held up, and returns {@link #FAILED}; the caller's own {@code finally} settles the frame
+     * not held up, and returns {@link Commit#FAILED}; the caller's own {@code finally} settles the frame
      * again should that throw too.
      */
-    public static int copyAndCommit(Journal journal, int at, int frameLength, byte[] payload, int kept, byte[] marker) {
+    public static Commit copyAndCommit(Journal journal, int at, int frameLength, byte[] payload, int kept, byte[] marker) {
         try {
             journal.putBytes(at + HEADER_LENGTH, payload, 0, kept);
             if (marker != null) {
@@ -153,9 +162,9 @@ public final class TermAppender {
             }
         } catch (Throwable e) {
             settleClaimed(journal, at, header(-frameLength, TYPE_DATA));
-            return FAILED;
+            return Commit.FAILED;
         }
-        return commit(journal, at, frameLength, TYPE_DATA, TYPE_DATA) ? COMMITTED : ABANDONED;
+        return commit(journal, at, frameLength, TYPE_DATA, TYPE_DATA) ? Commit.COMMITTED : Commit.ABANDONED;
     }
 
     /**
@@ -224,23 +233,23 @@ public final class TermAppender {
      * to {@code (nextTermId, termStart)} before the active term count moves; either step may be
      * done by any of the racing callers, and each is done once.
      */
-    public int tryRotate(long termCount) {
+    public Rotation tryRotate(long termCount) {
         final long next = termCount + 1;
         final int nextIndex = (int) (next % bufferCount);
         if (!states.isCleanFor(nextIndex, next)) {
-            return journal.activeTermCountAcquire() != termCount ? MOVED : NOT_READY;
+            return journal.activeTermCountAcquire() != termCount ? Rotation.MOVED : Rotation.NOT_READY;
         }
         final int start = journal.termStartVolatile(nextIndex);
         for (long rawTail = journal.rawTailVolatile(nextIndex); termId(rawTail) != (int) next;
                 rawTail = journal.rawTailVolatile(nextIndex)) {
             if (termId(rawTail) != (int) (next - bufferCount)) {
-                return MOVED; // our view is stale: the buffer already hosts a later term
+                return Rotation.MOVED; // our view is stale: the buffer already hosts a later term
             }
             if (journal.casRawTail(nextIndex, rawTail, packTail((int) next, start))) {
                 CrashPoint.reached(CrashPoint.BEFORE_ACTIVE_TERM_MOVES);
                 break;
             }
         }
-        return journal.casActiveTermCount(termCount, next) ? ROTATED : MOVED;
+        return journal.casActiveTermCount(termCount, next) ? Rotation.ROTATED : Rotation.MOVED;
     }
 }

@@ -10,7 +10,6 @@ import io.github.lockfreelog.engine.Backpressure;
 import io.github.lockfreelog.engine.EngineConfig;
 import io.github.lockfreelog.engine.JournalEngine;
 import io.github.lockfreelog.testing.RecordingSink;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.reflect.Method;
@@ -36,7 +35,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Model-checks the caller/drainer protocol with Lincheck: the real {@link JournalEngine#append}
  * (with {@link TermAppender} and {@link BufferStates}) and the real {@link Drainer} steps (with
- * {@link FrameScanner} and {@link TermUnblocker}) run over a {@link HeapJournal} of two 64-byte
+ * {@link FrameCodec} and {@link TermUnblocker}) run over a {@link HeapJournal} of two 64-byte
  * buffers, so that a handful of 24- and 32-byte frames pad a buffer's end, rotate to the other
  * buffer and, when the drainer has not cleaned it yet, are dropped (the {@code DROP} policy).
  * Callers and one drainer run in threads of their own; Lincheck explores their interleavings,
@@ -260,7 +259,7 @@ class JournalModelCheckTest {
         public void validate() throws IOException {
             for (int steps = 0; drainer.drainDirty(); steps++) { // every dirty term, as the drainer's loop does
                 if (steps == 4 * BUFFER_COUNT * MAX_EVENTS) {
-                    throw new AssertionError("the drainer makes no progress: it stays at term " + drainer.drainTerm
+                    throw new AssertionError("the drainer makes no progress: it stays at term " + drainer.currentTerm()
                             + " while the active term is " + journal.activeTermCountAcquire());
                 }
             }

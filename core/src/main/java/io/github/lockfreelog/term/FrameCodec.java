@@ -4,13 +4,28 @@ import static io.github.lockfreelog.term.JournalDescriptor.*;
 
 
 /**
- * How the drainer and recovery read a frame header: one rule for what is plausible, and one way
- * to re-synchronise after a gap or a damaged header. A header is always read as one 64-bit
- * value, since claims and commits change it with one 64-bit compare-and-set.
+ * Reads a frame header: what kind of frame it describes, by one rule for what is plausible, and
+ * where the next plausible frame starts after a gap or a damaged header. A header is always read
+ * as one 64-bit value, since claims and commits change it with one 64-bit compare-and-set.
+ * {@link TermReader} walks frames by these rules; the writer's side is {@link TermAppender}.
  */
-public final class FrameScanner {
+public final class FrameCodec {
 
-    private FrameScanner() {
+    /** What a frame header says. */
+    public enum FrameKind {
+        /** Committed: padding, data, or a frame left out; stepped over by its length. */
+        COMMITTED,
+        /** Claimed by a writer that is still copying (or died doing so); stepped over by its length. */
+        CLAIMED,
+        /** Claimed, then left out by the drainer because its writer stalled; stepped over by its length. */
+        ABANDONED,
+        /** A free slot of the term: reserved space whose writer has not written its header yet. */
+        FREE,
+        /** A header the commit protocol never produces: readers re-synchronise after it. */
+        DAMAGED
+    }
+
+    private FrameCodec() {
     }
 
     /** A committed frame (padding, data, or one left out) that fits in {@code room} bytes. */
@@ -45,21 +60,18 @@ public final class FrameScanner {
         return header == emptyHeader(termId);
     }
 
-    /**
-     * The offset (relative to {@code base}) where the frame after the one at {@code offset} starts,
-     * by the same rules as every reader: a committed or claimed frame is stepped over by its
-     * length, anything else is re-synchronised on.
-     */
-    public static int nextFrame(Journal journal, int base, int offset, int limit) {
-        long header = journal.getLongAcquire(base + offset);
-        int room = limit - offset;
+    /** The kind of the frame whose header is {@code header}, with {@code room} bytes left in term {@code termId}. */
+    public static FrameKind kindOf(long header, int room, int termId) {
         if (isCommitted(header, room)) {
-            return offset + align(headerLength(header));
+            return FrameKind.COMMITTED;
         }
-        if (isClaimed(header, room) || isAbandoned(header, room)) {
-            return offset + align(-headerLength(header));
+        if (isClaimed(header, room)) {
+            return FrameKind.CLAIMED;
         }
-        return nextPlausibleFrame(journal, base, offset + FRAME_ALIGNMENT, limit);
+        if (isAbandoned(header, room)) {
+            return FrameKind.ABANDONED;
+        }
+        return isFree(header, termId) ? FrameKind.FREE : FrameKind.DAMAGED;
     }
 
     /** The payload length of a committed data frame with this header that fits in {@code room}, else -1. */

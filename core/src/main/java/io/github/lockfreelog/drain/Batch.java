@@ -1,0 +1,114 @@
+package io.github.lockfreelog.drain;
+
+import static io.github.lockfreelog.term.JournalDescriptor.HEADER_LENGTH;
+
+import io.github.lockfreelog.term.Journal;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+
+/**
+ * Gathers the payloads of committed frames for one write to the log file, and writes them through
+ * the {@link DrainLog}. Payloads are copied from the mapping into a staging buffer and written
+ * with one call (docs/design-notes.md says why not a gathering write). An event larger than staging is written straight from the
+ * mapping, on its own. A write that failed is kept, and finished by {@link #resume}.
+ */
+final class Batch {
+
+    static final int STAGING_BYTES = 1 << 20;
+
+    private final JournalCounters counters;
+    private final ByteBuffer staging = ByteBuffer.allocateDirect(STAGING_BYTES);
+    /** A view of the whole mapping, positioned on an event larger than staging; made when the first such event comes. */
+    private ByteBuffer large;
+    /** What is being written now (staging, or a large event's view), its first byte, and the end of its range; kept across a failed write. */
+    private ByteBuffer out;
+    private int outStart;
+    private int outTo;
+    private int events;
+    private long bytes;
+
+    Batch(JournalCounters counters) {
+        this.counters = counters;
+    }
+
+    /** Bytes gathered so far. */
+    long bytes() {
+        return bytes;
+    }
+
+    /** Whether nothing is staged. */
+    boolean isEmpty() {
+        return staging.position() == 0;
+    }
+
+    /** Whether {@code payload} more bytes fit in staging. */
+    boolean fits(int payload) {
+        return payload <= staging.remaining();
+    }
+
+    /** Whether an event of {@code payload} bytes is too large for staging: it is written on its own. */
+    static boolean isLarge(int payload) {
+        return payload > STAGING_BYTES;
+    }
+
+    /** Copies the payload of the data frame at {@code at} of {@code journal} into staging. */
+    void add(Journal journal, int at, int payload) {
+        journal.getBytes(at + HEADER_LENGTH, staging, staging.position(), payload);
+        staging.position(staging.position() + payload);
+        events++;
+        bytes += payload;
+    }
+
+    /**
+     * Sets up the write of one large event, the frame of {@code length} bytes at {@code at}, whose
+     * journal range ends at {@code to}; {@link #resume} writes it. Staging must be written first.
+     */
+    void stageLarge(Journal journal, int at, int length, int to) {
+        if (large == null) {
+            large = journal.duplicate();
+        }
+        out = large.limit(at + length).position(at + HEADER_LENGTH);
+        outStart = at + HEADER_LENGTH;
+        outTo = to;
+        events = 1;
+        bytes = length - HEADER_LENGTH;
+    }
+
+    /** Whether a write was begun and has not finished (it failed, or it is a large event's). */
+    boolean hasUnwritten() {
+        return out != null;
+    }
+
+    /**
+     * Writes what is staged as the journal range {@code [from, to)} of term {@code term}.
+     *
+     * @return {@code to}, how far the log file now reaches in the term
+     */
+    int write(DrainLog log, long term, int from, int to) throws IOException {
+        out = staging.flip();
+        outStart = 0;
+        outTo = to;
+        return resume(log, term, from);
+    }
+
+    /**
+     * Writes (again) the write begun for the journal range from {@code from} in term {@code term}.
+     *
+     * @return the end of its range, how far the log file now reaches in the term
+     */
+    int resume(DrainLog log, long term, int from) throws IOException {
+        log.write(out, outStart, term, from, outTo);
+        out = null;
+        staging.clear();
+        counters.eventsWritten += events;
+        counters.bytesWritten += bytes;
+        events = 0;
+        bytes = 0;
+        return outTo;
+    }
+
+    /** Forgets the view of the journal drained before (another journal is drained now). */
+    void journalChanged() {
+        large = null;
+    }
+}

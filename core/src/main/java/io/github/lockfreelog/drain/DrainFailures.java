@@ -1,0 +1,53 @@
+package io.github.lockfreelog.drain;
+
+import io.github.lockfreelog.diagnostics.StatusReporter;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Keeps the record of the drainer's failures: counts each, remembers the last, marks the episode
+ * (callers then count drops as {@code io}), reports at most one error every 10 seconds, and says
+ * once when writing works again.
+ */
+final class DrainFailures {
+
+    /** How long the drainer waits before it tries again after a failure. */
+    static final long RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
+    private static final long REPORT_EVERY_NANOS = TimeUnit.SECONDS.toNanos(10);
+
+    private final EngineState state;
+    private final JournalCounters counters;
+    private final StatusReporter status;
+    private long lastReport;
+
+    DrainFailures(EngineState state, StatusReporter status) {
+        this.state = state;
+        this.counters = state.counters;
+        this.status = status;
+    }
+
+    /** Records a failure of the drainer's step. */
+    void failed(Throwable e) {
+        if (!state.ioFailing()) {
+            counters.failingSinceEpochMillis = System.currentTimeMillis(); // retries keep the episode's start
+        }
+        state.ioFailing(true);
+        counters.drainerErrors++;
+        String message = e.getClass().getSimpleName() + ": " + e.getMessage();
+        counters.lastError = message;
+        long now = System.nanoTime();
+        if (now - lastReport > REPORT_EVERY_NANOS || lastReport == 0) {
+            lastReport = now;
+            status.error("writing the log file failed (retrying every " + TimeUnit.NANOSECONDS.toMillis(RETRY_NANOS)
+                    + " ms; events stay in the journal meanwhile): " + message, e);
+        }
+    }
+
+    /** Records that a write to the log file worked; ends an episode of failures. */
+    void wrote() {
+        if (state.ioFailing()) {
+            state.ioFailing(false);
+            counters.failingSinceEpochMillis = 0;
+            status.info("writing the log file works again");
+        }
+    }
+}

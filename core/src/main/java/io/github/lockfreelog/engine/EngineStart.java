@@ -1,0 +1,130 @@
+package io.github.lockfreelog.engine;
+
+import io.github.lockfreelog.diagnostics.StatusReporter;
+import io.github.lockfreelog.drain.ActiveJournal;
+import io.github.lockfreelog.drain.EngineState;
+import io.github.lockfreelog.drain.JournalCounters;
+import io.github.lockfreelog.drain.JournalReplacer;
+import io.github.lockfreelog.journal.JournalLock;
+import io.github.lockfreelog.journal.JournalSlots;
+import io.github.lockfreelog.journal.WriteLedger;
+import io.github.lockfreelog.recovery.Recovery;
+import io.github.lockfreelog.sink.LogSink;
+import io.github.lockfreelog.term.Journal;
+import java.io.IOException;
+import java.nio.file.Path;
+
+/**
+ * Brings a journal into use, at start and when the drainer finds the one in use gone from disk:
+ * takes a free slot and its locks, opens the log file's write ledger, recovers into the sink what
+ * a process that died left in the slot (and, at start, in other free slots), and creates the
+ * journal anew.
+ */
+final class EngineStart implements JournalReplacer {
+
+    private final EngineConfig config;
+    /** The first slot and the slot count asked for: where a replacement journal is taken. */
+    private final Path firstSlot;
+    private final int slots;
+    private final LogSink sink;
+    private final StatusReporter status;
+    private JournalCounters counters;
+
+    private EngineStart(EngineConfig config, Path firstSlot, int slots, LogSink sink, StatusReporter status) {
+        this.config = config;
+        this.firstSlot = firstSlot;
+        this.slots = slots;
+        this.sink = sink;
+        this.status = status;
+    }
+
+    /** Takes a slot, recovers, creates the journal and starts an engine on it; once (the caller retries an interrupted start). */
+    static JournalEngine start(EngineConfig requested, StatusReporter status, LogSink.Factory sinkFactory)
+            throws IOException {
+        JournalSlots.Taken taken = JournalSlots.take(requested.journalFile(), requested.journalSlots(), status);
+        EngineConfig config = requested.withJournal(taken.journal());
+        // Locks on the journal slot, taken once here at start and held for the engine's life
+        // (released when the engine closes); append never touches them.
+        JournalLock lock = taken.lock();
+        int entry = WriteLedger.entryOf(taken.slot(), taken.journal());
+        LogSink sink = null;
+        Journal journal = null;
+        WriteLedger ledger = null;
+        try {
+            ledger = openLedger(config.logFile(), status);
+            sink = sinkFactory.open();
+            Recovery.Result recovered = Recovery.recover(lock, sink, ledger == null ? null : ledger.entry(entry), status);
+            if (requested.journalSlots() > 1) {
+                recovered = recovered.plus(Recovery.recoverLeftovers(requested.journalFile(),
+                        requested.journalSlots(), config.journalFile(), sink, ledger, status));
+            }
+            journal = Journal.create(config.journalFile(), lock.journalChannel(), config.bufferCount(), config.bufferSize());
+            EngineState state = new EngineState(new ActiveJournal(journal, lock, ledger, entry));
+            EngineStart replacer = new EngineStart(config, requested.journalFile(), requested.journalSlots(), sink, status);
+            replacer.counters = state.counters;
+            replacer.count(recovered);
+            JournalEngine engine = new JournalEngine(config, state, sink, status, replacer);
+            engine.startDrainer();
+            return engine;
+        } catch (IOException | RuntimeException | Error e) {
+            if (journal != null) {
+                journal.close();
+            }
+            if (sink != null) {
+                sink.close();
+            }
+            if (ledger != null) {
+                ledger.close();
+            }
+            lock.close();
+            throw e;
+        }
+    }
+
+    /** The log file's write ledger; without one (it cannot be made) recovery searches as before, and a WARN says so. */
+    private static WriteLedger openLedger(Path logFile, StatusReporter status) {
+        try {
+            return WriteLedger.open(logFile);
+        } catch (IOException | RuntimeException e) {
+            status.warn("the write ledger " + WriteLedger.fileOf(logFile) + " could not be opened (" + e + "); a write"
+                    + " that a crash cuts off is searched for in the log without regard to other instances' writes", null);
+            return null;
+        }
+    }
+
+    private void count(Recovery.Result recovered) {
+        counters.recoveredFrames += recovered.recoveredFrames();
+        counters.recoveredBytes += recovered.recoveredBytes();
+        counters.skippedFrames += recovered.skippedFrames();
+    }
+
+    /**
+     * Builds a journal in place of {@code gone}, whose file is gone from disk (its folder was
+     * deleted, or the name now stands for another file). The drainer calls this, then makes it the
+     * active one, retires {@code gone} and drains what it still holds. The new journal takes a free
+     * slot as at start (most often the same name).
+     */
+    @Override
+    public ActiveJournal replace(ActiveJournal gone) throws IOException {
+        gone.lock.releaseLockFile(); // its file is gone too, or is the slot's to take again
+        // File locks of the new slot, taken here by the drainer (as at start), held until the engine
+        // closes; callers never take or wait for them.
+        JournalSlots.Taken taken = JournalSlots.take(firstSlot, slots, status);
+        WriteLedger ledger = openLedger(config.logFile(), status); // the old one went with its folder, most likely
+        int entry = WriteLedger.entryOf(taken.slot(), taken.journal());
+        try {
+            // the slot taken may hold what a killed instance left: recovered before it is made anew,
+            // as at start (the drainer, which calls this, owns the sink)
+            count(Recovery.recover(taken.lock(), sink, ledger == null ? null : ledger.entry(entry), status));
+            Journal journal = Journal.create(taken.journal(), taken.lock().journalChannel(), config.bufferCount(),
+                    config.bufferSize());
+            return new ActiveJournal(journal, taken.lock(), ledger, entry);
+        } catch (IOException | RuntimeException | Error e) {
+            if (ledger != null) {
+                ledger.close();
+            }
+            taken.lock().close();
+            throw e;
+        }
+    }
+}

@@ -1,0 +1,71 @@
+package io.github.lockfreelog.term;
+
+import static io.github.lockfreelog.term.JournalDescriptor.*;
+
+import io.github.lockfreelog.term.FrameCodec.FrameKind;
+import java.io.IOException;
+
+/**
+ * Walks the frames of one term and hands each to a {@link FrameHandler}: the one walk that the
+ * drainer, recovery and tests share, so that all of them step over frames and re-synchronise
+ * after damaged headers by the same rules ({@link FrameCodec}).
+ *
+ * <p>Offsets are relative to the buffer's base. A handler decides where the walk goes on: by the
+ * common step ({@link #STEP}: a committed, claimed or abandoned frame is stepped over by its
+ * length; after a free slot or a damaged header, the next plausible frame), from an offset of its
+ * own (after it changed the frame, or waited for it), or not at all ({@link #STOP}).
+ */
+public final class TermReader {
+
+    /** Returned by a handler: go on after this frame by the common step. */
+    public static final int STEP = -1;
+    /** Returned by a handler: end the walk at this frame. */
+    public static final int STOP = -2;
+
+    /** Handles one frame of a walk. */
+    @FunctionalInterface
+    public interface FrameHandler {
+        /**
+         * Handles the frame at {@code offset}, whose header (read with acquire) is {@code header}.
+         *
+         * @return the offset to go on from, {@link #STEP} or {@link #STOP}
+         */
+        int onFrame(int offset, long header, FrameKind kind) throws IOException;
+    }
+
+    private TermReader() {
+    }
+
+    /**
+     * Walks the frames of term {@code termId} in the buffer at {@code base}, from {@code offset} up
+     * to {@code limit}.
+     *
+     * @return where the walk ended: {@code limit} or beyond, or the offset of the frame whose handler said {@link #STOP}
+     */
+    public static int read(Journal journal, int base, int offset, int limit, int termId, FrameHandler handler)
+            throws IOException {
+        while (offset < limit) {
+            final long header = journal.getLongAcquire(base + offset);
+            final FrameKind kind = FrameCodec.kindOf(header, limit - offset, termId);
+            final int next = handler.onFrame(offset, header, kind);
+            if (next == STOP) {
+                return offset;
+            }
+            offset = next == STEP ? step(journal, base, offset, limit, header, kind) : next;
+        }
+        return offset;
+    }
+
+    /** Where the frame after the one at {@code offset} starts, by the common step. */
+    public static int step(Journal journal, int base, int offset, int limit, long header, FrameKind kind) {
+        switch (kind) {
+            case COMMITTED:
+                return offset + align(headerLength(header));
+            case CLAIMED:
+            case ABANDONED:
+                return offset + align(-headerLength(header));
+            default:
+                return FrameCodec.nextPlausibleFrame(journal, base, offset + FRAME_ALIGNMENT, limit);
+        }
+    }
+}

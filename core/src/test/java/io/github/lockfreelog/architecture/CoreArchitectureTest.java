@@ -1,0 +1,54 @@
+package io.github.lockfreelog.architecture;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Keeps the shape of core: packages that depend on each other one way only, an engine that knows
+ * neither Logback nor Spring, and packages small enough to read.
+ */
+class CoreArchitectureTest {
+
+    private static final JavaClasses CORE = new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages("io.github.lockfreelog");
+
+    /** The packages of the engine: everything but the Logback appender. */
+    private static final String[] ENGINE = {"..lockfreelog.term..", "..lockfreelog.sink..", "..lockfreelog.journal..",
+            "..lockfreelog.drain..", "..lockfreelog.recovery..", "..lockfreelog.engine..", "..lockfreelog.diagnostics..",
+            "..lockfreelog.files.."};
+
+    @Test
+    void packagesDependOnEachOtherOneWayOnly() {
+        slices().matching("io.github.lockfreelog.(**)").should().beFreeOfCycles().check(CORE);
+    }
+
+    @Test
+    void theEngineImportsNeitherLogbackNorSpring() {
+        noClasses().that().resideInAnyPackage(ENGINE).should().dependOnClassesThat()
+                .resideInAnyPackage("ch.qos.logback..", "org.springframework..").check(CORE);
+    }
+
+    @Test
+    void coreImportsNoSpring() {
+        noClasses().should().dependOnClassesThat().resideInAnyPackage("org.springframework..").check(CORE);
+    }
+
+    @Test
+    void noPackageHoldsMoreThanADozenClasses() {
+        Map<String, Long> sizes = CORE.stream().filter(c -> c.getEnclosingClass().isEmpty())
+                .filter(c -> !c.getSimpleName().equals("package-info"))
+                .collect(Collectors.groupingBy(JavaClass::getPackageName, TreeMap::new, Collectors.counting()));
+        assertThat(sizes).isNotEmpty().allSatisfy((pkg, count) -> assertThat(count).as(pkg).isLessThanOrEqualTo(12));
+    }
+}
