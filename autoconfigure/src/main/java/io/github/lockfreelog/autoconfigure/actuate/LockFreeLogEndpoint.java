@@ -31,7 +31,7 @@ public class LockFreeLogEndpoint {
     @ReadOperation
     public AppendersDescriptor appenders() {
         List<AppenderDescriptor> result = new ArrayList<>();
-        appenders.attachments().forEach((appender, loggers) -> result.add(AppenderDescriptor.of(appender, loggers)));
+        appenders.attachments().forEach((appender, loggers) -> result.add(AppenderDescriptor.of(appenders, appender, loggers)));
         if (result.isEmpty()) {
             return new AppendersDescriptor(result, AppendersDescriptor.NO_LOG_FILE, appenders.whyNone());
         }
@@ -42,7 +42,7 @@ public class LockFreeLogEndpoint {
     public AppenderDescriptor appender(@Selector String name) {
         for (Map.Entry<LockFreeFileAppender, List<String>> entry : appenders.attachments().entrySet()) {
             if (name.equals(entry.getKey().getName())) {
-                return AppenderDescriptor.of(entry.getKey(), entry.getValue());
+                return AppenderDescriptor.of(appenders, entry.getKey(), entry.getValue());
             }
         }
         return null;
@@ -101,13 +101,13 @@ public class LockFreeLogEndpoint {
             long skippedFrames, long drainLagBytes, long drainerErrors, String lastError,
             PageFaultsDescriptor pageFaults) implements OperationResponseBody {
 
-        static AppenderDescriptor of(LockFreeFileAppender appender, List<String> loggers) {
+        static AppenderDescriptor of(LockFreeLogAppenders appenders, LockFreeFileAppender appender, List<String> loggers) {
             AppenderStatistics s = appender.getStatistics();
             Map<String, Long> drops = new LinkedHashMap<>();
             for (DropReason reason : DropReason.values()) {
                 drops.put(reason.id(), s.drops().getOrDefault(reason.id(), 0L));
             }
-            return new AppenderDescriptor(appender.getName(), LockFreeLogAppenders.isAutoConfigured(appender), loggers,
+            return new AppenderDescriptor(appender.getName(), appenders.isAutoConfigured(appender), loggers,
                     s.file(), s.journal(), s.started(), s.bufferSize(), s.bufferCount(), s.activeBuffer(),
                     s.activeBufferFill(), s.appended(), s.eventsWritten(), s.bytesWritten(), s.inFlight(), s.dropped(),
                     drops, s.truncated(), s.swaps(), s.waits(), s.waitTotalNanos(), s.waitMaxNanos(),
