@@ -2,11 +2,13 @@ package io.github.lockfreelog.autoconfigure;
 
 import ch.qos.logback.classic.LoggerContext;
 import io.github.lockfreelog.autoconfigure.actuate.LockFreeLogAppenders;
-import io.github.lockfreelog.autoconfigure.logging.LockFreeLogRuntime;
-import io.github.lockfreelog.autoconfigure.logging.LockFreeLogShutdown;
+import io.github.lockfreelog.autoconfigure.logging.LockFreeLogApplicationListener;
+import io.github.lockfreelog.autoconfigure.logging.LockFreeLogProperties;
+import io.github.lockfreelog.autoconfigure.logging.StarterAppender;
 import io.github.lockfreelog.logback.LockFreeFileAppender;
 import org.slf4j.ILoggerFactory;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionMessage;
 import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
@@ -18,14 +20,14 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.ConditionContext;
 import org.springframework.context.annotation.Conditional;
-import org.springframework.core.env.Environment;
 import org.springframework.core.type.AnnotatedTypeMetadata;
 
 /**
- * Auto-configuration of the lock-free log file. The appender itself is attached while Spring Boot initialises
- * logging, before any context exists ({@link io.github.lockfreelog.autoconfigure.logging.LockFreeLogApplicationListener});
- * this binds {@code lockfreelog.*} for the context, offers the appenders to the actuator parts, and ends the engine
- * when the context closes if no logging shutdown hook will ({@link LockFreeLogShutdown}).
+ * Auto-configuration of what the context shows of the lock-free log file: it binds {@code lockfreelog.*} for the
+ * context and offers the appenders ({@link LockFreeLogAppenders}) to the endpoint, metrics and health. The appender
+ * itself is attached while Spring Boot initialises logging, before any context exists, by
+ * {@link LockFreeLogApplicationListener}, which also registers the starter's runtime as a bean (a
+ * {@link StarterAppender}) and ends the engine with the context where no logging shutdown hook will.
  */
 @AutoConfiguration
 @ConditionalOnClass({ LoggerContext.class, LockFreeFileAppender.class })
@@ -34,16 +36,13 @@ import org.springframework.core.type.AnnotatedTypeMetadata;
 @EnableConfigurationProperties(LockFreeLogProperties.class)
 public class LockFreeLogAutoConfiguration {
 
+    /** The appenders of Logback's context; the starter's own as the runtime says, where a run registered one. */
     @Bean
     @ConditionalOnMissingBean
-    LockFreeLogAppenders lockFreeLogAppenders() {
-        return new LockFreeLogAppenders((LoggerContext) LoggerFactory.getILoggerFactory(), LockFreeLogRuntime.get()::absence);
-    }
-
-    /** Ends the engine when the context closes, but only with {@code logging.register-shutdown-hook=false}. */
-    @Bean
-    static LockFreeLogShutdown lockFreeLogShutdown(Environment environment) {
-        return new LockFreeLogShutdown(environment);
+    LockFreeLogAppenders lockFreeLogAppenders(ObjectProvider<StarterAppender> starter) {
+        LoggerContext loggerContext = (LoggerContext) LoggerFactory.getILoggerFactory();
+        StarterAppender runtime = starter.getIfAvailable();
+        return (runtime != null) ? new LockFreeLogAppenders(loggerContext, runtime) : new LockFreeLogAppenders(loggerContext);
     }
 
     /** Matches when SLF4J is bound to Logback, i.e. Logback is the logging system. */

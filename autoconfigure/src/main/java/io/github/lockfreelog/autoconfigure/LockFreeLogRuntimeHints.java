@@ -1,5 +1,6 @@
 package io.github.lockfreelog.autoconfigure;
 
+import io.github.lockfreelog.autoconfigure.logging.LockFreeLogProperties;
 import java.nio.ByteBuffer;
 import java.util.List;
 import org.springframework.aot.hint.ExecutableMode;
@@ -13,6 +14,8 @@ import org.springframework.boot.context.properties.bind.BindableRuntimeHintsRegi
  * keeps it. Without these hints nothing fails: core silently takes its slower paths (the pattern
  * encoding that allocates per event, unmapping left to the garbage collector). Registered in
  * {@code META-INF/spring/aot.factories}.
+ *
+ * <p>The class names of core named here ({@code Journal.Unmapper}) follow core's packages as they are.
  */
 class LockFreeLogRuntimeHints implements RuntimeHintsRegistrar {
 
@@ -25,11 +28,16 @@ class LockFreeLogRuntimeHints implements RuntimeHintsRegistrar {
     /** The class through which core unmaps the journal at stop ({@code Journal.Unmapper}). */
     static final String UNSAFE = "sun.misc.Unsafe";
 
+    /** Where the starter reads the removed properties from at start-up. */
+    static final String REMOVED_PROPERTIES_METADATA = "META-INF/additional-spring-configuration-metadata.json";
+
     @Override
     public void registerHints(RuntimeHints hints, ClassLoader classLoader) {
         hints.reflection().registerType(TypeReference.of(PATTERN_LAYOUT_BASE), type -> type.withField(PATTERN_HEAD_FIELD));
         hints.reflection().registerType(TypeReference.of(UNSAFE), type -> type.withField("theUnsafe")
                 .withMethod("invokeCleaner", List.of(TypeReference.of(ByteBuffer.class)), ExecutableMode.INVOKE));
+        // The removed lockfreelog.* properties are read from the metadata while logging starts.
+        hints.resources().registerPattern(REMOVED_PROPERTIES_METADATA);
         // lockfreelog.* is bound while logging starts, before the context that would register these hints exists.
         BindableRuntimeHintsRegistrar.forTypes(LockFreeLogProperties.class).registerHints(hints, classLoader);
     }

@@ -4,12 +4,14 @@ import static io.github.lockfreelog.autoconfigure.LogbackTestSupport.appenders;
 import static io.github.lockfreelog.autoconfigure.LogbackTestSupport.awaitContent;
 import static io.github.lockfreelog.autoconfigure.LogbackTestSupport.lockFreeAppenders;
 import static io.github.lockfreelog.autoconfigure.LogbackTestSupport.root;
+import static io.github.lockfreelog.autoconfigure.LogbackTestSupport.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import ch.qos.logback.core.FileAppender;
 import io.github.lockfreelog.autoconfigure.actuate.LockFreeLogAppenders;
+import io.github.lockfreelog.autoconfigure.logging.InvalidLockFreeLogPropertyException;
 import io.github.lockfreelog.autoconfigure.logging.LockFreeLogRuntime;
 import io.github.lockfreelog.logback.LockFreeFileAppender;
 import java.io.IOException;
@@ -34,7 +36,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.boot.SpringBootConfiguration;
-import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.context.properties.bind.BindException;
@@ -56,10 +57,7 @@ class LockFreeLogApplicationTests {
     }
 
     private SpringApplicationBuilder application(String... properties) {
-        return new SpringApplicationBuilder(TestApplication.class).main(TestApplication.class)
-                .web(WebApplicationType.NONE)
-                .properties("logging.file.name=" + dir.resolve("app.log"), "lockfreelog.buffer-size=64KB",
-                        "lockfreelog.buffer-count=2", "lockfreelog.flush-interval=20ms", "spring.jmx.enabled=false")
+        return LogbackTestSupport.application(TestApplication.class, "logging.file.name=" + dir.resolve("app.log"))
                 .properties(properties);
     }
 
@@ -72,8 +70,10 @@ class LockFreeLogApplicationTests {
             // The first line of the run is there exactly once: one file, written once.
             assertThat(content.split("Starting LockFreeLogApplicationTests.TestApplication using Java", -1)).hasSize(2);
             assertThat(appenders(root())).noneMatch(a -> a instanceof FileAppender);
+            assertThat(context.getBean(LockFreeLogRuntime.class)).as("the runtime's bean is the Logback context's")
+                    .isSameAs(runtime());
             assertThat(lockFreeAppenders()).singleElement()
-                    .isSameAs(LockFreeLogRuntime.get().appender())
+                    .isSameAs(runtime().appender())
                     .satisfies(a -> assertThat(a.getFile()).isEqualTo(dir.resolve("app.log").toString()));
         }
     }
@@ -83,7 +83,7 @@ class LockFreeLogApplicationTests {
         LockFreeFileAppender first;
         long appendedBefore;
         try (ConfigurableApplicationContext context = application().run()) {
-            first = LockFreeLogRuntime.get().appender();
+            first = runtime().appender();
             for (int i = 0; i < 20; i++) {
                 LoggerFactory.getLogger("test.rerun").info("first run {}", i);
             }
@@ -93,7 +93,7 @@ class LockFreeLogApplicationTests {
             assertThat(lockFreeAppenders()).containsExactly(first);
             assertThat(appenders(root())).filteredOn(a -> a == first).hasSize(1);
             assertThat(first.isStarted()).isTrue();
-            assertThat(LockFreeLogRuntime.get().appender()).isSameAs(first);
+            assertThat(runtime().appender()).isSameAs(first);
             LoggerFactory.getLogger("test.rerun").info("second run");
             // Counters go on from the first run: the start-up lines of the second run add to them.
             assertThat(first.getStatistics().appended()).isGreaterThan(appendedBefore + 1);
@@ -107,8 +107,8 @@ class LockFreeLogApplicationTests {
     void secondRunWhileTheFirstIsOpenShouldKeepExactlyOneAppender() {
         try (ConfigurableApplicationContext one = application().run();
                 ConfigurableApplicationContext two = application().run()) {
-            LockFreeFileAppender appender = LockFreeLogRuntime.get().appender();
-            assertThat(LockFreeLogRuntime.get().appender()).isSameAs(appender);
+            LockFreeFileAppender appender = runtime().appender();
+            assertThat(runtime().appender()).isSameAs(appender);
             assertThat(lockFreeAppenders()).containsExactly(appender);
         }
     }
@@ -119,7 +119,7 @@ class LockFreeLogApplicationTests {
         String padding = "x".repeat(60);
         Path log = dir.resolve("app.log");
         try (ConfigurableApplicationContext context = application("logging.logback.rollingpolicy.max-file-size=64KB").run()) {
-            LockFreeFileAppender appender = LockFreeLogRuntime.get().appender();
+            LockFreeFileAppender appender = runtime().appender();
             assertThat(appender.getFileNamePattern()).isEqualTo(log + ".%d{yyyy-MM-dd}.%i.gz");
             org.slf4j.Logger logger = LoggerFactory.getLogger("test.rolling");
             for (int i = 0; i < events; i++) {
@@ -179,7 +179,7 @@ class LockFreeLogApplicationTests {
         try (ConfigurableApplicationContext context = application(
                 "spring.autoconfigure.exclude=" + LockFreeLogAutoConfiguration.class.getName()).run()) {
             assertThat(context.getBeansOfType(LockFreeLogAppenders.class)).isEmpty();
-            assertThat(LockFreeLogRuntime.get().appender()).isNull();
+            assertThat(runtime().appender()).isNull();
             assertThat(lockFreeAppenders()).isEmpty();
             assertThat(appenders(root())).anyMatch(a -> a instanceof FileAppender && "FILE".equals(a.getName()));
             awaitContent(dir.resolve("app.log"), "Started LockFreeLogApplicationTests.TestApplication in");
@@ -191,7 +191,7 @@ class LockFreeLogApplicationTests {
         try (ConfigurableApplicationContext context = application(
                 "spring.autoconfigure.exclude[0]=org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration",
                 "spring.autoconfigure.exclude[1]=" + LockFreeLogAutoConfiguration.class.getName() + "Other").run()) {
-            assertThat(lockFreeAppenders()).singleElement().isSameAs(LockFreeLogRuntime.get().appender());
+            assertThat(lockFreeAppenders()).singleElement().isSameAs(runtime().appender());
         }
     }
 
@@ -202,7 +202,7 @@ class LockFreeLogApplicationTests {
         LockFreeFileAppender first;
         try (ConfigurableApplicationContext context = application("logging.register-shutdown-hook=false")
                 .sources(ShutdownLoggingBean.class).run()) {
-            first = LockFreeLogRuntime.get().appender();
+            first = runtime().appender();
             assertThat(journal).exists();
             for (int i = 0; i < 500; i++) {
                 LoggerFactory.getLogger("test.war").info("before close {}", i);
@@ -210,7 +210,7 @@ class LockFreeLogApplicationTests {
         }
         // What a servlet container does on undeploy: nothing stops Logback, so the context close must.
         assertThat(first.isStarted()).isFalse();
-        assertThat(LockFreeLogRuntime.get().appender()).isNull();
+        assertThat(runtime().appender()).isNull();
         assertThat(lockFreeAppenders()).isEmpty();
         assertThat(Files.size(journal)).isZero();
         String content = LogbackTestSupport.read(log);
@@ -223,7 +223,7 @@ class LockFreeLogApplicationTests {
 
         // A redeploy into the same JVM: the journal is free again.
         try (ConfigurableApplicationContext context = application("logging.register-shutdown-hook=false").run()) {
-            LockFreeFileAppender second = LockFreeLogRuntime.get().appender();
+            LockFreeFileAppender second = runtime().appender();
             assertThat(second).isNotSameAs(first);
             assertThat(second.isStarted()).isTrue();
             LoggerFactory.getLogger("test.war").info("after redeploy");
@@ -234,7 +234,7 @@ class LockFreeLogApplicationTests {
     @Test
     void closingOneOfTwoContextsWithoutLoggingShutdownHookShouldKeepTheAppenderForTheOther() {
         try (ConfigurableApplicationContext two = application("logging.register-shutdown-hook=false").run()) {
-            LockFreeFileAppender appender = LockFreeLogRuntime.get().appender();
+            LockFreeFileAppender appender = runtime().appender();
             application("logging.register-shutdown-hook=false").run().close();
             assertThat(appender.isStarted()).isTrue();
             assertThat(lockFreeAppenders()).containsExactly(appender);
@@ -246,7 +246,7 @@ class LockFreeLogApplicationTests {
         Path journal = dir.resolve(".lockfreelog/app.log.journal");
         LockFreeFileAppender appender;
         try (ConfigurableApplicationContext context = application().run()) {
-            appender = LockFreeLogRuntime.get().appender();
+            appender = runtime().appender();
             for (int i = 0; i < 500; i++) {
                 LoggerFactory.getLogger("test.hook").info("before exit {}", i);
             }
@@ -259,9 +259,9 @@ class LockFreeLogApplicationTests {
         try {
             LogbackTestSupport.loggerContext().stop();
             LoggerFactory.getLogger("test.hook").info("while Logback stops");
-            LockFreeLogRuntime.get().shutdown();
+            runtime().shutdown();
             assertThat(appender.isStarted()).isFalse();
-            assertThat(LockFreeLogRuntime.get().appender()).isNull();
+            assertThat(runtime().appender()).isNull();
             assertThat(Files.size(journal)).isZero();
             String content = LogbackTestSupport.read(dir.resolve("app.log"));
             for (int i = 0; i < 500; i++) {
@@ -277,7 +277,7 @@ class LockFreeLogApplicationTests {
     @Test
     void aPlainLogbackResetKeepsTheSameAppenderAttachedWithItsEngineAndCounters() {
         try (ConfigurableApplicationContext context = application().run()) {
-            LockFreeFileAppender appender = LockFreeLogRuntime.get().appender();
+            LockFreeFileAppender appender = runtime().appender();
             LoggerFactory.getLogger("test.reset").info("before reset");
             long appended = appender.getStatistics().appended();
             LogbackTestSupport.loggerContext().reset(); // what a Logback reconfiguration (scan, JMX) does first
@@ -294,10 +294,10 @@ class LockFreeLogApplicationTests {
     void appenderDeclaredInTheLogbackConfigurationShouldBeUsedAsItIsAndReported() {
         try (ConfigurableApplicationContext context = application(
                 "logging.config=classpath:lockfreelog-declared-logback.xml").run()) {
-            assertThat(LockFreeLogRuntime.get().appender()).isNull();
+            assertThat(runtime().appender()).isNull();
             LockFreeFileAppender declared = context.getBean(LockFreeLogAppenders.class).get("XML_FILE");
             assertThat(declared).isNotNull();
-            assertThat(LockFreeLogAppenders.isAutoConfigured(declared)).isFalse();
+            assertThat(context.getBean(LockFreeLogAppenders.class).isAutoConfigured(declared)).isFalse();
             assertThat(lockFreeAppenders()).containsExactly(declared);
             awaitContent(dir.resolve("app.log"), "xml INFO io.github.lockfreelog.autoconfigure.LockFreeLogApplicationTests$TestApplication : Started");
         }
@@ -343,7 +343,7 @@ class LockFreeLogApplicationTests {
                 .containsPattern("(?s)The following values are valid:.*FATAL.*WARN");
         try (ConfigurableApplicationContext context = application("lockfreelog.backpressure=DROP",
                 "lockfreelog.drop-below-level=fatal").run()) {
-            assertThat(LockFreeLogRuntime.get().appender().getDropBelowLevel()).isEqualTo("ERROR");
+            assertThat(runtime().appender().getDropBelowLevel()).isEqualTo("ERROR");
         }
     }
 

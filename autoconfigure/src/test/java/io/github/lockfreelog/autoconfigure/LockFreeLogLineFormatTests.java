@@ -13,9 +13,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
 import org.springframework.boot.SpringBootConfiguration;
-import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
@@ -35,10 +33,7 @@ class LockFreeLogLineFormatTests {
     }
 
     private ConfigurableApplicationContext run(String... properties) {
-        return new SpringApplicationBuilder(TestApplication.class).main(TestApplication.class)
-                .web(WebApplicationType.NONE)
-                .properties("logging.file.name=" + log(), "lockfreelog.buffer-size=64KB", "lockfreelog.buffer-count=2",
-                        "lockfreelog.flush-interval=20ms", "spring.jmx.enabled=false")
+        return LogbackTestSupport.application(TestApplication.class, "logging.file.name=" + log())
                 .properties(properties).run();
     }
 

@@ -2,6 +2,7 @@ package io.github.lockfreelog.autoconfigure;
 
 import static io.github.lockfreelog.autoconfigure.LogbackTestSupport.awaitContent;
 import static io.github.lockfreelog.autoconfigure.LogbackTestSupport.lockFreeAppenders;
+import static io.github.lockfreelog.autoconfigure.LogbackTestSupport.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -21,7 +22,6 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.SpringBootConfiguration;
-import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -50,12 +50,8 @@ class LockFreeLogStructuredLoggingTests {
     }
 
     private SpringApplicationBuilder application(String... properties) {
-        return new SpringApplicationBuilder(TestApplication.class).main(TestApplication.class)
-                .web(WebApplicationType.NONE)
-                .properties("logging.file.name=" + dir.resolve("app.log"), "lockfreelog.buffer-size=64KB",
-                        "lockfreelog.buffer-count=2", "lockfreelog.flush-interval=20ms", "spring.jmx.enabled=false",
-                        "spring.application.name=structured-test")
-                .properties(properties);
+        return LogbackTestSupport.application(TestApplication.class, "logging.file.name=" + dir.resolve("app.log"),
+                "spring.application.name=structured-test").properties(properties);
     }
 
     /** Logs {@link #EVENTS} numbered events, waits for the last, and checks that every line is a JSON document. */
@@ -85,7 +81,7 @@ class LockFreeLogStructuredLoggingTests {
     @CsvSource({ "ecs,message", "logstash,message", "gelf,short_message" })
     void springBootsStructuredFormatShouldMakeEachLineOneJsonDocument(String format, String messageField) {
         try (ConfigurableApplicationContext context = application("logging.structured.format.file=" + format).run()) {
-            LockFreeFileAppender appender = LockFreeLogRuntime.get().appender();
+            LockFreeFileAppender appender = runtime().appender();
             assertThat(appender.getEncoder()).isInstanceOf(StructuredLogEncoder.class);
             List<JsonNode> lines = logAndParse(messageField);
             // Start-up lines are structured too.
@@ -104,7 +100,7 @@ class LockFreeLogStructuredLoggingTests {
     void structuredFormatShouldWinOverLoggingPatternFileAsInSpringBoot() {
         try (ConfigurableApplicationContext context = application("logging.structured.format.file=logstash",
                 "logging.pattern.file=%msg%n").run()) {
-            assertThat(LockFreeLogRuntime.get().appender().getEncoder())
+            assertThat(runtime().appender().getEncoder())
                     .isInstanceOf(StructuredLogEncoder.class);
         }
     }
@@ -114,7 +110,7 @@ class LockFreeLogStructuredLoggingTests {
         "lockfreelog-declared-json-logback.xml,formattedMessage" })
     void jsonEncoderDeclaredInTheLogbackConfigurationShouldWriteOneJsonDocumentALine(String config, String messageField) {
         try (ConfigurableApplicationContext context = application("logging.config=classpath:" + config).run()) {
-            assertThat(LockFreeLogRuntime.get().appender()).isNull();
+            assertThat(runtime().appender()).isNull();
             LockFreeFileAppender declared = context.getBean(LockFreeLogAppenders.class).get("JSON_FILE");
             assertThat(lockFreeAppenders()).containsExactly(declared);
             logAndParse(messageField);

@@ -5,11 +5,11 @@ import static io.github.lockfreelog.autoconfigure.LogbackTestSupport.awaitConten
 import static io.github.lockfreelog.autoconfigure.LogbackTestSupport.lockFreeAppenders;
 import static io.github.lockfreelog.autoconfigure.LogbackTestSupport.loggerContext;
 import static io.github.lockfreelog.autoconfigure.LogbackTestSupport.root;
+import static io.github.lockfreelog.autoconfigure.LogbackTestSupport.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import ch.qos.logback.core.rolling.RollingFileAppender;
 import io.github.lockfreelog.autoconfigure.actuate.LockFreeLogAppenders;
-import io.github.lockfreelog.autoconfigure.logging.LockFreeLogRuntime;
 import io.github.lockfreelog.logback.LockFreeFileAppender;
 import java.nio.file.Path;
 import java.util.List;
@@ -19,7 +19,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.SpringBootConfiguration;
-import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.test.system.CapturedOutput;
@@ -42,11 +41,7 @@ class LockFreeLogTakeOverTests {
     }
 
     private SpringApplicationBuilder application(String... properties) {
-        return new SpringApplicationBuilder(TestApplication.class).main(TestApplication.class)
-                .web(WebApplicationType.NONE)
-                .properties("lockfreelog.buffer-size=64KB", "lockfreelog.buffer-count=2",
-                        "lockfreelog.flush-interval=20ms", "spring.jmx.enabled=false")
-                .properties(properties);
+        return LogbackTestSupport.application(TestApplication.class, properties);
     }
 
     @Test
@@ -54,7 +49,7 @@ class LockFreeLogTakeOverTests {
         Path log = dir.resolve("app.log");
         try (ConfigurableApplicationContext context = application("logging.file.name=" + log,
                 "logging.config=classpath:user-file-appender-logback-spring.xml").run()) {
-            assertThat(LockFreeLogRuntime.get().appender()).isNull();
+            assertThat(runtime().appender()).isNull();
             assertThat(lockFreeAppenders()).isEmpty();
             // The user's appender is still on both of its loggers, with its own retention.
             assertThat(appenders(root())).anyMatch(a -> "FILE".equals(a.getName()) && a instanceof RollingFileAppender);
@@ -65,7 +60,7 @@ class LockFreeLogTakeOverTests {
                     .contains("writes " + log + " with its own appender 'FILE' (ch.qos.logback.core.rolling.RollingFileAppender,"
                             + " on ROOT, com.example.audit), so lockfreelog leaves it as configured")
                     .contains("lockfreelog.enabled=false turns the starter off");
-            assertThat(LockFreeLogRuntime.get().absence()).contains("its own appender 'FILE'");
+            assertThat(runtime().absence()).contains("its own appender 'FILE'");
             LoggerFactory.getLogger("com.example.audit").info("audit one");
             LoggerFactory.getLogger("com.example.audit").info("audit two");
             LoggerFactory.getLogger("com.example.app").info("app line");
@@ -84,7 +79,7 @@ class LockFreeLogTakeOverTests {
         try (ConfigurableApplicationContext context = application("logging.file.name=" + log,
                 "logging.config=classpath:boot-file-appender-logback-spring.xml",
                 "logging.logback.rollingpolicy.max-history=3", "logging.logback.rollingpolicy.max-file-size=1MB").run()) {
-            LockFreeFileAppender appender = LockFreeLogRuntime.get().appender();
+            LockFreeFileAppender appender = runtime().appender();
             assertThat(appender).isNotNull();
             assertThat(appenders(root())).contains(appender).noneMatch(a -> "FILE".equals(a.getName()));
             assertThat(appender.getMaxHistory()).isEqualTo(3);
@@ -102,8 +97,8 @@ class LockFreeLogTakeOverTests {
     @Test
     void noLogFileIsSaidInOneInfoLine(CapturedOutput output) {
         try (ConfigurableApplicationContext context = application().run()) {
-            assertThat(LockFreeLogRuntime.get().appender()).isNull();
-            assertThat(LockFreeLogRuntime.get().absence()).startsWith("no log file is configured");
+            assertThat(runtime().appender()).isNull();
+            assertThat(runtime().absence()).startsWith("no log file is configured");
             assertThat(context.getBean(LockFreeLogAppenders.class).all()).isEmpty();
         }
         assertThat(output).containsOnlyOnce("lockfreelog: no log file is configured: set logging.file.name, "
@@ -114,11 +109,11 @@ class LockFreeLogTakeOverTests {
     void aRunWhileLoggingIsInitialisedLeavesTheRunningAppenderAlone() {
         Path log = dir.resolve("app.log");
         try (ConfigurableApplicationContext first = application("logging.file.name=" + log).run()) {
-            LockFreeFileAppender appender = LockFreeLogRuntime.get().appender();
+            LockFreeFileAppender appender = runtime().appender();
             // An auxiliary run with other settings and no log file, while the first application runs: Spring Boot
             // leaves logging alone, and so does the starter.
             try (ConfigurableApplicationContext second = application("lockfreelog.buffer-count=3").run()) {
-                assertThat(LockFreeLogRuntime.get().appender()).isSameAs(appender);
+                assertThat(runtime().appender()).isSameAs(appender);
                 assertThat(appender.isStarted()).isTrue();
                 assertThat(lockFreeAppenders()).containsExactly(appender);
             }

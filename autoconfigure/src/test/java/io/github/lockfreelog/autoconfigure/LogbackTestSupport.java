@@ -6,6 +6,8 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.Appender;
+import io.github.lockfreelog.autoconfigure.actuate.LockFreeLogAppenders;
+import io.github.lockfreelog.autoconfigure.logging.LockFreeLogRuntime;
 import io.github.lockfreelog.logback.LockFreeFileAppender;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -15,15 +17,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.IdentityHashMap;
-import java.util.Iterator;
 import java.util.List;
-import java.util.Set;
 import org.slf4j.LoggerFactory;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.logging.LoggingSystemProperty;
 
-/** Small helpers shared by the tests: what is attached where, and what the log file holds. */
+/**
+ * Small helpers shared by the tests of full {@code SpringApplication} runs: the run itself, what is attached where,
+ * the starter's runtime, and what the log file holds.
+ */
 final class LogbackTestSupport {
 
     private LogbackTestSupport() {
@@ -37,18 +40,25 @@ final class LogbackTestSupport {
         return loggerContext().getLogger(Logger.ROOT_LOGGER_NAME);
     }
 
-    /** Every lock-free appender attached to any logger, each instance once. */
+    /**
+     * A run of {@code application} without a web server, with small, quickly drained buffers; the test adds its own
+     * properties (the log file, for one).
+     */
+    static SpringApplicationBuilder application(Class<?> application, String... properties) {
+        return new SpringApplicationBuilder(application).main(application).web(WebApplicationType.NONE)
+                .properties("lockfreelog.buffer-size=64KB", "lockfreelog.buffer-count=2",
+                        "lockfreelog.flush-interval=20ms", "spring.jmx.enabled=false")
+                .properties(properties);
+    }
+
+    /** Every lock-free appender attached to any logger, each instance once (as the endpoint finds them). */
     static List<LockFreeFileAppender> lockFreeAppenders() {
-        Set<LockFreeFileAppender> seen = Collections.newSetFromMap(new IdentityHashMap<>());
-        List<LockFreeFileAppender> result = new ArrayList<>();
-        for (Logger logger : loggerContext().getLoggerList()) {
-            for (Iterator<Appender<ILoggingEvent>> it = logger.iteratorForAppenders(); it.hasNext();) {
-                if (it.next() instanceof LockFreeFileAppender appender && seen.add(appender)) {
-                    result.add(appender);
-                }
-            }
-        }
-        return result;
+        return LockFreeLogAppenders.find(loggerContext());
+    }
+
+    /** The starter's runtime, kept in the Logback context by the runs; {@code null} before any run. */
+    static LockFreeLogRuntime runtime() {
+        return (LockFreeLogRuntime) loggerContext().getObject(LockFreeLogRuntime.KEY);
     }
 
     static List<Appender<ILoggingEvent>> appenders(Logger logger) {
@@ -80,9 +90,17 @@ final class LogbackTestSupport {
         return read(file, charset);
     }
 
-    /** Removes what a test left: the starter's appender, any appender the test attached by hand, status messages. */
+    /**
+     * Removes what a test left, as the end of a JVM would: the starter's runtime (its engine ended, as at JVM
+     * shutdown, and taken out of the Logback context, so that the next test's run starts with a new one), any
+     * appender the test attached by hand, status messages.
+     */
     static void cleanUp() {
-        io.github.lockfreelog.autoconfigure.logging.LockFreeLogRuntime.get().close();
+        LockFreeLogRuntime runtime = runtime();
+        if (runtime != null) {
+            runtime.shutdown();
+            loggerContext().removeObject(LockFreeLogRuntime.KEY);
+        }
         for (LockFreeFileAppender appender : lockFreeAppenders()) {
             for (Logger logger : loggerContext().getLoggerList()) {
                 logger.detachAppender(appender);

@@ -202,7 +202,7 @@ class LockFreeLogBoot3AutoConfigurationTests {
     @Test
     void runWhenEndpointIsExposedShouldListTheAppender() {
         runner().run(context -> assertThat(context.getBean(LockFreeLogEndpoint.class)
-                .appender(NAME).started()).isTrue());
+                .appender(NAME).statistics().started()).isTrue());
     }
 
     @SuppressWarnings("unchecked")

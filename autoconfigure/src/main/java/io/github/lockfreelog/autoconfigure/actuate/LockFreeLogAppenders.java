@@ -4,6 +4,7 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.Appender;
+import io.github.lockfreelog.autoconfigure.logging.StarterAppender;
 import io.github.lockfreelog.logback.LockFreeFileAppender;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -13,24 +14,21 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.function.Supplier;
 
 /**
  * Every {@link LockFreeFileAppender} attached to a logger of the Logback context: the starter's own
  * and those declared in the Logback configuration. Read afresh on each call, so appenders added by
  * a later reconfiguration are seen, and none is held: a detached appender can be collected.
  *
- * <p>When none is attached, {@link #absence()} says why, in the words of whoever created this
- * object (the starter knows whether it was given a log file, or left the file to an appender of the
- * Logback configuration).
+ * <p>What it knows of the starter's own appender it asks a {@link StarterAppender} (the starter's
+ * runtime, where a {@code SpringApplication} run has one): which appender is the starter's, and,
+ * when none is attached, why ({@link #absence()}: the starter knows whether it was given a log
+ * file, or left the file to an appender of the Logback configuration).
  */
 public class LockFreeLogAppenders {
 
-    /**
-     * Name of the appender the starter attaches (the same as the logging integration's own constant,
-     * repeated here so that this package does not depend on it).
-     */
-    public static final String STARTER_APPENDER_NAME = "LOCKFREE_FILE";
+    /** Name of the appender the starter attaches. */
+    public static final String STARTER_APPENDER_NAME = StarterAppender.NAME;
 
     /** Why there is no appender, as the one-argument constructor says it. */
     public static final String NO_LOG_FILE = "no log file is configured: set logging.file.name, logging.file.path "
@@ -42,7 +40,7 @@ public class LockFreeLogAppenders {
 
     private final LoggerContext loggerContext;
 
-    private final Supplier<String> starterAbsence;
+    private final StarterAppender starter;
 
     /**
      * Appenders of a context where the starter runs none of its own: with none attached,
@@ -58,12 +56,12 @@ public class LockFreeLogAppenders {
      * Appenders of a context where the starter may run one of its own.
      *
      * @param loggerContext the Logback context whose loggers are searched
-     * @param absence why the starter runs no appender (for example, "logback-spring.xml writes
-     * /x/app.log with its own appender FILE"), or {@code null} when it runs one; asked on each read
+     * @param starter the starter's appender, asked on each read: which it is, or why there is none
+     * (for example, "logback-spring.xml writes /x/app.log with its own appender FILE")
      */
-    public LockFreeLogAppenders(LoggerContext loggerContext, Supplier<String> absence) {
+    public LockFreeLogAppenders(LoggerContext loggerContext, StarterAppender starter) {
         this.loggerContext = Objects.requireNonNull(loggerContext, "loggerContext");
-        this.starterAbsence = Objects.requireNonNull(absence, "absence");
+        this.starter = Objects.requireNonNull(starter, "starter");
     }
 
     /** The appenders, by name (sorted), each with the loggers it is attached to. */
@@ -99,21 +97,21 @@ public class LockFreeLogAppenders {
 
     /** What {@link #absence()} says, for a caller that already found no appender attached. */
     String whyNone() {
-        String reason = starterAbsence.get();
+        String reason = starter.absence();
         return (reason != null) ? reason : NONE_ATTACHED;
     }
 
     /** Whether the starter says it runs an appender of its own ({@link #STARTER_APPENDER_NAME}), attached now or not. */
     boolean starterRunsAppender() {
-        return starterAbsence.get() == null;
+        return starter.absence() == null;
     }
 
     /**
      * Whether this appender is the one the starter attached (rather than one from the Logback
-     * configuration): the one {@code LockFreeLogRuntime} holds.
+     * configuration).
      */
-    public static boolean isAutoConfigured(LockFreeFileAppender appender) {
-        return appender != null && appender == io.github.lockfreelog.autoconfigure.logging.LockFreeLogRuntime.get().appender();
+    public boolean isAutoConfigured(LockFreeFileAppender appender) {
+        return appender != null && appender == starter.appender();
     }
 
     /** Every lock-free appender attached to a logger of this context, sorted by name. */

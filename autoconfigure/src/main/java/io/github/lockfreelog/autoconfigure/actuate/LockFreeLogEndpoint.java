@@ -1,11 +1,10 @@
 package io.github.lockfreelog.autoconfigure.actuate;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import io.github.lockfreelog.diagnostics.AppenderStatistics;
-import io.github.lockfreelog.diagnostics.DropReason;
-import io.github.lockfreelog.diagnostics.PageFaults;
 import io.github.lockfreelog.logback.LockFreeFileAppender;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
@@ -31,7 +30,7 @@ public class LockFreeLogEndpoint {
     @ReadOperation
     public AppendersDescriptor appenders() {
         List<AppenderDescriptor> result = new ArrayList<>();
-        appenders.attachments().forEach((appender, loggers) -> result.add(AppenderDescriptor.of(appender, loggers)));
+        appenders.attachments().forEach((appender, loggers) -> result.add(describe(appender, loggers)));
         if (result.isEmpty()) {
             return new AppendersDescriptor(result, AppendersDescriptor.NO_LOG_FILE, appenders.whyNone());
         }
@@ -42,10 +41,15 @@ public class LockFreeLogEndpoint {
     public AppenderDescriptor appender(@Selector String name) {
         for (Map.Entry<LockFreeFileAppender, List<String>> entry : appenders.attachments().entrySet()) {
             if (name.equals(entry.getKey().getName())) {
-                return AppenderDescriptor.of(entry.getKey(), entry.getValue());
+                return describe(entry.getKey(), entry.getValue());
             }
         }
         return null;
+    }
+
+    private AppenderDescriptor describe(LockFreeFileAppender appender, List<String> loggers) {
+        return new AppenderDescriptor(appender.getName(), appenders.isAutoConfigured(appender), loggers,
+                appender.getStatistics());
     }
 
     /**
@@ -63,74 +67,15 @@ public class LockFreeLogEndpoint {
     }
 
     /**
-     * One appender's settings and counters; counters run from the appender's start.
+     * One appender: where it is attached, and its statistics as core gives them, whose fields the JSON shows
+     * beside {@code name}, {@code autoConfigured} and {@code loggers} (unwrapped, the statistics' own name left out).
      *
      * @param name appender name
      * @param autoConfigured whether the starter attached it ({@code false}: declared in the Logback configuration)
      * @param loggers loggers it is attached to
-     * @param file log file
-     * @param journal journal file in use (this instance's own where several share a log folder; {@code null}
-     * when the appender's default is used and it has not started)
-     * @param started whether it is running
-     * @param bufferSize bytes per buffer
-     * @param bufferCount number of buffers
-     * @param activeBuffer index of the buffer being filled
-     * @param activeBufferFill bytes reserved in the active buffer
-     * @param appended events handed to the appender
-     * @param eventsWritten events written to the log file
-     * @param bytesWritten bytes written to the log file
-     * @param inFlight events in the journal, not yet in the log file
-     * @param dropped events dropped, all reasons
-     * @param drops events dropped by reason: buffer-full, timeout, io, stopped
-     * @param truncated events cut to the maximum event size
-     * @param swaps buffer swaps
-     * @param waits appends that waited for a drained buffer
-     * @param waitTotalNanos total time of those waits
-     * @param waitMaxNanos longest wait
-     * @param recoveredFrames events recovered from the journal at start
-     * @param skippedFrames damaged or unfinished frames skipped
-     * @param drainLagBytes bytes in the journal not yet in the log file
-     * @param drainerErrors errors met by the background thread
-     * @param lastError latest of those errors, or {@code null}
-     * @param pageFaults page faults since start
+     * @param statistics its settings and counters, which run from its start
      */
-    public record AppenderDescriptor(String name, boolean autoConfigured, List<String> loggers, String file,
-            String journal, boolean started, int bufferSize, int bufferCount, int activeBuffer, long activeBufferFill,
-            long appended, long eventsWritten, long bytesWritten, long inFlight, long dropped, Map<String, Long> drops,
-            long truncated, long swaps, long waits, long waitTotalNanos, long waitMaxNanos, long recoveredFrames,
-            long skippedFrames, long drainLagBytes, long drainerErrors, String lastError,
-            PageFaultsDescriptor pageFaults) implements OperationResponseBody {
-
-        static AppenderDescriptor of(LockFreeFileAppender appender, List<String> loggers) {
-            AppenderStatistics s = appender.getStatistics();
-            Map<String, Long> drops = new LinkedHashMap<>();
-            for (DropReason reason : DropReason.values()) {
-                drops.put(reason.id(), s.drops().getOrDefault(reason.id(), 0L));
-            }
-            return new AppenderDescriptor(appender.getName(), LockFreeLogAppenders.isAutoConfigured(appender), loggers,
-                    s.file(), s.journal(), s.started(), s.bufferSize(), s.bufferCount(), s.activeBuffer(),
-                    s.activeBufferFill(), s.appended(), s.eventsWritten(), s.bytesWritten(), s.inFlight(), s.dropped(),
-                    drops, s.truncated(), s.swaps(), s.waits(), s.waitTotalNanos(), s.waitMaxNanos(),
-                    s.recoveredFrames(), s.skippedFrames(), s.drainLagBytes(), s.drainerErrors(), s.lastError(),
-                    PageFaultsDescriptor.of(s.pageFaults()));
-        }
-    }
-
-    /**
-     * Page faults since the appender started.
-     *
-     * @param available whether the numbers could be read ({@code /proc} present)
-     * @param processMinor minor faults of the whole process
-     * @param processMajor major faults of the whole process
-     * @param drainerMinor minor faults of the appender's background thread
-     * @param drainerMajor major faults of the appender's background thread
-     */
-    public record PageFaultsDescriptor(boolean available, long processMinor, long processMajor, long drainerMinor,
-            long drainerMajor) {
-
-        static PageFaultsDescriptor of(PageFaults p) {
-            return (p != null) ? new PageFaultsDescriptor(p.available(), p.processMinor(), p.processMajor(),
-                    p.drainerMinor(), p.drainerMajor()) : new PageFaultsDescriptor(false, 0, 0, 0, 0);
-        }
+    public record AppenderDescriptor(String name, boolean autoConfigured, List<String> loggers,
+            @JsonUnwrapped @JsonIgnoreProperties("name") AppenderStatistics statistics) implements OperationResponseBody {
     }
 }

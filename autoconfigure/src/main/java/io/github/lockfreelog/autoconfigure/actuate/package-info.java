@@ -8,6 +8,8 @@
  * {@link io.github.lockfreelog.autoconfigure.actuate.LockFreeLogAppenders} each time they are read,
  * and keep no appender and no state of their own between reads: an appender that is stopped,
  * detached, attached again or replaced is shown as it is now, and when there is none they say why.
+ * Of the starter's own appender they know only what
+ * {@link io.github.lockfreelog.autoconfigure.logging.StarterAppender} says.
  * The auto-configurations that create them, with their conditions, stay in
  * {@code io.github.lockfreelog.autoconfigure}.
  */

@@ -7,6 +7,7 @@ import io.github.lockfreelog.autoconfigure.LockFreeLogEndpointAutoConfiguration;
 import io.github.lockfreelog.autoconfigure.LockFreeLogHealthAutoConfiguration;
 import io.github.lockfreelog.autoconfigure.LockFreeLogMetricsAutoConfiguration;
 import io.github.lockfreelog.autoconfigure.actuate.LockFreeLogEndpoint.AppenderDescriptor;
+import io.github.lockfreelog.diagnostics.AppenderStatistics;
 import io.github.lockfreelog.diagnostics.ProcStat;
 import io.github.lockfreelog.logback.LockFreeFileAppender;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -70,18 +71,19 @@ class LockFreeLogActuatorAutoConfigurationTests {
         logback.attach("FIRST", dir.resolve("a.log"));
         runner.run(context -> {
             LockFreeLogEndpoint endpoint = context.getBean(LockFreeLogEndpoint.class);
-            AppenderDescriptor before = endpoint.appender("FIRST");
+            AppenderStatistics before = endpoint.appender("FIRST").statistics();
             for (int i = 0; i < 25; i++) {
                 logback.logger().info("event {}", i);
             }
             await().atMost(Duration.ofSeconds(10))
-                    .until(() -> endpoint.appender("FIRST").eventsWritten() >= before.eventsWritten() + 25);
-            AppenderDescriptor after = endpoint.appender("FIRST");
+                    .until(() -> endpoint.appender("FIRST").statistics().eventsWritten() >= before.eventsWritten() + 25);
+            AppenderDescriptor descriptor = endpoint.appender("FIRST");
+            AppenderStatistics after = descriptor.statistics();
             assertThat(after.appended()).isGreaterThanOrEqualTo(before.appended() + 25);
             assertThat(after.appended()).isEqualTo(after.eventsWritten() + after.dropped() + after.inFlight());
             assertThat(after.bytesWritten()).isGreaterThan(before.bytesWritten());
-            assertThat(after.autoConfigured()).as("declared, not the starter's").isFalse();
-            assertThat(after.loggers()).containsExactly(AttachedAppenders.LOGGER);
+            assertThat(descriptor.autoConfigured()).as("declared, not the starter's").isFalse();
+            assertThat(descriptor.loggers()).containsExactly(AttachedAppenders.LOGGER);
             assertThat(after.started()).isTrue();
             assertThat(after.file()).isEqualTo(dir.resolve("a.log").toString());
             assertThat(after.journal()).as("the journal in use").isNotBlank()
@@ -163,8 +165,8 @@ class LockFreeLogActuatorAutoConfigurationTests {
             }
             LockFreeLogEndpoint endpoint = context.getBean(LockFreeLogEndpoint.class);
             String name = "FIRST";
-            await().atMost(Duration.ofSeconds(10)).until(() -> endpoint.appender(name).inFlight() == 0);
-            AppenderDescriptor stats = endpoint.appender(name);
+            await().atMost(Duration.ofSeconds(10)).until(() -> endpoint.appender(name).statistics().inFlight() == 0);
+            AppenderStatistics stats = endpoint.appender(name).statistics();
             assertThat(registry.get("lockfreelog.events.appended").tag("appender", name).functionCounter().count())
                     .isEqualTo(stats.appended()).isGreaterThanOrEqualTo(40);
             assertThat(registry.get("lockfreelog.events.written").tag("appender", name).functionCounter().count())

@@ -64,6 +64,6 @@ class LockFreeLogAppendersTests {
         assertThat(appenders.all()).extracting(LockFreeFileAppender::getName).containsExactly("FIRST", "SECOND");
         logback.detach(first);
         assertThat(appenders.get("FIRST")).isNull();
-        assertThat(LockFreeLogAppenders.isAutoConfigured(first)).as("declared, not the starter's").isFalse();
+        assertThat(appenders.isAutoConfigured(first)).as("declared, not the starter's").isFalse();
     }
 }

@@ -98,6 +98,8 @@ class LockFreeLogWebTests {
         }
 
         DocumentContext after = getJson("/actuator/lockfreelog/" + NAME);
+        assertThat(get("/actuator/lockfreelog/" + NAME).body().split("\"name\":", -1))
+                .as("one name: the nested statistics' own is left out").hasSize(2);
         assertThat(after.read("$.name", String.class)).isEqualTo(NAME);
         assertThat(after.read("$.autoConfigured", Boolean.class)).isFalse();
         assertThat(after.read("$.started", Boolean.class)).isTrue();

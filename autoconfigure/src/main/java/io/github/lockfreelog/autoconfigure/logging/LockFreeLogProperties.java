@@ -1,4 +1,4 @@
-package io.github.lockfreelog.autoconfigure;
+package io.github.lockfreelog.autoconfigure.logging;
 
 import io.github.lockfreelog.engine.Backpressure;
 import io.github.lockfreelog.logback.LockFreeFileAppender;

@@ -1,0 +1,23 @@
+package io.github.lockfreelog.autoconfigure.logging;
+
+import io.github.lockfreelog.logback.LockFreeFileAppender;
+
+/**
+ * What those who show the starter's own appender (the endpoint, metrics and health) may ask of it: the appender the
+ * starter runs now, or why it runs none. {@link LockFreeLogRuntime} implements it; a lambda that gives only a reason
+ * stands for a starter that runs no appender.
+ */
+@FunctionalInterface
+public interface StarterAppender {
+
+    /** Name of the appender the starter attaches. */
+    String NAME = "LOCKFREE_FILE";
+
+    /** Why the starter runs no appender, or {@code null} when it runs one. */
+    String absence();
+
+    /** The appender the starter runs now, or {@code null}. */
+    default LockFreeFileAppender appender() {
+        return null;
+    }
+}

@@ -1,0 +1,87 @@
+package io.github.lockfreelog.autoconfigure.logging;
+
+import java.util.List;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.util.StringUtils;
+
+/**
+ * The starter's settings as one run's environment gives them, bound while logging starts (before any application
+ * context exists): whether it is on, its {@code lockfreelog.*} properties, and the names a report uses for them.
+ */
+final class StarterProperties {
+
+    /**
+     * The auto-configuration that {@code spring.autoconfigure.exclude} names to turn the starter off; named, not
+     * referenced, so that this package does not depend on the auto-configurations above it.
+     */
+    static final String AUTO_CONFIGURATION = "io.github.lockfreelog.autoconfigure.LockFreeLogAutoConfiguration";
+
+    private static final String P = LockFreeLogProperties.PREFIX + ".";
+
+    private final ConfigurableEnvironment environment;
+
+    private final boolean enabled;
+
+    private LockFreeLogProperties properties;
+
+    private StarterProperties(ConfigurableEnvironment environment, boolean enabled) {
+        this.environment = environment;
+        this.enabled = enabled;
+    }
+
+    /** The settings of this environment; {@code lockfreelog.*} is bound when first asked for. */
+    static StarterProperties of(ConfigurableEnvironment environment) {
+        Binder binder = Binder.get(environment);
+        return new StarterProperties(environment,
+                binder.bind(P + "enabled", Boolean.class).orElse(true) && !isExcluded(binder));
+    }
+
+    /** Whether {@code spring.autoconfigure.exclude} names the auto-configuration: then the starter is off. */
+    private static boolean isExcluded(Binder binder) {
+        return binder.bind("spring.autoconfigure.exclude", Bindable.listOf(String.class)).orElse(List.of()).stream()
+                .anyMatch(excluded -> excluded != null && AUTO_CONFIGURATION.equals(excluded.trim()));
+    }
+
+    /** Whether the starter is on: {@code lockfreelog.enabled} is not false and the auto-configuration not excluded. */
+    boolean enabled() {
+        return enabled;
+    }
+
+    /** The {@code lockfreelog.*} properties, bound on the first call. */
+    LockFreeLogProperties properties() {
+        if (properties == null) {
+            properties = Binder.get(environment).bind(LockFreeLogProperties.PREFIX, LockFreeLogProperties.class)
+                    .orElseGet(LockFreeLogProperties::new);
+        }
+        return properties;
+    }
+
+    /** The property that names the log file: {@code lockfreelog.file} when set, else Spring Boot's. */
+    String fileProperty() {
+        return StringUtils.hasText(properties().getFile()) ? P + "file" : "logging.file.name";
+    }
+
+    /**
+     * The loggers to attach the appender to, trimmed.
+     *
+     * @throws InvalidLockFreeLogPropertyException when there is none, or one is blank
+     */
+    List<String> loggers() {
+        List<String> loggers = properties().getLoggers();
+        List<String> names = (loggers != null)
+                ? loggers.stream().map(String::trim).toList() : List.of();
+        if (names.isEmpty() || names.stream().anyMatch(String::isEmpty)) {
+            throw InvalidLockFreeLogPropertyException.of(environment, P + "loggers", loggers,
+                    "one or more logger names, e.g. ROOT or com.example");
+        }
+        return names;
+    }
+
+    /** The Logback configuration's location for a message ({@code " (classpath:logback-spring.xml)"}), or "". */
+    String configurationName() {
+        String location = environment.getProperty("logging.config");
+        return StringUtils.hasText(location) ? " (" + location.trim() + ")" : "";
+    }
+}
