@@ -14,18 +14,16 @@ import org.springframework.boot.context.properties.bind.BindableRuntimeHintsRegi
  * keeps it. Without these hints nothing fails: core silently takes its slower paths (the pattern
  * encoding that allocates per event, unmapping left to the garbage collector). Registered in
  * {@code META-INF/spring/aot.factories}.
- *
- * <p>The class names of core named here ({@code Journal.Unmapper}) follow core's packages as they are.
  */
 class LockFreeLogRuntimeHints implements RuntimeHintsRegistrar {
 
-    /** Logback's class whose private converter chain core's pattern fast path reads ({@code PatternEncoding}). */
+    /** Logback's class whose private converter chain core's pattern fast path reads ({@code io.github.lockfreelog.logback.encoding}). */
     static final String PATTERN_LAYOUT_BASE = "ch.qos.logback.core.pattern.PatternLayoutBase";
 
     /** The chain's field in {@link #PATTERN_LAYOUT_BASE}. */
     static final String PATTERN_HEAD_FIELD = "head";
 
-    /** The class through which core unmaps the journal at stop ({@code Journal.Unmapper}). */
+    /** The JDK class through which core's {@code io.github.lockfreelog.files.Unmapper} unmaps the journal at stop. */
     static final String UNSAFE = "sun.misc.Unsafe";
 
     /** Where the starter reads the removed properties from at start-up. */
