@@ -21,23 +21,23 @@ public final class ActiveJournal {
 
     /**
      * Hints left by callers that failed between reserving and committing (a stack overflow, a
-     * fault in mapped memory): {@code (termId << 32) | position} in slot {@code (position >>> 3) % 256}.
+     * fault in mapped memory): {@code (termId << 32) | position} at index {@code (position >>> 3) % 256}.
      * Written with a plain array store, which calls no method and so cannot itself overflow the
      * stack; the drainer settles a frame it waits for at once when a hint names it (a hint names
      * one reservation: a position is reserved once per term). Whoever clears the hint
      * ({@link #takeOrphan}) counts the event: the caller, once its own settling worked, or the
      * drainer, when the caller's failed too; never both. A hint of a caller whose settling failed
-     * can be overwritten by another such caller's at the same slot before the drainer reaches it:
+     * can be overwritten by another such caller's at the same index before the drainer reaches it:
      * that first event is then counted nowhere (two faults in one append, twice within 2 KB of the
      * drainer's lag).
      */
-    public static final int ORPHAN_SLOTS = 256;
+    public static final int ORPHAN_HINTS = 256;
     private static final VarHandle ORPHAN = MethodHandles.arrayElementVarHandle(long[].class);
 
     public final Journal journal;
     final BufferStates states;
     public final TermAppender appender;
-    public final long[] orphans = new long[ORPHAN_SLOTS];
+    public final long[] orphans = new long[ORPHAN_HINTS];
     /** The hold on the journal's file; {@code null} for a journal of the model check, which has no file. */
     public final JournalLock lock;
     /** The log file's write ledger, mapped for this journal, and the journal's entry in it; {@code null} without one. */
@@ -120,17 +120,17 @@ public final class ActiveJournal {
 
     /** Whether a failed caller left a hint for the reservation at {@code at} of term {@code termId}. */
     boolean isOrphan(int at, int termId) {
-        return (long) ORPHAN.getVolatile(orphans, slot(at)) == hint(at, termId);
+        return (long) ORPHAN.getVolatile(orphans, hintIndex(at)) == hint(at, termId);
     }
 
     /** Clears the hint for the reservation at {@code at} of term {@code termId}; returns whether this call did. */
     public boolean takeOrphan(int at, int termId) {
         long hint = hint(at, termId);
-        return ORPHAN.compareAndSet(orphans, slot(at), hint, 0L);
+        return ORPHAN.compareAndSet(orphans, hintIndex(at), hint, 0L);
     }
 
-    static int slot(int at) {
-        return (at >>> 3) & (ORPHAN_SLOTS - 1);
+    static int hintIndex(int at) {
+        return (at >>> 3) & (ORPHAN_HINTS - 1);
     }
 
     static long hint(int at, int termId) {

@@ -94,12 +94,4 @@ public final class DrainLog {
         logSize = sink.size();
         record(termCount, offset);
     }
-
-    long drainSeq() {
-        return drainSeq;
-    }
-
-    long intentSeq() {
-        return intentSeq;
-    }
 }

@@ -11,6 +11,7 @@ import io.github.lockfreelog.journal.WriteLedger;
 import io.github.lockfreelog.recovery.Recovery;
 import io.github.lockfreelog.sink.LogSink;
 import io.github.lockfreelog.term.Journal;
+import io.github.lockfreelog.term.JournalFiles;
 import java.io.IOException;
 import java.nio.file.Path;
 
@@ -58,7 +59,7 @@ final class EngineStart implements JournalReplacer {
                 recovered = recovered.plus(Recovery.recoverLeftovers(requested.journalFile(),
                         requested.journalSlots(), config.journalFile(), sink, ledger, status));
             }
-            journal = Journal.create(config.journalFile(), lock.journalChannel(), config.bufferCount(), config.bufferSize());
+            journal = JournalFiles.create(config.journalFile(), lock.journalChannel(), config.bufferCount(), config.bufferSize());
             EngineState state = new EngineState(new ActiveJournal(journal, lock, ledger, entry));
             EngineStart replacer = new EngineStart(config, requested.journalFile(), requested.journalSlots(), sink, status);
             replacer.counters = state.counters;
@@ -116,7 +117,7 @@ final class EngineStart implements JournalReplacer {
             // the slot taken may hold what a killed instance left: recovered before it is made anew,
             // as at start (the drainer, which calls this, owns the sink)
             count(Recovery.recover(taken.lock(), sink, ledger == null ? null : ledger.entry(entry), status));
-            Journal journal = Journal.create(taken.journal(), taken.lock().journalChannel(), config.bufferCount(),
+            Journal journal = JournalFiles.create(taken.journal(), taken.lock().journalChannel(), config.bufferCount(),
                     config.bufferSize());
             return new ActiveJournal(journal, taken.lock(), ledger, entry);
         } catch (IOException | RuntimeException | Error e) {

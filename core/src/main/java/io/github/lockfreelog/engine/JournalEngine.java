@@ -191,7 +191,7 @@ public final class JournalEngine {
             // Only an Error gets here with work left. It may strike again at any call made here (a
             // stack overflow does, from this frame), so plain stores, which call nothing, come first.
             if (pendingAt >= 0) {
-                active.orphans[(pendingAt >>> 3) & (ActiveJournal.ORPHAN_SLOTS - 1)] = ((long) pendingTerm << 32) | pendingAt;
+                active.orphans[(pendingAt >>> 3) & (ActiveJournal.ORPHAN_HINTS - 1)] = ((long) pendingTerm << 32) | pendingAt;
                 active.orphansLeft = true; // before the frame can change: a drainer that sees it settled sees this too
                 try {
                     boolean written = TermAppender.settle(active.journal, pendingAt, pendingTerm, reserved, frameLength);

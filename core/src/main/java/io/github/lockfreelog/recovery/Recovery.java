@@ -13,6 +13,7 @@ import io.github.lockfreelog.sink.LogSink;
 import io.github.lockfreelog.term.FrameCodec;
 import io.github.lockfreelog.term.Journal;
 import io.github.lockfreelog.term.JournalDescriptor;
+import io.github.lockfreelog.term.JournalFiles;
 import io.github.lockfreelog.term.JournalFormatException;
 import io.github.lockfreelog.term.TermReader;
 import java.io.IOException;
@@ -72,7 +73,7 @@ public final class Recovery {
         }
         Journal journal;
         try {
-            journal = Journal.open(journalFile, hold.journalChannel());
+            journal = JournalFiles.open(journalFile, hold.journalChannel());
         } catch (JournalFormatException e) {
             moveAside(hold, e.getMessage(), status);
             return Result.NONE;

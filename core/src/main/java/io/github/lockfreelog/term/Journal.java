@@ -2,15 +2,9 @@ package io.github.lockfreelog.term;
 
 import static io.github.lockfreelog.term.JournalDescriptor.*;
 
-import io.github.lockfreelog.files.PrivateFolders;
-import io.github.lockfreelog.files.SafeFiles;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.nio.MappedByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 
 /**
  * The journal file, mapped once and kept mapped until {@link #close()}. All access to shared
@@ -24,7 +18,8 @@ import java.nio.file.StandardOpenOption;
  * production: with one subclass loaded, the JIT binds every call to it statically (class
  * hierarchy analysis) and inlines it as if this class were final, with no type check and no extra
  * load. The model-checking test adds a heap implementation whose every access the checker sees;
- * the constructor is package-private, so no other code can add one.
+ * the constructor is package-private, so no other code can add one. {@link JournalFiles} creates
+ * and opens journal files.
  */
 public abstract class Journal implements AutoCloseable {
 
@@ -36,113 +31,6 @@ public abstract class Journal implements AutoCloseable {
         this.path = path;
         this.bufferCount = bufferCount;
         this.bufferSize = bufferSize;
-    }
-
-    /**
-     * Creates a fresh journal at {@code path}, replacing any file there, opened (never through a
-     * link) for this journal alone: closing the journal closes its file. Tests use this; the
-     * engine maps the file it holds locked ({@link #create(Path, FileChannel, int, int)}).
-     */
-    public static Journal create(Path path, int bufferCount, int bufferSize) throws IOException {
-        PrivateFolders.ensure(path.toAbsolutePath().getParent());
-        FileChannel channel = SafeFiles.openOwnerOnly(path, StandardOpenOption.CREATE, StandardOpenOption.READ,
-                StandardOpenOption.WRITE);
-        try {
-            return create(path, channel, bufferCount, bufferSize, true);
-        } catch (IOException | RuntimeException e) {
-            channel.close();
-            throw e;
-        }
-    }
-
-    /**
-     * Creates a fresh journal in the file open as {@code channel} (the engine's, locked: see
-     * {@code JournalLock}), replacing what it held. Every block of the file is written with zeros
-     * before it is mapped, so stores to the mapping never land on an unbacked (sparse) block: a
-     * full disk shows here, as an {@link IOException}, never later as a fault in mapped memory.
-     * Closing the journal unmaps it and leaves the channel to its owner.
-     */
-    public static Journal create(Path path, FileChannel channel, int bufferCount, int bufferSize) throws IOException {
-        return create(path, channel, bufferCount, bufferSize, false);
-    }
-
-    private static Journal create(Path path, FileChannel channel, int bufferCount, int bufferSize, boolean ownsChannel)
-            throws IOException {
-        String error = checkGeometry(bufferCount, bufferSize);
-        if (error != null) {
-            throw new IllegalArgumentException(error);
-        }
-        long length = journalLength(bufferCount, bufferSize);
-        channel.truncate(0);
-        ByteBuffer zeros = ByteBuffer.allocateDirect(1 << 20);
-        long position = 0;
-        while (position < length) {
-            zeros.clear().limit((int) Math.min(zeros.capacity(), length - position));
-            position += channel.write(zeros, position);
-        }
-        channel.force(false);
-        MappedByteBuffer mapped = channel.map(FileChannel.MapMode.READ_WRITE, 0, length);
-        Journal journal = new MappedJournal(path, bufferCount, bufferSize, channel, mapped, ownsChannel);
-        journal.initialise();
-        return journal;
-    }
-
-    /**
-     * Opens an existing journal for recovery, for this journal alone (tests).
-     *
-     * @throws JournalFormatException when the file is not a journal of this version, or is damaged
-     */
-    public static Journal open(Path path) throws IOException {
-        FileChannel channel = SafeFiles.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
-        try {
-            return open(path, channel, true);
-        } catch (IOException | RuntimeException e) {
-            channel.close();
-            throw e;
-        }
-    }
-
-    /**
-     * Opens the existing journal in the file open as {@code channel} (the engine's, locked), for
-     * recovery; closing it unmaps it and leaves the channel to its owner.
-     *
-     * @throws JournalFormatException when the file is not a journal of this version, or is damaged
-     */
-    public static Journal open(Path path, FileChannel channel) throws IOException {
-        return open(path, channel, false);
-    }
-
-    private static Journal open(Path path, FileChannel channel, boolean ownsChannel) throws IOException {
-        long size = channel.size();
-        if (size < METADATA_LENGTH) {
-            throw new JournalFormatException("journal " + path + " is too short: " + size + " bytes");
-        }
-        ByteBuffer header = ByteBuffer.allocate(BUFFER_SIZE_OFFSET + Integer.BYTES).order(ByteOrder.LITTLE_ENDIAN);
-        while (header.hasRemaining() && channel.read(header, header.position()) >= 0) {
-            // read the fixed header
-        }
-        long magic = header.getLong(MAGIC_OFFSET);
-        int version = header.getInt(VERSION_OFFSET);
-        int count = header.getInt(BUFFER_COUNT_OFFSET);
-        int bufferSize = header.getInt(BUFFER_SIZE_OFFSET);
-        if (magic != MAGIC) {
-            throw new JournalFormatException("journal " + path + " has magic=0x" + Long.toHexString(magic)
-                    + ", expected 0x" + Long.toHexString(MAGIC) + ": not a lockfreelog journal, or corrupt");
-        }
-        if (version != VERSION) {
-            throw new JournalFormatException("journal " + path + " has version=" + version + ", expected " + VERSION);
-        }
-        String geometry = checkGeometry(count, bufferSize);
-        if (geometry != null) {
-            throw new JournalFormatException("journal " + path + " is corrupt: " + geometry);
-        }
-        long length = journalLength(count, bufferSize);
-        if (size != length) {
-            throw new JournalFormatException("journal " + path + " is " + size + " bytes long, expected " + length
-                    + " for bufferCount=" + count + " bufferSize=" + bufferSize);
-        }
-        MappedByteBuffer mapped = channel.map(FileChannel.MapMode.READ_WRITE, 0, length);
-        return new MappedJournal(path, count, bufferSize, channel, mapped, ownsChannel);
     }
 
     /** Writes the metadata and the free slots of a fresh journal (whose memory is all zeros). */
@@ -260,26 +148,26 @@ public abstract class Journal implements AutoCloseable {
         return casLong(tailCounterOffset(index), expected, value);
     }
 
-    /** Writes the drain record into the slot after the current one; only the drainer calls this. */
+    /** Writes the drain record into the one of its two copies not holding the newest; only the drainer calls this. */
     public void writeDrainRecord(long termCount, long offset, long logSize, long seq) {
-        int slot = DRAIN_RECORD_OFFSET + (int) (seq & 1) * DRAIN_RECORD_LENGTH;
-        putLongPlain(slot + DRAIN_TERM_FIELD, termCount);
-        putLongPlain(slot + DRAIN_OFFSET_FIELD, offset);
-        putLongPlain(slot + DRAIN_LOG_SIZE_FIELD, logSize);
-        putLongPlain(slot + DRAIN_CHECK_FIELD, seq ^ termCount ^ offset ^ logSize ^ CHECK_SALT);
-        putLongRelease(slot + DRAIN_SEQ_FIELD, seq);
+        int copy = DRAIN_RECORD_OFFSET + (int) (seq & 1) * DRAIN_RECORD_LENGTH;
+        putLongPlain(copy + DRAIN_TERM_FIELD, termCount);
+        putLongPlain(copy + DRAIN_OFFSET_FIELD, offset);
+        putLongPlain(copy + DRAIN_LOG_SIZE_FIELD, logSize);
+        putLongPlain(copy + DRAIN_CHECK_FIELD, seq ^ termCount ^ offset ^ logSize ^ CHECK_SALT);
+        putLongRelease(copy + DRAIN_SEQ_FIELD, seq);
     }
 
-    /** Reads the newest intact drain record, or {@code null} if neither slot is intact. */
+    /** Reads the newest intact drain record, or {@code null} if neither copy is intact. */
     public DrainRecord readDrainRecord() {
         DrainRecord best = null;
         for (int i = 0; i < 2; i++) {
-            int slot = DRAIN_RECORD_OFFSET + i * DRAIN_RECORD_LENGTH;
-            long seq = getLongAcquire(slot + DRAIN_SEQ_FIELD);
-            long term = getLongPlain(slot + DRAIN_TERM_FIELD);
-            long offset = getLongPlain(slot + DRAIN_OFFSET_FIELD);
-            long logSize = getLongPlain(slot + DRAIN_LOG_SIZE_FIELD);
-            long check = getLongPlain(slot + DRAIN_CHECK_FIELD);
+            int copy = DRAIN_RECORD_OFFSET + i * DRAIN_RECORD_LENGTH;
+            long seq = getLongAcquire(copy + DRAIN_SEQ_FIELD);
+            long term = getLongPlain(copy + DRAIN_TERM_FIELD);
+            long offset = getLongPlain(copy + DRAIN_OFFSET_FIELD);
+            long logSize = getLongPlain(copy + DRAIN_LOG_SIZE_FIELD);
+            long check = getLongPlain(copy + DRAIN_CHECK_FIELD);
             boolean intact = check == (seq ^ term ^ offset ^ logSize ^ CHECK_SALT) && (seq & 1) == i;
             if (intact && (best == null || seq > best.seq())) {
                 best = new DrainRecord(seq, term, offset, logSize);

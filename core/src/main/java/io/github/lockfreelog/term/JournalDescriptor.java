@@ -11,8 +11,8 @@ package io.github.lockfreelog.term;
  *   | magic "LFJRNL01"  |version|count  |size   | (reserved)                |
  *   +-------------------+-------+-------+-------+----------------- ... -----+
  *   128: active term count (long)             own 128-byte line: written on every swap
- *   256: drain record slot 0 (5 longs)        written by the drainer only
- *   320: drain record slot 1 (5 longs)
+ *   256: drain record copy 0 (5 longs)        written by the drainer only
+ *   320: drain record copy 1 (5 longs)
  *   384: write intent (8 longs)               written by the drainer before each write to the log
  *   512 + i * 128: raw tail of buffer i (long) own 128-byte line each: the contended counters
  *                  raw tail = (termId &lt;&lt; 32) | offset, offset never above bufferSize

@@ -134,13 +134,4 @@ public final class TermUnblocker {
         abandonedCount[index] = kept;
         return kept == 0 ? 0 : end - journal.bufferBase(index);
     }
-
-    /** Abandoned frames whose writers have not resumed yet, in all buffers. */
-    int outstanding() {
-        int n = 0;
-        for (int count : abandonedCount) {
-            n += count / 2;
-        }
-        return n;
-    }
 }

@@ -10,7 +10,7 @@ import io.github.lockfreelog.journal.JournalLock;
 import io.github.lockfreelog.term.HeapJournal;
 import io.github.lockfreelog.term.Journal;
 import io.github.lockfreelog.term.TermAppender;
-import io.github.lockfreelog.testing.FullDiskSink;
+import io.github.lockfreelog.testing.FailingSink;
 import io.github.lockfreelog.testing.GatedSink;
 import io.github.lockfreelog.testing.RecordingSink;
 import io.github.lockfreelog.testing.TestStatus;
@@ -70,9 +70,9 @@ class EngineFaultsTest {
      */
     @Test
     void aLongFullDiskEpisodeWithDropsDoesNotStopTheLogAfterwards() throws Exception {
-        FullDiskSink[] sink = new FullDiskSink[1];
+        FailingSink[] sink = new FailingSink[1];
         EngineConfig config = config("episode", 2, 32 * 1024, Backpressure.DROP, 5_000, 500);
-        engine = JournalEngine.start(config, TestStatus.QUIET, s -> sink[0] = new FullDiskSink(s));
+        engine = JournalEngine.start(config, TestStatus.QUIET, s -> sink[0] = FailingSink.fullDisk(s));
         byte[] big = new byte[30 * 1024];
         Arrays.fill(big, (byte) 'x');
         big[big.length - 1] = '\n';
@@ -84,7 +84,7 @@ class EngineFaultsTest {
             assertThat(tailOffset(engine.journal().rawTailVolatile(i))).as("tail of buffer %d in range", i)
                     .isLessThanOrEqualTo(64 * 1024);
         }
-        sink[0].full = false;
+        sink[0].stopFailing();
         for (int i = 0; i < 2_000; i++) {
             engine.append(line("after " + i), false); // may not drop: waits up to maxBlockTime
         }

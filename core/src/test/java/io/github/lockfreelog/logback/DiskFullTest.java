@@ -7,7 +7,7 @@ import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.core.status.Status;
 import ch.qos.logback.core.util.Duration;
 import io.github.lockfreelog.diagnostics.AppenderStatistics;
-import io.github.lockfreelog.testing.FullDiskSink;
+import io.github.lockfreelog.testing.FailingSink;
 import io.github.lockfreelog.testing.TestAppenders;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -34,14 +34,14 @@ class DiskFullTest {
 
     @Test
     void injectedFullDiskKeepsTheJournalAndResumes() throws Exception {
-        FullDiskSink[] sink = new FullDiskSink[1];
+        FailingSink[] sink = new FailingSink[1];
         Path log = dir.resolve("full.log");
         LockFreeFileAppender appender = TestAppenders.start(context, log, a -> {
             a.setMaxBlockTime(Duration.valueOf("100 milliseconds"));
             a.setFlushInterval(Duration.valueOf("20 milliseconds"));
-            a.setSinkDecorator(s -> sink[0] = new FullDiskSink(s));
+            a.setSinkDecorator(s -> sink[0] = FailingSink.fullDisk(s));
         });
-        runFullDisk(appender, log, () -> sink[0].full = false);
+        runFullDisk(appender, log, () -> sink[0].stopFailing());
     }
 
     @Test
@@ -50,7 +50,7 @@ class DiskFullTest {
         LockFreeFileAppender appender = TestAppenders.start(context, log, a -> {
             a.setStopTimeout(Duration.valueOf("500 milliseconds"));
             a.setFlushInterval(Duration.valueOf("20 milliseconds"));
-            a.setSinkDecorator(FullDiskSink::new);
+            a.setSinkDecorator(FailingSink::fullDisk);
         });
         for (int i = 0; i < 100; i++) {
             appender.doAppend(TestAppenders.event(context, Level.INFO, "kept " + i));
@@ -108,10 +108,10 @@ class DiskFullTest {
 
     @Test
     void failingSinceMarksTheFirstFailureOfAnEpisodeAndClearsOnceAWriteSucceeds() throws Exception {
-        FullDiskSink[] sink = new FullDiskSink[1];
+        FailingSink[] sink = new FailingSink[1];
         LockFreeFileAppender appender = TestAppenders.start(context, dir.resolve("episode.log"), a -> {
             a.setFlushInterval(Duration.valueOf("20 milliseconds"));
-            a.setSinkDecorator(s -> sink[0] = new FullDiskSink(s));
+            a.setSinkDecorator(s -> sink[0] = FailingSink.fullDisk(s));
         });
         try {
             assertThat(appender.getStatistics().failingSinceEpochMillis()).as("no failure yet").isZero();
@@ -127,7 +127,7 @@ class DiskFullTest {
                     .until(() -> appender.getStatistics().drainerErrors() >= first.drainerErrors() + 2);
             assertThat(appender.getStatistics().failingSinceEpochMillis()).isEqualTo(first.failingSinceEpochMillis());
 
-            sink[0].full = false;
+            sink[0].stopFailing();
             Awaitility.await().atMost(java.time.Duration.ofSeconds(10))
                     .until(() -> appender.getStatistics().failingSinceEpochMillis() == 0);
             AppenderStatistics recovered = appender.getStatistics();

@@ -83,7 +83,7 @@ class JournalFaultsTest {
     void journalWhoseDrainRecordsAreBothDamagedIsMovedAside() throws IOException {
         Path log = dir.resolve("record.log");
         Path journal = journalOf(log);
-        try (io.github.lockfreelog.term.Journal j = io.github.lockfreelog.term.Journal.create(journal, 3, 64 * 1024)) {
+        try (io.github.lockfreelog.term.Journal j = io.github.lockfreelog.term.JournalFiles.create(journal, 3, 64 * 1024)) {
             j.putIntPlain(io.github.lockfreelog.term.JournalDescriptor.DRAIN_RECORD_OFFSET + 8, 12345);
             j.putIntPlain(io.github.lockfreelog.term.JournalDescriptor.DRAIN_RECORD_OFFSET + 64 + 8, 12345);
         }
@@ -96,7 +96,7 @@ class JournalFaultsTest {
         Path log = dir.resolve("absurd.log");
         Path journal = journalOf(log);
         int base = io.github.lockfreelog.term.JournalDescriptor.METADATA_LENGTH;
-        try (io.github.lockfreelog.term.Journal j = io.github.lockfreelog.term.Journal.create(journal, 3, 64 * 1024)) {
+        try (io.github.lockfreelog.term.Journal j = io.github.lockfreelog.term.JournalFiles.create(journal, 3, 64 * 1024)) {
             // a frame whose length would overflow when aligned, then a good one
             j.putIntPlain(base, 0x80000001);
             j.putIntPlain(base + 4, io.github.lockfreelog.term.JournalDescriptor.TYPE_DATA);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.lockfreelog.drain.DrainLog;
 import io.github.lockfreelog.term.Journal;
+import io.github.lockfreelog.term.JournalFiles;
 import io.github.lockfreelog.testing.TestStatus;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -109,7 +110,7 @@ class FileLogSinkFollowTest {
     void aWriteIsRecordedAgainstTheSizeOfTheFileItGoesTo() throws Exception {
         Path log = dir.resolve("app.log");
         Path journalFile = dir.resolve("app.journal");
-        try (FileLogSink sink = new FileLogSink(log, TestStatus.QUIET); Journal journal = Journal.create(journalFile, 2, 64 * 1024)) {
+        try (FileLogSink sink = new FileLogSink(log, TestStatus.QUIET); Journal journal = JournalFiles.create(journalFile, 2, 64 * 1024)) {
             DrainLog drainLog = new DrainLog(journal, sink, 1, 0, null);
             drainLog.write(ByteBuffer.wrap("first line\n".getBytes(StandardCharsets.US_ASCII)), 0, 0, 0, 24);
             Files.move(log, dir.resolve("app.1.log"));

@@ -143,7 +143,7 @@ class FrameFormatTest {
         engine.append(event, true);
         org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10))
                 .until(() -> engine.statistics().eventsWritten() >= 8);
-        try (Journal journal = Journal.open(dir.resolve(".lockfreelog/f.log.journal"))) {
+        try (Journal journal = JournalFiles.open(dir.resolve(".lockfreelog/f.log.journal"))) {
             Journal.DrainRecord record = journal.readDrainRecord();
             assertThat(record.termCount()).isEqualTo(1);
             assertThat(record.offset()).isZero();
@@ -159,7 +159,7 @@ class FrameFormatTest {
     @Test
     void tornDrainRecordSlotIsIgnored() throws IOException {
         Path file = dir.resolve("j");
-        try (Journal journal = Journal.create(file, 2, BUFFER)) {
+        try (Journal journal = JournalFiles.create(file, 2, BUFFER)) {
             journal.writeDrainRecord(3, 128, 4096, 7);
             journal.writeDrainRecord(4, 256, 8192, 8);
             assertThat(journal.readDrainRecord()).isEqualTo(new Journal.DrainRecord(8, 4, 256, 8192));

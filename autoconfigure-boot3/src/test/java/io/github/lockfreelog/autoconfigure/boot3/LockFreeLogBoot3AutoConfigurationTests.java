@@ -5,8 +5,6 @@ import static org.awaitility.Awaitility.await;
 
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
-import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
-import ch.qos.logback.core.util.FileSize;
 import io.github.lockfreelog.autoconfigure.LockFreeLogEndpointAutoConfiguration;
 import io.github.lockfreelog.autoconfigure.LockFreeLogHealthAutoConfiguration;
 import io.github.lockfreelog.autoconfigure.LockFreeLogMetricsAutoConfiguration;
@@ -14,10 +12,10 @@ import io.github.lockfreelog.autoconfigure.actuate.LockFreeLogAppenders;
 import io.github.lockfreelog.autoconfigure.actuate.LockFreeLogEndpoint;
 import io.github.lockfreelog.autoconfigure.actuate.LockFreeLogMetrics;
 import io.github.lockfreelog.logback.LockFreeFileAppender;
-import io.github.lockfreelog.sink.ForwardingLogSink;
+import io.github.lockfreelog.testing.FailingSink;
+import io.github.lockfreelog.testing.TestAppenders;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -74,25 +72,10 @@ class LockFreeLogBoot3AutoConfigurationTests {
     @BeforeEach
     void attach() {
         loggerContext.start();
-        appender = new LockFreeFileAppender();
-        appender.setContext(loggerContext);
-        appender.setName(NAME);
-        appender.setFile(dir.resolve("app.log").toString());
-        appender.setBufferSize(FileSize.valueOf("64KB"));
-        appender.setBufferCount(2);
-        PatternLayoutEncoder encoder = new PatternLayoutEncoder();
-        encoder.setContext(loggerContext);
-        encoder.setPattern("%msg%n");
-        encoder.start();
-        appender.setEncoder(encoder);
-        appender.setSinkDecorator(sink -> new ForwardingLogSink(sink) {
-            @Override
-            public int write(ByteBuffer src) throws IOException {
-                if (failing.get()) {
-                    throw new IOException("disk full (test)");
-                }
-                return super.write(src);
-            }
+        appender = TestAppenders.create(loggerContext, dir.resolve("app.log"), a -> {
+            a.setName(NAME);
+            a.setBufferCount(2);
+            a.setSinkDecorator(sink -> new FailingSink(sink, failing, false));
         });
         appender.start();
         assertThat(appender.isStarted()).isTrue();
@@ -142,7 +125,7 @@ class LockFreeLogBoot3AutoConfigurationTests {
                 Health down = indicator.getHealth(true);
                 assertThat(down.getStatus()).isEqualTo(Status.DOWN);
                 assertThat(appenderDetails(down)).containsEntry("status", "DOWN").containsEntry("failingSince", since)
-                        .containsEntry("lastError", "IOException: disk full (test)");
+                        .containsEntry("lastError", "IOException: " + FailingSink.MESSAGE);
             }
             failing.set(false);
             await().atMost(Duration.ofSeconds(10)).until(() -> appender.getStatistics().failingSinceEpochMillis() == 0);
@@ -150,7 +133,7 @@ class LockFreeLogBoot3AutoConfigurationTests {
                 Health up = indicator.getHealth(true);
                 assertThat(up.getStatus()).isEqualTo(Status.UP);
                 assertThat(appenderDetails(up)).containsEntry("status", "UP").containsKey("warning")
-                        .containsEntry("lastError", "IOException: disk full (test)").doesNotContainKey("failingSince");
+                        .containsEntry("lastError", "IOException: " + FailingSink.MESSAGE).doesNotContainKey("failingSince");
             }
         });
     }

@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
-import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
 import ch.qos.logback.core.util.Duration;
-import ch.qos.logback.core.util.FileSize;
 import io.github.lockfreelog.logback.LockFreeFileAppender;
+import io.github.lockfreelog.testing.FailingSink;
+import io.github.lockfreelog.testing.TestAppenders;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -52,21 +52,14 @@ final class AttachedAppenders implements AutoCloseable {
      * not {@code null}, its writes to the file fail while it is set (see {@link FailingSink}).
      */
     LockFreeFileAppender attach(String name, Path file, AtomicBoolean failing) {
-        LockFreeFileAppender appender = new LockFreeFileAppender();
-        appender.setContext(context);
-        appender.setName(name);
-        appender.setFile(file.toString());
-        appender.setBufferSize(FileSize.valueOf("64KB"));
-        appender.setBufferCount(2);
-        appender.setFlushInterval(Duration.buildByMilliseconds(20));
-        PatternLayoutEncoder encoder = new PatternLayoutEncoder();
-        encoder.setContext(context);
-        encoder.setPattern("%msg%n");
-        encoder.start();
-        appender.setEncoder(encoder);
-        if (failing != null) {
-            appender.setSinkDecorator(delegate -> new FailingSink(delegate, failing));
-        }
+        LockFreeFileAppender appender = TestAppenders.create(context, file, a -> {
+            a.setName(name);
+            a.setBufferCount(2);
+            a.setFlushInterval(Duration.buildByMilliseconds(20));
+            if (failing != null) {
+                a.setSinkDecorator(delegate -> new FailingSink(delegate, failing, false));
+            }
+        });
         created.add(appender);
         appender.start();
         assertThat(appender.isStarted()).as("appender %s started", name).isTrue();

@@ -10,6 +10,7 @@ import io.github.lockfreelog.autoconfigure.actuate.LockFreeLogEndpoint.AppenderD
 import io.github.lockfreelog.diagnostics.AppenderStatistics;
 import io.github.lockfreelog.diagnostics.ProcStat;
 import io.github.lockfreelog.logback.LockFreeFileAppender;
+import io.github.lockfreelog.testing.FailingSink;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
