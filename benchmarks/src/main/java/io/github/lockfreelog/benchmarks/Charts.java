@@ -1,6 +1,5 @@
 package io.github.lockfreelog.benchmarks;
 
-import io.github.lockfreelog.benchmarks.JmhResults.Result;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Font;
@@ -11,10 +10,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import org.knowm.xchart.AnnotationText;
@@ -69,37 +66,29 @@ public final class Charts {
      * Lines delivered per second against threads, one line per peer, for the default line size.
      * Returns whether a chart was written (there must be throughput results).
      */
-    public static boolean throughputByThreads(List<Result> results, Map<String, Ledger.Entry> ledger, Path png,
-            String subtitle) throws IOException {
+    public static boolean throughputByThreads(List<ThroughputResult> results, Path png, String subtitle)
+            throws IOException {
         int lineSize = Workload.DEFAULT_LINE_SIZE;
         Set<Integer> threads = new TreeSet<>();
-        for (Result r : results) {
-            if (r.mode().equals(Report.THROUGHPUT) && r.lineSize() == lineSize) {
-                threads.add(r.threads());
-            }
-        }
+        results.stream().filter(r -> r.lineSize() == lineSize).forEach(r -> threads.add(r.threads()));
         if (threads.isEmpty()) {
             return false;
         }
-        List<Line> lines = delivered(results, ledger, threads.stream().map(t -> new Point(t, lineSize)).toList());
+        List<Line> lines = delivered(results, threads.stream().map(t -> new Point(t, lineSize)).toList());
         draw(chart("Lines delivered per second by threads (" + lineSize + "-byte lines" + subtitle + ")", "threads",
                 DELIVERED_AXIS, false), threads.stream().map(String::valueOf).toList(), lines, png);
         return true;
     }
 
     /** Lines delivered per second at the sweep's thread count against line size; false without a sweep. */
-    public static boolean throughputByLineSize(List<Result> results, Map<String, Ledger.Entry> ledger, Path png,
-            String subtitle) throws IOException {
+    public static boolean throughputByLineSize(List<ThroughputResult> results, Path png, String subtitle)
+            throws IOException {
         Set<Integer> sizes = new TreeSet<>();
-        for (Result r : results) {
-            if (r.mode().equals(Report.THROUGHPUT) && r.threads() == Report.SWEEP_THREADS) {
-                sizes.add(r.lineSize());
-            }
-        }
+        results.stream().filter(r -> r.threads() == Report.SWEEP_THREADS).forEach(r -> sizes.add(r.lineSize()));
         if (sizes.size() < 2) {
             return false;
         }
-        List<Line> lines = delivered(results, ledger, sizes.stream().map(s -> new Point(Report.SWEEP_THREADS, s)).toList());
+        List<Line> lines = delivered(results, sizes.stream().map(s -> new Point(Report.SWEEP_THREADS, s)).toList());
         draw(chart("Lines delivered per second by line size (" + Report.SWEEP_THREADS + " threads" + subtitle + ")",
                 "line size, bytes", DELIVERED_AXIS, false), sizes.stream().map(String::valueOf).toList(), lines, png);
         return true;
@@ -108,8 +97,8 @@ public final class Charts {
     /** Latency percentiles (p50 .. max, log scale) at one rate and thread count, one line per peer. */
     public static void latencyByPercentile(List<LatencyPoint> points, long rate, int threads, Path png, String subtitle)
             throws IOException {
-        draw(chart("Latency of a logging call at " + Report.rate(rate) + " events/s, " + threads
-                + (threads == 1 ? " thread" : " threads") + " (" + Workload.DEFAULT_LINE_SIZE + "-byte lines" + subtitle + ")",
+        draw(chart("Latency of a logging call at " + Format.rate(rate) + " events/s, " + Format.threads(threads)
+                + " (" + Workload.DEFAULT_LINE_SIZE + "-byte lines" + subtitle + ")",
                 "percentile", "microseconds from the call's scheduled time (log scale; lower is better)", true),
                 LatencyPoint.Percentiles.LABELS, latency(points, rate, threads), png);
     }
@@ -122,32 +111,26 @@ public final class Charts {
 
     /**
      * Per peer, lines delivered per second at each point: JMH's calls per second times the share of
-     * the calls whose lines reached the file (the ledger's written / accepted; warm-up included, as
-     * the file holds it). A peer that lost lines is labelled with how many, over the points drawn.
+     * the calls whose lines reached the file (written / accepted; warm-up included, as the file holds
+     * it). A peer that lost lines is labelled with how many, over the points drawn.
      */
-    static List<Line> delivered(List<Result> results, Map<String, Ledger.Entry> ledger, List<Point> points) {
-        Set<String> peers = new LinkedHashSet<>();
-        for (Result r : results) {
-            if (r.mode().equals(Report.THROUGHPUT)) {
-                peers.add(r.peer());
-            }
-        }
+    static List<Line> delivered(List<ThroughputResult> results, List<Point> points) {
         List<Line> lines = new ArrayList<>();
-        for (String peer : Report.orderReferenceLast(peers)) {
+        for (String peer : Peer.order(results.stream().map(ThroughputResult::peer).toList())) {
             List<Double> values = new ArrayList<>();
             List<String> notes = new ArrayList<>();
-            List<Ledger.Entry> entries = new ArrayList<>();
+            List<LineCheck> checks = new ArrayList<>();
             for (Point point : points) {
-                Result r = find(results, peer, point);
-                Ledger.Entry entry = Ledger.find(ledger, Report.THROUGHPUT, peer, point.threads(), point.lineSize());
-                if (entry != null) {
-                    entries.add(entry);
+                ThroughputResult r = results.stream().filter(x -> x.peer().equals(peer) && x.threads() == point.threads()
+                        && x.lineSize() == point.lineSize()).findFirst().orElse(null);
+                if (r != null) {
+                    checks.add(r.lines());
                 }
-                values.add(r == null ? null : r.opsPerSecond() * (entry == null ? 1.0 : entry.deliveredFraction()) / 1e6);
-                notes.add(r != null && entry != null && entry.losing() ? "lost " + percent(entry) + " %" : null);
+                values.add(r == null ? null : r.opsPerSecond() * r.lines().deliveredFraction() / 1e6);
+                notes.add(r != null && r.lines().losing() ? "lost " + percent(r.lines()) + " %" : null);
             }
             if (values.stream().anyMatch(v -> v != null)) {
-                Line line = line(peer, entries, values);
+                Line line = line(peer, checks, values);
                 lines.add(new Line(peer, line.label(), line.role(), values, notes));
             }
         }
@@ -167,8 +150,8 @@ public final class Charts {
         return lines;
     }
 
-    private static Line line(String peer, List<Ledger.Entry> entries, List<Double> values) {
-        if (peer.equals(LatencyReport.REFERENCE)) {
+    private static Line line(String peer, List<LineCheck> entries, List<Double> values) {
+        if (peer.equals(Peer.ENCODE_ONLY.id())) {
             return new Line(peer, peer + " (reference, not a peer: encoding alone, writes nothing)", Role.REFERENCE, values);
         }
         String lost = lossText(entries);
@@ -177,13 +160,13 @@ public final class Charts {
     }
 
     /** "lost 41 % of its lines", or a range over several points ("lost 72-97 % ..."); empty when nothing was lost. */
-    static String lossText(List<Ledger.Entry> entries) {
-        Ledger.Entry least = null;
-        Ledger.Entry most = null;
-        for (Ledger.Entry entry : entries) {
+    static String lossText(List<LineCheck> entries) {
+        LineCheck least = null;
+        LineCheck most = null;
+        for (LineCheck entry : entries) {
             if (entry.losing()) {
-                least = least == null || lostShare(entry) < lostShare(least) ? entry : least;
-                most = most == null || lostShare(entry) > lostShare(most) ? entry : most;
+                least = least == null || entry.lostPercent() < least.lostPercent() ? entry : least;
+                most = most == null || entry.lostPercent() > most.lostPercent() ? entry : most;
             }
         }
         if (most == null) {
@@ -194,13 +177,9 @@ public final class Charts {
         return "lost " + (lowest.equals(highest) ? lowest : lowest + "-" + highest) + " % of its lines";
     }
 
-    private static double lostShare(Ledger.Entry entry) {
-        return 100.0 * entry.lost() / entry.accepted();
-    }
-
     /** Share of lines lost in whole percent, but never "100" for a peer that kept some lines, nor "0" for one that lost some. */
-    private static String percent(Ledger.Entry entry) {
-        double percent = lostShare(entry);
+    private static String percent(LineCheck entry) {
+        double percent = entry.lostPercent();
         if (percent >= 99.5 && percent < 100) {
             return String.format(Locale.ROOT, "%.1f", Math.min(Math.floor(percent * 10) / 10, 99.9));
         }
@@ -310,13 +289,4 @@ public final class Charts {
         }
     }
 
-    private static Result find(List<Result> results, String peer, Point point) {
-        for (Result r : results) {
-            if (r.mode().equals(Report.THROUGHPUT) && r.peer().equals(peer) && r.threads() == point.threads()
-                    && r.lineSize() == point.lineSize()) {
-                return r;
-            }
-        }
-        return null;
-    }
 }

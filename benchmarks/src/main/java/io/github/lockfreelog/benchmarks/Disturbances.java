@@ -34,10 +34,7 @@ import java.util.Set;
 public record Disturbances(long gcPauses, long gcPauseMillis, long stealMillis, long callerPreemptions,
         long callerWaitMicros) {
 
-    /** For results written before this was recorded. */
-    static final Disturbances UNKNOWN = new Disturbances(-1, -1, -1);
-
-    /** Without the callers' scheduling (results written before it was recorded). */
+    /** Without the callers' scheduling. */
     Disturbances(long gcPauses, long gcPauseMillis, long stealMillis) {
         this(gcPauses, gcPauseMillis, stealMillis, -1, -1);
     }

@@ -16,13 +16,14 @@ import org.HdrHistogram.Histogram;
 
 /**
  * The JVM of one latency point: configures one peer ({@link Trial}), runs {@code threads} paced
- * callers ({@link PacedLoop}) that share {@code rate} events per second, checks the lines, and writes
- * a {@link LatencyPoint} as JSON. The runner starts one per peer, rate and thread count, as JMH starts
+ * callers ({@link PacedLoop}) that share {@code rate} events per second, checks the lines, writes
+ * its {@link LatencyPoint} as a one-row table and appends its histogram to the run's HdrHistogram log. The runner starts one per peer, rate and thread count, as JMH starts
  * one fork per peer, so a JVM only ever configures one framework.
  *
  * <pre>
  * java -cp benchmarks.jar io.github.lockfreelog.benchmarks.LatencyFork peer=lockfreelog rate=100000 threads=1 \
- *     lineSize=150 warmupMillis=3000 measureMillis=6000 graceMillis=1000 out=point.json
+ *     lineSize=150 warmupMillis=3000 measureMillis=6000 graceMillis=1000 out=point.tsv \
+ *     histograms=run-latency.hlog tag=lockfreelog-100k-1t-1
  * </pre>
  */
 public final class LatencyFork {
@@ -32,7 +33,7 @@ public final class LatencyFork {
 
     /** The settings of one fork, as {@code key=value} arguments. */
     record Settings(Peer peer, long rate, int threads, int lineSize, long warmupMillis, long measureMillis,
-            long graceMillis, Path out) {
+            long graceMillis, Path out, Path histograms, String tag) {
 
         static Settings parse(String[] args) {
             Map<String, String> values = new LinkedHashMap<>();
@@ -47,7 +48,8 @@ public final class LatencyFork {
                 return new Settings(Peer.of(required(values, "peer")), Long.parseLong(required(values, "rate")),
                         Integer.parseInt(required(values, "threads")), Integer.parseInt(required(values, "lineSize")),
                         Long.parseLong(required(values, "warmupMillis")), Long.parseLong(required(values, "measureMillis")),
-                        Long.parseLong(required(values, "graceMillis")), Paths.get(required(values, "out")));
+                        Long.parseLong(required(values, "graceMillis")), Paths.get(required(values, "out")),
+                        Paths.get(required(values, "histograms")), required(values, "tag"));
             } catch (NumberFormatException e) {
                 throw new IllegalArgumentException("not a number: " + e.getMessage(), e);
             }
@@ -65,7 +67,7 @@ public final class LatencyFork {
         List<String> arguments() {
             return List.of("peer=" + peer.id(), "rate=" + rate, "threads=" + threads, "lineSize=" + lineSize,
                     "warmupMillis=" + warmupMillis, "measureMillis=" + measureMillis, "graceMillis=" + graceMillis,
-                    "out=" + out);
+                    "out=" + out, "histograms=" + histograms, "tag=" + tag);
         }
     }
 
@@ -105,8 +107,10 @@ public final class LatencyFork {
         callers.forEach(Thread::start);
         long measureFrom = origin + TimeUnit.MILLISECONDS.toNanos(s.warmupMillis());
         Disturbances disturbances;
+        long startMillis;
         try {
             sleepUntil(measureFrom);
+            startMillis = System.currentTimeMillis();
             Set<String> callerNames = callers.stream().map(Thread::getName).collect(Collectors.toSet());
             Disturbances atStart = Disturbances.sample(callerNames);
             sleepUntil(measureFrom + TimeUnit.MILLISECONDS.toNanos(s.measureMillis()));
@@ -130,10 +134,10 @@ public final class LatencyFork {
             measured += outcomes[i].recorded();
             missed += outcomes[i].missed();
         }
-        Ledger.Entry lines = trial.finish(LatencyPoint.ledgerMode(s.rate()), s.threads(), made);
+        LineCheck lines = trial.finish("latency@" + s.rate(), s.threads(), made);
+        LatencyResults.appendHistogram(s.histograms(), s.tag(), all, startMillis, startMillis + s.measureMillis());
         LatencyPoint point = new LatencyPoint(s.peer().id(), s.rate(), s.threads(), s.lineSize(), s.warmupMillis(),
-                s.measureMillis(), made, measured, missed, LatencyPoint.Percentiles.of(all), lines, LatencyPoint.encode(all),
-                disturbances);
+                s.measureMillis(), made, measured, missed, LatencyPoint.Percentiles.of(all), lines, s.tag(), disturbances);
         System.out.println("[latency] peer=" + point.peer() + " rate=" + point.rate() + " threads=" + point.threads()
                 + " nanos " + LatencyPoint.Percentiles.LABELS + "=" + point.latency().values()
                 + (point.behind() ? " BEHIND: " + missed + " calls never made" : "") + " gc/steal: " + disturbances.text());

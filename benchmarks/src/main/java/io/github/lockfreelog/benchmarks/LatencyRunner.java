@@ -9,11 +9,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /**
  * Runs a {@link Plan} of latency points, one {@link LatencyFork} JVM per peer, rate and thread count,
- * and gathers their results into one JSON file (rewritten after every point, so an interrupted run
- * keeps what it measured). Peers take turns within each rate and thread count.
+ * and gathers their results into the run's table (rewritten after every point, so an interrupted run
+ * keeps what it measured) and histogram log (which the forks append to). Peers take turns within each
+ * rate and thread count.
  */
 final class LatencyRunner {
 
@@ -62,49 +64,58 @@ final class LatencyRunner {
     }
 
     /** Runs every point of {@code plan} for {@code peers}; a fork that fails is reported and recorded as failed. */
-    LatencyResults.Run run(Plan plan, List<String> peers, Path json, Path ledger, String environment)
+    LatencyResults.Run run(Plan plan, List<String> peers, Path tsv, String environment)
             throws IOException, InterruptedException {
         List<LatencyPoint> points = new ArrayList<>();
         List<LatencyResults.Failure> failures = new ArrayList<>();
-        Path forkOutput = json.resolveSibling(json.getFileName() + ".point");
+        Path forkOutput = tsv.resolveSibling(tsv.getFileName() + ".point");
+        Path histograms = LatencyResults.histogramsFor(tsv);
+        LatencyResults.startHistogramLog(histograms);
         for (long rate : plan.rates()) {
             for (int threads : plan.threads()) {
                 for (int fork = 1; fork <= plan.forks(); fork++) {
                     out.printf(Locale.ROOT, "%n==== latency: %s events/s, %d thread(s), peers %s, fork %d of %d ====%n",
-                            Report.rate(rate), threads, peers, fork, plan.forks());
+                            Format.rate(rate), threads, peers, fork, plan.forks());
                     for (String peer : peers) {
                         LatencyFork.Settings settings = new LatencyFork.Settings(Peer.of(peer), rate, threads,
                                 Workload.DEFAULT_LINE_SIZE, TimeUnit.SECONDS.toMillis(plan.warmupSeconds()),
                                 TimeUnit.SECONDS.toMillis(plan.measureSeconds()),
-                                TimeUnit.SECONDS.toMillis(plan.graceSeconds()), forkOutput);
+                                TimeUnit.SECONDS.toMillis(plan.graceSeconds()), forkOutput, histograms,
+                                peer + "-" + Format.rate(rate) + "-" + threads + "t-" + fork);
                         Files.deleteIfExists(forkOutput);
                         long timeout = plan.warmupSeconds() + plan.measureSeconds() + plan.graceSeconds()
                                 + FORK_TIMEOUT_MARGIN_SECONDS;
-                        if (fork(settings, ledger, timeout) && Files.exists(forkOutput)) {
+                        if (fork(settings, timeout) && Files.exists(forkOutput)) {
                             points.add(LatencyResults.readPoint(forkOutput));
                         } else {
                             failures.add(new LatencyResults.Failure(peer, rate, threads));
                             out.printf(Locale.ROOT, "[latency] peer=%s rate=%d threads=%d FAILED: no result%n", peer, rate,
                                     threads);
                         }
-                        LatencyResults.write(new LatencyResults.Run(environment, points, failures), json);
+                        LatencyResults.write(new LatencyResults.Run(environment, points, failures), tsv);
                     }
                 }
             }
         }
         Files.deleteIfExists(forkOutput);
         LatencyResults.Run run = new LatencyResults.Run(environment, points, failures);
-        LatencyResults.write(run, json);
+        LatencyResults.write(run, tsv);
         return run;
     }
 
+    /** The runner's own settings for forks, as system properties: where they write their logs, whether to keep them. */
+    static List<String> forkProperties() {
+        return Stream.of(Trial.DIRECTORY_PROPERTY, Trial.KEEP_FILES_PROPERTY).filter(p -> System.getProperty(p) != null)
+                .map(p -> "-D" + p + "=" + System.getProperty(p)).toList();
+    }
+
     /** Runs one fork with the runner's own Java, class path and the forks' system properties; true when it succeeded. */
-    private boolean fork(LatencyFork.Settings settings, Path ledger, long timeoutSeconds)
+    private boolean fork(LatencyFork.Settings settings, long timeoutSeconds)
             throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(FORK_JVM_ARGS);
-        command.addAll(BenchmarkRunner.forkProperties(ledger));
+        command.addAll(forkProperties());
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
         command.add(LatencyFork.class.getName());

@@ -6,17 +6,13 @@ import static org.assertj.core.api.Assertions.within;
 
 import io.github.lockfreelog.benchmarks.Charts.Line;
 import io.github.lockfreelog.benchmarks.Charts.Role;
-import io.github.lockfreelog.benchmarks.JmhResults.Result;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class ChartsTest {
 
-    private final List<Result> results = new ArrayList<>();
-    private final Map<String, Ledger.Entry> ledger = new HashMap<>();
+    private final List<ThroughputResult> results = new ArrayList<>();
 
     @Test
     void deliveredShouldBeCallsPerSecondTimesTheShareOfLinesThatReachedTheFile() {
@@ -29,7 +25,7 @@ class ChartsTest {
         lines("logback-async", 1, 100_000_000, 28_000_000); // lost 72 %
         lines("logback-async", 2, 120_000_000, 3_600_000); // lost 97 %
 
-        List<Line> lines = Charts.delivered(results, ledger, points(1, 2));
+        List<Line> lines = Charts.delivered(results, points(1, 2));
 
         Line lockfreelog = lines.get(0);
         assertThat(lockfreelog.label()).isEqualTo("lockfreelog");
@@ -51,7 +47,7 @@ class ChartsTest {
         lines("encode-only", 1, 50_000_000, -1);
         throughput("log4j2-file", 2, 2_700_000);
 
-        List<Line> lines = Charts.delivered(results, ledger, points(1, 2));
+        List<Line> lines = Charts.delivered(results, points(1, 2));
 
         assertThat(lines).extracting(Line::peer).containsExactly("log4j2-file", "encode-only");
         assertThat(lines.get(0).values()).containsExactly(null, 2.7);
@@ -66,7 +62,7 @@ class ChartsTest {
         throughput("lockfreelog", 1, 3_000_000);
         lines("lockfreelog", 1, 1_000_000, 999_000);
 
-        assertThat(Charts.delivered(results, ledger, points(1)).get(0).label())
+        assertThat(Charts.delivered(results, points(1)).get(0).label())
                 .isEqualTo("lockfreelog (lost 0.1 % of its lines)");
     }
 
@@ -109,15 +105,17 @@ class ChartsTest {
     }
 
     private void throughput(String peer, int threads, double opsPerSecond) {
-        results.add(new Result("b", "thrpt", threads, 1, peer, 150, opsPerSecond, 0, "ops/s", Map.of(), Double.NaN));
+        results.add(new ThroughputResult(peer, threads, 150, opsPerSecond, 0, Double.NaN, new LineCheck(1, 1, 150, 0)));
     }
 
     private void lines(String peer, int threads, long accepted, long written) {
-        ledger.put(Ledger.key("thrpt", peer, threads, 150),
-                new Ledger.Entry("thrpt", peer, threads, 150, accepted, written, 0, 0, ""));
+        results.replaceAll(r -> r.peer().equals(peer) && r.threads() == threads
+                ? new ThroughputResult(peer, threads, 150, r.opsPerSecond(), 0, Double.NaN,
+                        new LineCheck(accepted, written, 0, 0))
+                : r);
     }
 
-    private static Ledger.Entry entry(long accepted, long written) {
-        return new Ledger.Entry("thrpt", "p", 1, 150, accepted, written, 0, 0, "");
+    private static LineCheck entry(long accepted, long written) {
+        return new LineCheck(accepted, written, 0, 0);
     }
 }

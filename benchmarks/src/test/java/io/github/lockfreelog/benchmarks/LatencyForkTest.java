@@ -11,7 +11,8 @@ class LatencyForkTest {
     @Test
     void settingsShouldReadBackFromTheArgumentsTheRunnerPasses() {
         LatencyFork.Settings settings = new LatencyFork.Settings(Peer.LOG4J2_ASYNC, 500_000, 4, 150, 2_000, 5_000, 2_000,
-                Paths.get("/tmp/results/full-x-latency.json.point"));
+                Paths.get("/tmp/results/full-x-latency.tsv.point"), Paths.get("/tmp/results/full-x-latency.hlog"),
+                "log4j2-async-500k-4t-1");
 
         assertThat(LatencyFork.Settings.parse(settings.arguments().toArray(String[]::new))).isEqualTo(settings);
     }

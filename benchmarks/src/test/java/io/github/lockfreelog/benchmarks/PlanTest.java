@@ -5,16 +5,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-class BenchmarkRunnerTest {
+class PlanTest {
 
     private static final int PEERS = Peer.values().length;
 
     @Test
     void fullShouldBePlannedToEndWithin45MinutesWithEveryPeer() {
-        BenchmarkRunner.Plan full = BenchmarkRunner.fullPlan(BenchmarkRunner.Arguments.parse(new String[] {"full"}));
+        Plan full = Plan.full(Arguments.parse(new String[] {"full"}));
 
         assertThat(full.estimateSeconds(PEERS)).isLessThanOrEqualTo(45 * 60);
-        assertThat(full.jmh()).extracting(BenchmarkRunner.Phase::label).containsExactly("throughput", "line-size");
+        assertThat(full.jmh()).extracting(Plan.Phase::label).containsExactly("throughput", "line-size");
         assertThat(full.jmh().get(0).threads()).contains(1, 2, 4, 64);
         assertThat(full.latency().rates()).containsExactly(10_000L, 100_000L, 500_000L);
         assertThat(full.latency().threads()).containsExactly(1, 2, 4);
@@ -22,18 +22,18 @@ class BenchmarkRunnerTest {
 
     @Test
     void latencyQuickShouldBeTheHeadlinePointWithinTwoMinutes() {
-        BenchmarkRunner.Plan quick = BenchmarkRunner.latencyQuickPlan(
-                BenchmarkRunner.Arguments.parse(new String[] {"latency-quick"}));
+        Plan quick = Plan.latencyQuick(
+                Arguments.parse(new String[] {"latency-quick"}));
 
         assertThat(quick.jmh()).isEmpty();
-        assertThat(quick.latency().rates()).containsExactly(BenchmarkRunner.HEADLINE_RATE);
-        assertThat(quick.latency().threads()).containsExactly(BenchmarkRunner.HEADLINE_THREADS);
+        assertThat(quick.latency().rates()).containsExactly(Plan.HEADLINE_RATE);
+        assertThat(quick.latency().threads()).containsExactly(Plan.HEADLINE_THREADS);
         assertThat(quick.estimateSeconds(PEERS)).isLessThanOrEqualTo(2 * 60);
     }
 
     @Test
     void optionsShouldOverrideTheLatencyPlan() {
-        BenchmarkRunner.Plan plan = BenchmarkRunner.latencyPlan(BenchmarkRunner.Arguments.parse(new String[] {
+        Plan plan = Plan.of(Arguments.parse(new String[] {
             "latency", "--rates", "20000,40000", "--threads", "8", "--warmup", "1", "--measure", "2"}));
 
         assertThat(plan.latency()).isEqualTo(new LatencyRunner.Plan(List.of(20_000L, 40_000L), List.of(8), 1, 2, 2, 1));
@@ -42,7 +42,7 @@ class BenchmarkRunnerTest {
 
     @Test
     void forksShouldRepeatEveryLatencyPoint() {
-        BenchmarkRunner.Plan plan = BenchmarkRunner.latencyQuickPlan(BenchmarkRunner.Arguments.parse(new String[] {
+        Plan plan = Plan.latencyQuick(Arguments.parse(new String[] {
             "latency-quick", "--forks", "3"}));
 
         assertThat(plan.latency().forks()).isEqualTo(3);
@@ -55,15 +55,7 @@ class BenchmarkRunnerTest {
     @Test
     void aRateThatCannotBePacedShouldBeRefusedWithTheOption() {
         org.assertj.core.api.Assertions.assertThatIllegalArgumentException()
-                .isThrownBy(() -> BenchmarkRunner.Arguments.parse(new String[] {"latency", "--rates", "100000,0"}))
+                .isThrownBy(() -> Arguments.parse(new String[] {"latency", "--rates", "100000,0"}))
                 .withMessageContaining("--rates must be events per second above 0: 100000,0");
-    }
-
-    @Test
-    void rateShouldNameAPointShortly() {
-        assertThat(Report.rate(10_000)).isEqualTo("10k");
-        assertThat(Report.rate(2_500)).isEqualTo("2.5k");
-        assertThat(Report.rate(1_000_000)).isEqualTo("1M");
-        assertThat(Report.rate(999)).isEqualTo("999");
     }
 }

@@ -1,0 +1,78 @@
+package io.github.lockfreelog.benchmarks;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.openjdk.jmh.results.Result;
+import org.openjdk.jmh.results.RunResult;
+
+/**
+ * One peer's throughput at one thread count and line size, with its line check, as JMH's
+ * {@link RunResult} gives it; saved as one row of a run's {@code .tsv} so that tables and charts
+ * can be made again later.
+ *
+ * @param opsPerSecond JMH's score (calls per second, all threads together)
+ * @param error JMH's 99.9 % confidence half-width of the score, NaN with too few iterations
+ * @param bytesPerOp {@value #ALLOCATION} of {@code -prof gc}, NaN without it
+ * @param lines the line check, from the benchmark's {@link AppenderBenchmark.Lines} counters
+ */
+public record ThroughputResult(String peer, int threads, int lineSize, double opsPerSecond, double error,
+        double bytesPerOp, LineCheck lines) {
+
+    /** Secondary result of {@code -prof gc}: bytes allocated per operation. */
+    static final String ALLOCATION = "gc.alloc.rate.norm";
+
+    /** Reads a run of {@link AppenderBenchmark} (its score in ops/s, as the runner asks JMH for). */
+    static ThroughputResult of(RunResult run) {
+        Result<?> score = run.getPrimaryResult();
+        Map<String, Result> secondary = run.getSecondaryResults();
+        LineCheck lines = new LineCheck(sum(secondary, "accepted"), sum(secondary, "written"), sum(secondary, "fileBytes"),
+                sum(secondary, "nulBytes"));
+        Result<?> allocation = secondary.get(ALLOCATION);
+        return new ThroughputResult(run.getParams().getParam("peer"), run.getParams().getThreads(),
+                Integer.parseInt(run.getParams().getParam("lineSize")), score.getScore(), score.getScoreError(),
+                allocation == null ? Double.NaN : allocation.getScore(), lines);
+    }
+
+    private static long sum(Map<String, Result> secondary, String counter) {
+        Result<?> result = secondary.get(counter);
+        if (result == null) {
+            throw new IllegalArgumentException("no counter " + counter + " in the results, have " + secondary.keySet());
+        }
+        return Math.round(result.getScore());
+    }
+
+    /** Saves {@code results} as a table, {@code comment} (the machine) above it. */
+    static void write(Path tsv, String comment, List<ThroughputResult> results) throws IOException {
+        Tsv.write(tsv, comment, results.stream().map(ThroughputResult::row).toList());
+    }
+
+    static List<ThroughputResult> read(Path tsv) throws IOException {
+        return Tsv.read(tsv).stream().map(ThroughputResult::of).toList();
+    }
+
+    private Map<String, String> row() {
+        Map<String, String> row = new LinkedHashMap<>();
+        row.put("peer", peer);
+        row.put("threads", Integer.toString(threads));
+        row.put("lineSize", Integer.toString(lineSize));
+        row.put("opsPerSecond", Double.toString(opsPerSecond));
+        row.put("error", Double.toString(error));
+        row.put("bytesPerOp", Double.toString(bytesPerOp));
+        row.put("accepted", Long.toString(lines.accepted()));
+        row.put("written", Long.toString(lines.written()));
+        row.put("bytes", Long.toString(lines.bytes()));
+        row.put("nulBytes", Long.toString(lines.nulBytes()));
+        return row;
+    }
+
+    private static ThroughputResult of(Map<String, String> row) {
+        return new ThroughputResult(row.get("peer"), Integer.parseInt(row.get("threads")),
+                Integer.parseInt(row.get("lineSize")), Double.parseDouble(row.get("opsPerSecond")),
+                Double.parseDouble(row.get("error")), Double.parseDouble(row.get("bytesPerOp")),
+                new LineCheck(Long.parseLong(row.get("accepted")), Long.parseLong(row.get("written")),
+                        Long.parseLong(row.get("bytes")), Long.parseLong(row.get("nulBytes"))));
+    }
+}
