@@ -20,6 +20,11 @@ public record LatencyPoint(String peer, long rate, int threads, int lineSize, lo
         long made, long measured, long missed, Percentiles latency, LineCheck lines, String histogram,
         Disturbances disturbances) {
 
+    /** The tag of a point's histogram in the run's log: {@code lockfreelog-100k-1t-1}, the last number its round. */
+    static String tag(String peer, long rate, int threads, int round) {
+        return peer + "-" + Format.rate(rate) + "-" + threads + "t-" + round;
+    }
+
     /** Whether the peer fell so far behind that calls were never made: its percentiles are lower bounds. */
     public boolean behind() {
         return missed > 0;

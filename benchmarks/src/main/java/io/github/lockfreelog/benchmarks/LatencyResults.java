@@ -9,14 +9,16 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.HdrHistogram.EncodableHistogram;
 import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramLogReader;
 import org.HdrHistogram.HistogramLogWriter;
 
 /**
  * Saves and reads a latency run: one row per {@link LatencyPoint} in {@code NAME-latency.tsv}, with
  * the points whose fork failed as rows marked {@code failed}, and every point's histogram in
  * HdrHistogram's own log format ({@code NAME-latency.hlog}, written by {@link HistogramLogWriter},
- * readable by {@code HistogramLogReader} and HdrHistogram's log processor), tagged as its row says.
+ * read back by {@link HistogramLogReader}, and by HdrHistogram's log processor), tagged as its row says.
  */
 public final class LatencyResults {
 
@@ -67,13 +69,15 @@ public final class LatencyResults {
         return new Run(Tsv.comment(tsv), points, failures);
     }
 
-    /** Writes the one point a fork measured, for the runner to gather. */
-    static void writePoint(LatencyPoint point, Path tsv) throws IOException {
-        Tsv.write(tsv, "one latency point", List.of(row(point)));
-    }
-
-    static LatencyPoint readPoint(Path tsv) throws IOException {
-        return point(Tsv.read(tsv).get(0));
+    /** Every histogram of a run's log, by its tag. */
+    static Map<String, Histogram> readHistograms(Path hlog) throws IOException {
+        Map<String, Histogram> histograms = new LinkedHashMap<>();
+        try (HistogramLogReader reader = new HistogramLogReader(hlog.toFile())) {
+            for (EncodableHistogram h; (h = reader.nextIntervalHistogram()) != null; ) {
+                histograms.put(h.getTag(), (Histogram) h);
+            }
+        }
+        return histograms;
     }
 
     /** Starts a run's histogram log: its format version and column legend. */

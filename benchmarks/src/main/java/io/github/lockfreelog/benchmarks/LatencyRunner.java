@@ -2,35 +2,43 @@ package io.github.lockfreelog.benchmarks;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.TimeUnit;
+import java.util.Map;
+import java.util.function.ToLongFunction;
 import java.util.stream.Stream;
+import org.HdrHistogram.Histogram;
+import org.openjdk.jmh.infra.BenchmarkParams;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.options.Options;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
 
 /**
- * Runs a {@link Plan} of latency points, one {@link LatencyFork} JVM per peer, rate and thread count,
- * and gathers their results into the run's table (rewritten after every point, so an interrupted run
- * keeps what it measured) and histogram log (which the forks append to). Peers take turns within each
- * rate and thread count.
+ * Runs a {@link Plan} of latency points under JMH, one {@link LatencyBenchmark} fork per peer, rate,
+ * thread count and round, and gathers each point from JMH's counters and the histogram the fork
+ * appended to the run's HdrHistogram log. The run's table is rewritten after every round, so an
+ * interrupted run keeps what it measured. Peers take turns within each round.
  */
 final class LatencyRunner {
 
     /** Seconds a fork takes beyond its schedule: JVM start, configuring the peer, stopping, counting lines. */
     static final int FORK_OVERHEAD_SECONDS = 3;
 
-    /** Seconds a fork may take beyond its schedule and grace before it is ended (Log4j2's stop alone may wait 60). */
+    /** Seconds a fork may take beyond its schedule and grace before JMH gives up on it (Log4j2's stop alone may wait 60). */
     static final int FORK_TIMEOUT_MARGIN_SECONDS = 120;
 
     /**
-     * Heap of every fork, as the JMH forks get. The young generation is fixed: G1 sizes it adaptively
-     * and reaches its steady size only after a few collections, which a peer that allocates a lot
-     * makes during the warm-up and a peer that allocates little makes in the measured window, where
-     * each adds a pause of several milliseconds to its tail. With a fixed size, collections follow
-     * each peer's allocation alone.
+     * Heap of every fork, JMH's throughput forks included. The young generation is fixed: G1 sizes it
+     * adaptively and reaches its steady size only after a few collections, which a peer that allocates
+     * a lot makes during the warm-up and a peer that allocates little makes in the measured window,
+     * where each adds a pause of several milliseconds to its tail. With a fixed size, collections
+     * follow each peer's allocation alone.
      */
     static final List<String> FORK_JVM_ARGS = List.of("-Xms1g", "-Xmx1g", "-Xmn512m");
 
@@ -63,69 +71,89 @@ final class LatencyRunner {
         this.out = out;
     }
 
-    /** Runs every point of {@code plan} for {@code peers}; a fork that fails is reported and recorded as failed. */
-    LatencyResults.Run run(Plan plan, List<String> peers, Path tsv, String environment)
-            throws IOException, InterruptedException {
-        List<LatencyPoint> points = new ArrayList<>();
-        List<LatencyResults.Failure> failures = new ArrayList<>();
-        Path forkOutput = tsv.resolveSibling(tsv.getFileName() + ".point");
-        Path histograms = LatencyResults.histogramsFor(tsv);
-        LatencyResults.startHistogramLog(histograms);
-        for (long rate : plan.rates()) {
-            for (int threads : plan.threads()) {
-                for (int fork = 1; fork <= plan.forks(); fork++) {
-                    out.printf(Locale.ROOT, "%n==== latency: %s events/s, %d thread(s), peers %s, fork %d of %d ====%n",
-                            Format.rate(rate), threads, peers, fork, plan.forks());
-                    for (String peer : peers) {
-                        LatencyFork.Settings settings = new LatencyFork.Settings(Peer.of(peer), rate, threads,
-                                Workload.DEFAULT_LINE_SIZE, TimeUnit.SECONDS.toMillis(plan.warmupSeconds()),
-                                TimeUnit.SECONDS.toMillis(plan.measureSeconds()),
-                                TimeUnit.SECONDS.toMillis(plan.graceSeconds()), forkOutput, histograms,
-                                peer + "-" + Format.rate(rate) + "-" + threads + "t-" + fork);
-                        Files.deleteIfExists(forkOutput);
-                        long timeout = plan.warmupSeconds() + plan.measureSeconds() + plan.graceSeconds()
-                                + FORK_TIMEOUT_MARGIN_SECONDS;
-                        if (fork(settings, timeout) && Files.exists(forkOutput)) {
-                            points.add(LatencyResults.readPoint(forkOutput));
-                        } else {
-                            failures.add(new LatencyResults.Failure(peer, rate, threads));
-                            out.printf(Locale.ROOT, "[latency] peer=%s rate=%d threads=%d FAILED: no result%n", peer, rate,
-                                    threads);
-                        }
-                        LatencyResults.write(new LatencyResults.Run(environment, points, failures), tsv);
-                    }
-                }
-            }
-        }
-        Files.deleteIfExists(forkOutput);
-        LatencyResults.Run run = new LatencyResults.Run(environment, points, failures);
-        LatencyResults.write(run, tsv);
-        return run;
-    }
-
     /** The runner's own settings for forks, as system properties: where they write their logs, whether to keep them. */
     static List<String> forkProperties() {
         return Stream.of(Trial.DIRECTORY_PROPERTY, Trial.KEEP_FILES_PROPERTY).filter(p -> System.getProperty(p) != null)
                 .map(p -> "-D" + p + "=" + System.getProperty(p)).toList();
     }
 
-    /** Runs one fork with the runner's own Java, class path and the forks' system properties; true when it succeeded. */
-    private boolean fork(LatencyFork.Settings settings, long timeoutSeconds)
-            throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>();
-        command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(FORK_JVM_ARGS);
-        command.addAll(forkProperties());
-        command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
-        command.add(LatencyFork.class.getName());
-        command.addAll(settings.arguments());
-        Process process = new ProcessBuilder(command).inheritIO().start();
-        if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
-            process.destroyForcibly().waitFor();
-            out.printf(Locale.ROOT, "[latency] fork ended after %d s without finishing%n", timeoutSeconds);
-            return false;
+    /** Runs every point of {@code plan} for {@code peers}; a peer whose fork gave no result is recorded as failed. */
+    LatencyResults.Run run(Plan plan, List<String> peers, Path tsv, String environment) throws IOException, RunnerException {
+        List<LatencyPoint> points = new ArrayList<>();
+        List<LatencyResults.Failure> failures = new ArrayList<>();
+        Path histograms = LatencyResults.histogramsFor(tsv).toAbsolutePath();
+        LatencyResults.startHistogramLog(histograms);
+        for (long rate : plan.rates()) {
+            for (int threads : plan.threads()) {
+                for (int round = 1; round <= plan.forks(); round++) {
+                    out.printf(Locale.ROOT, "%n==== latency: %s events/s, %d thread(s), peers %s, fork %d of %d ====%n",
+                            Format.rate(rate), threads, peers, round, plan.forks());
+                    Collection<RunResult> runs = new Runner(options(plan, peers, rate, threads, round, histograms)).run();
+                    Map<String, Histogram> measured = LatencyResults.readHistograms(histograms);
+                    for (String peer : peers) {
+                        String tag = LatencyPoint.tag(peer, rate, threads, round);
+                        RunResult run = runs.stream().filter(r -> r.getParams().getParam("peer").equals(peer)).findFirst()
+                                .orElse(null);
+                        LatencyPoint point = run == null || !measured.containsKey(tag) ? null : point(run, measured.get(tag), tag);
+                        if (point != null) {
+                            points.add(point);
+                        } else {
+                            failures.add(new LatencyResults.Failure(peer, rate, threads));
+                            out.printf(Locale.ROOT, "[latency] peer=%s rate=%d threads=%d FAILED: no result%n", peer, rate,
+                                    threads);
+                        }
+                    }
+                    LatencyResults.write(new LatencyResults.Run(environment, points, failures), tsv);
+                }
+            }
         }
-        return process.exitValue() == 0;
+        return new LatencyResults.Run(environment, points, failures);
+    }
+
+    /** One round of one rate and thread count: a fork per peer, one invocation each, with the forks' heap and settings. */
+    static Options options(Plan plan, List<String> peers, long rate, int threads, int round, Path histograms) {
+        List<String> jvmArgs = new ArrayList<>(FORK_JVM_ARGS);
+        jvmArgs.addAll(forkProperties());
+        jvmArgs.add("-D" + LatencyBenchmark.HISTOGRAMS_PROPERTY + "=" + histograms);
+        return new OptionsBuilder()
+                .include(LatencyBenchmark.class.getName() + ".callOnSchedule$")
+                .param("peer", peers.toArray(String[]::new))
+                .param("rate", Long.toString(rate))
+                .param("lineSize", Integer.toString(Workload.DEFAULT_LINE_SIZE))
+                .param("warmupMillis", Long.toString(plan.warmupSeconds() * 1000L))
+                .param("measureMillis", Long.toString(plan.measureSeconds() * 1000L))
+                .param("graceMillis", Long.toString(plan.graceSeconds() * 1000L))
+                .param("round", Integer.toString(round))
+                .threads(threads)
+                .forks(1)
+                .warmupIterations(0)
+                .measurementIterations(1)
+                .timeout(TimeValue.seconds(plan.warmupSeconds() + plan.measureSeconds() + plan.graceSeconds()
+                        + FORK_TIMEOUT_MARGIN_SECONDS))
+                .jvmArgsAppend(jvmArgs.toArray(String[]::new))
+                .shouldFailOnError(false) // one broken peer must not hide the others; its row says FAILED
+                .build();
+    }
+
+    /** The point of one fork: its parameters and counters from JMH, its percentiles from its histogram; null without counters. */
+    static LatencyPoint point(RunResult run, Histogram histogram, String tag) {
+        try {
+            return point(run.getParams(), name -> Counters.of(run, name), histogram, tag);
+        } catch (IllegalArgumentException e) {
+            return null; // its fork failed before the counters were set
+        }
+    }
+
+    private static LatencyPoint point(BenchmarkParams params, ToLongFunction<String> counters, Histogram histogram,
+            String tag) {
+        long made = counters.applyAsLong("made");
+        return new LatencyPoint(params.getParam("peer"), Long.parseLong(params.getParam("rate")), params.getThreads(),
+                Integer.parseInt(params.getParam("lineSize")), Long.parseLong(params.getParam("warmupMillis")),
+                Long.parseLong(params.getParam("measureMillis")), made, counters.applyAsLong("measured"),
+                counters.applyAsLong("missed"), LatencyPoint.Percentiles.of(histogram),
+                new LineCheck(made, counters.applyAsLong("written"), counters.applyAsLong("fileBytes"), counters.applyAsLong("nulBytes")),
+                tag, new Disturbances(counters.applyAsLong("gcPauses"), counters.applyAsLong("gcPauseMillis"),
+                        counters.applyAsLong("stealMillis"), counters.applyAsLong("callerPreemptions"),
+                        counters.applyAsLong("callerWaitMicros")));
     }
 }

@@ -27,21 +27,12 @@ public record ThroughputResult(String peer, int threads, int lineSize, double op
     /** Reads a run of {@link AppenderBenchmark} (its score in ops/s, as the runner asks JMH for). */
     static ThroughputResult of(RunResult run) {
         Result<?> score = run.getPrimaryResult();
-        Map<String, Result> secondary = run.getSecondaryResults();
-        LineCheck lines = new LineCheck(sum(secondary, "accepted"), sum(secondary, "written"), sum(secondary, "fileBytes"),
-                sum(secondary, "nulBytes"));
-        Result<?> allocation = secondary.get(ALLOCATION);
+        LineCheck lines = new LineCheck(Counters.of(run, "accepted"), Counters.of(run, "written"),
+                Counters.of(run, "fileBytes"), Counters.of(run, "nulBytes"));
+        Result<?> allocation = run.getSecondaryResults().get(ALLOCATION);
         return new ThroughputResult(run.getParams().getParam("peer"), run.getParams().getThreads(),
                 Integer.parseInt(run.getParams().getParam("lineSize")), score.getScore(), score.getScoreError(),
                 allocation == null ? Double.NaN : allocation.getScore(), lines);
-    }
-
-    private static long sum(Map<String, Result> secondary, String counter) {
-        Result<?> result = secondary.get(counter);
-        if (result == null) {
-            throw new IllegalArgumentException("no counter " + counter + " in the results, have " + secondary.keySet());
-        }
-        return Math.round(result.getScore());
     }
 
     /** Saves {@code results} as a table, {@code comment} (the machine) above it. */
