@@ -16,7 +16,7 @@ import org.HdrHistogram.HistogramLogWriter;
 
 /**
  * Saves and reads a latency run: one row per {@link LatencyPoint} in {@code NAME-latency.tsv}, with
- * the points whose fork failed as rows marked {@code failed}, and every point's histogram in
+ * the points whose fork failed as rows without a histogram, and every point's histogram in
  * HdrHistogram's own log format ({@code NAME-latency.hlog}, written by {@link HistogramLogWriter},
  * read back by {@link HistogramLogReader}, and by HdrHistogram's log processor), tagged as its row says.
  */
@@ -29,6 +29,9 @@ public final class LatencyResults {
     /** A point whose fork failed or ran out of time: the tables list it as such rather than leave it out. */
     public record Failure(String peer, long rate, int threads) {
     }
+
+    /** The histogram column of a failed point. */
+    static final String NO_HISTOGRAM = "none";
 
     private LatencyResults() {
     }
@@ -43,15 +46,13 @@ public final class LatencyResults {
         return tsv.getFileName().toString().endsWith("-latency.tsv");
     }
 
+    /** Saves {@code run}: each failure as a row without a histogram, its counts all 0. */
     public static void write(Run run, Path tsv) throws IOException {
-        List<Map<String, String>> rows = new ArrayList<>();
-        run.points().forEach(p -> rows.add(row(p)));
+        List<LatencyPoint> rows = new ArrayList<>(run.points());
         for (Failure f : run.failures()) {
-            Map<String, String> row = row(new LatencyPoint(f.peer(), f.rate(), f.threads(), 0, 0, 0, 0, 0, 0,
-                    new LatencyPoint.Percentiles(0, 0, 0, 0, 0, 0, 0), new LineCheck(0, 0, 0, 0), "-",
+            rows.add(new LatencyPoint(f.peer(), f.rate(), f.threads(), 0, 0, 0, 0, 0, 0,
+                    new LatencyPoint.Percentiles(0, 0, 0, 0, 0, 0, 0), new LineCheck(0, 0, 0, 0), NO_HISTOGRAM,
                     new Disturbances(-1, -1, -1)));
-            row.put("failed", "true");
-            rows.add(row);
         }
         Tsv.write(tsv, run.environment(), rows);
     }
@@ -59,11 +60,11 @@ public final class LatencyResults {
     public static Run read(Path tsv) throws IOException {
         List<LatencyPoint> points = new ArrayList<>();
         List<Failure> failures = new ArrayList<>();
-        for (Map<String, String> row : Tsv.read(tsv)) {
-            if (Boolean.parseBoolean(row.get("failed"))) {
-                failures.add(new Failure(row.get("peer"), Long.parseLong(row.get("rate")), Integer.parseInt(row.get("threads"))));
+        for (LatencyPoint p : Tsv.read(tsv, LatencyPoint.class)) {
+            if (p.histogram().equals(NO_HISTOGRAM)) {
+                failures.add(new Failure(p.peer(), p.rate(), p.threads()));
             } else {
-                points.add(point(row));
+                points.add(p);
             }
         }
         return new Run(Tsv.comment(tsv), points, failures);
@@ -100,55 +101,5 @@ public final class LatencyResults {
         try (PrintStream out = new PrintStream(new FileOutputStream(hlog.toFile(), true), true, StandardCharsets.UTF_8)) {
             new HistogramLogWriter(out).outputIntervalHistogram(tagged);
         }
-    }
-
-    private static Map<String, String> row(LatencyPoint p) {
-        Map<String, String> row = new LinkedHashMap<>();
-        row.put("peer", p.peer());
-        row.put("rate", Long.toString(p.rate()));
-        row.put("threads", Integer.toString(p.threads()));
-        row.put("lineSize", Integer.toString(p.lineSize()));
-        row.put("warmupMillis", Long.toString(p.warmupMillis()));
-        row.put("measureMillis", Long.toString(p.measureMillis()));
-        row.put("made", Long.toString(p.made()));
-        row.put("measured", Long.toString(p.measured()));
-        row.put("missed", Long.toString(p.missed()));
-        List<Long> values = p.latency().values();
-        for (int i = 0; i < values.size(); i++) {
-            row.put(LatencyPoint.Percentiles.LABELS.get(i) + "Nanos", Long.toString(values.get(i)));
-        }
-        row.put("count", Long.toString(p.latency().count()));
-        row.put("accepted", Long.toString(p.lines().accepted()));
-        row.put("written", Long.toString(p.lines().written()));
-        row.put("bytes", Long.toString(p.lines().bytes()));
-        row.put("nulBytes", Long.toString(p.lines().nulBytes()));
-        Disturbances d = p.disturbances();
-        row.put("gcPauses", Long.toString(d.gcPauses()));
-        row.put("gcPauseMillis", Long.toString(d.gcPauseMillis()));
-        row.put("stealMillis", Long.toString(d.stealMillis()));
-        row.put("callerPreemptions", Long.toString(d.callerPreemptions()));
-        row.put("callerWaitMicros", Long.toString(d.callerWaitMicros()));
-        row.put("histogram", p.histogram());
-        row.put("failed", "false");
-        return row;
-    }
-
-    private static LatencyPoint point(Map<String, String> row) {
-        List<Long> values = LatencyPoint.Percentiles.LABELS.stream().map(label -> number(row, label + "Nanos")).toList();
-        return new LatencyPoint(row.get("peer"), number(row, "rate"), (int) number(row, "threads"),
-                (int) number(row, "lineSize"), number(row, "warmupMillis"), number(row, "measureMillis"),
-                number(row, "made"), number(row, "measured"), number(row, "missed"),
-                LatencyPoint.Percentiles.of(values, number(row, "count")),
-                new LineCheck(number(row, "accepted"), number(row, "written"), number(row, "bytes"), number(row, "nulBytes")),
-                row.get("histogram"), new Disturbances(number(row, "gcPauses"), number(row, "gcPauseMillis"),
-                        number(row, "stealMillis"), number(row, "callerPreemptions"), number(row, "callerWaitMicros")));
-    }
-
-    private static long number(Map<String, String> row, String column) {
-        String value = row.get(column);
-        if (value == null) {
-            throw new IllegalArgumentException("no column " + column + " in a latency row, have " + row.keySet());
-        }
-        return Long.parseLong(value);
     }
 }

@@ -2,9 +2,7 @@ package io.github.lockfreelog.benchmarks;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
 
@@ -37,33 +35,10 @@ public record ThroughputResult(String peer, int threads, int lineSize, double op
 
     /** Saves {@code results} as a table, {@code comment} (the machine) above it. */
     static void write(Path tsv, String comment, List<ThroughputResult> results) throws IOException {
-        Tsv.write(tsv, comment, results.stream().map(ThroughputResult::row).toList());
+        Tsv.write(tsv, comment, results);
     }
 
     static List<ThroughputResult> read(Path tsv) throws IOException {
-        return Tsv.read(tsv).stream().map(ThroughputResult::of).toList();
-    }
-
-    private Map<String, String> row() {
-        Map<String, String> row = new LinkedHashMap<>();
-        row.put("peer", peer);
-        row.put("threads", Integer.toString(threads));
-        row.put("lineSize", Integer.toString(lineSize));
-        row.put("opsPerSecond", Double.toString(opsPerSecond));
-        row.put("error", Double.toString(error));
-        row.put("bytesPerOp", Double.toString(bytesPerOp));
-        row.put("accepted", Long.toString(lines.accepted()));
-        row.put("written", Long.toString(lines.written()));
-        row.put("bytes", Long.toString(lines.bytes()));
-        row.put("nulBytes", Long.toString(lines.nulBytes()));
-        return row;
-    }
-
-    private static ThroughputResult of(Map<String, String> row) {
-        return new ThroughputResult(row.get("peer"), Integer.parseInt(row.get("threads")),
-                Integer.parseInt(row.get("lineSize")), Double.parseDouble(row.get("opsPerSecond")),
-                Double.parseDouble(row.get("error")), Double.parseDouble(row.get("bytesPerOp")),
-                new LineCheck(Long.parseLong(row.get("accepted")), Long.parseLong(row.get("written")),
-                        Long.parseLong(row.get("bytes")), Long.parseLong(row.get("nulBytes"))));
+        return Tsv.read(tsv, ThroughputResult.class);
     }
 }

@@ -1,6 +1,7 @@
 package io.github.lockfreelog.benchmarks;
 
 import java.io.IOException;
+import java.lang.reflect.RecordComponent;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,23 +12,25 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Writes and reads a tab-separated table whose first line names the columns, the form in which a
- * run's results are saved so that {@code report} and {@code chart} can read them again. Lines that
- * start with {@code #} are comments (the machine the run was made on).
+ * Saves records as a tab-separated table, one row per record and one column per component (those
+ * of a nested record flattened as {@code lines.accepted}), and reads them back: the form in which a
+ * run's results are kept so that {@code report} and {@code chart} can use them again. The first line
+ * is a comment (the machine the run was made on), the second names the columns.
  */
 final class Tsv {
 
     private Tsv() {
     }
 
-    /** Writes {@code rows} (each with the same keys, in the same order) under a comment line. */
-    static void write(Path file, String comment, List<Map<String, String>> rows) throws IOException {
+    static <R extends Record> void write(Path file, String comment, List<R> records) throws IOException {
         StringBuilder text = new StringBuilder("# ").append(comment.replace('\n', ' ')).append('\n');
-        if (!rows.isEmpty()) {
-            text.append(String.join("\t", rows.get(0).keySet())).append('\n');
-        }
-        for (Map<String, String> row : rows) {
-            text.append(String.join("\t", row.values().stream().map(v -> v.replace('\t', ' ')).toList())).append('\n');
+        for (int i = 0; i < records.size(); i++) {
+            Map<String, String> row = new LinkedHashMap<>();
+            flatten("", records.get(i), row);
+            if (i == 0) {
+                text.append(String.join("\t", row.keySet())).append('\n');
+            }
+            text.append(String.join("\t", row.values())).append('\n');
         }
         Path parent = file.toAbsolutePath().getParent();
         if (parent != null) {
@@ -36,19 +39,13 @@ final class Tsv {
         Files.writeString(file, text, StandardCharsets.UTF_8);
     }
 
-    /** Reads the rows of {@code file}, each keyed by the column names of its header line. */
-    static List<Map<String, String>> read(Path file) throws IOException {
-        List<Map<String, String>> rows = new ArrayList<>();
-        List<String> columns = null;
-        for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
-            if (line.isBlank() || line.startsWith("#")) {
-                continue;
-            }
+    static <R extends Record> List<R> read(Path file, Class<R> type) throws IOException {
+        List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8).stream()
+                .filter(line -> !line.isBlank() && !line.startsWith("#")).toList();
+        List<R> records = new ArrayList<>();
+        for (String line : lines.subList(Math.min(1, lines.size()), lines.size())) {
+            List<String> columns = Arrays.asList(lines.get(0).split("\t", -1));
             List<String> cells = Arrays.asList(line.split("\t", -1));
-            if (columns == null) {
-                columns = cells;
-                continue;
-            }
             if (cells.size() != columns.size()) {
                 throw new IOException("want " + columns.size() + " tab-separated cells, got " + cells.size() + " in "
                         + file + ": " + line);
@@ -57,14 +54,59 @@ final class Tsv {
             for (int i = 0; i < columns.size(); i++) {
                 row.put(columns.get(i), cells.get(i));
             }
-            rows.add(row);
+            records.add(build("", type, row, file));
         }
-        return rows;
+        return records;
     }
 
-    /** The first comment line of {@code file}, without its {@code #}; empty when it has none. */
+    /** The comment line of {@code file}, without its {@code #}; empty when it has none. */
     static String comment(Path file) throws IOException {
         List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
         return !lines.isEmpty() && lines.get(0).startsWith("#") ? lines.get(0).substring(1).trim() : "";
+    }
+
+    private static void flatten(String prefix, Record record, Map<String, String> row) {
+        for (RecordComponent component : record.getClass().getRecordComponents()) {
+            Object value;
+            try {
+                value = component.getAccessor().invoke(record);
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException("cannot read " + component, e);
+            }
+            if (value instanceof Record nested) {
+                flatten(prefix + component.getName() + ".", nested, row);
+            } else {
+                row.put(prefix + component.getName(), String.valueOf(value).replace('\t', ' ').replace('\n', ' '));
+            }
+        }
+    }
+
+    private static <R extends Record> R build(String prefix, Class<R> type, Map<String, String> row, Path file)
+            throws IOException {
+        RecordComponent[] components = type.getRecordComponents();
+        Object[] values = new Object[components.length];
+        for (int i = 0; i < components.length; i++) {
+            String name = prefix + components[i].getName();
+            Class<?> t = components[i].getType();
+            if (t.isRecord()) {
+                values[i] = build(name + ".", t.asSubclass(Record.class), row, file);
+                continue;
+            }
+            String cell = row.get(name);
+            if (cell == null) {
+                throw new IOException("no column " + name + " in " + file);
+            }
+            values[i] = t == String.class ? cell : t == int.class ? Integer.valueOf(cell) : t == long.class ? Long.valueOf(cell)
+                    : t == double.class ? Double.valueOf(cell) : t == boolean.class ? Boolean.valueOf(cell) : null;
+            if (values[i] == null) {
+                throw new IllegalArgumentException("cannot read a " + t + " from a table: " + name);
+            }
+        }
+        try {
+            return type.getDeclaredConstructor(Arrays.stream(components).map(RecordComponent::getType).toArray(Class<?>[]::new))
+                    .newInstance(values);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("cannot make a " + type.getSimpleName() + " of a row of " + file, e);
+        }
     }
 }

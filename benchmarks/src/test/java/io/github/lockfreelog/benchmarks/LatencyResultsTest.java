@@ -66,7 +66,9 @@ class LatencyResultsTest {
         Path throughput = Files.writeString(directory.resolve("quick-x.tsv"), "# quick\npeer\tthreads\nlockfreelog\t1\n");
 
         assertThat(LatencyResults.isLatencyRun(throughput)).isFalse();
-        assertThatIOException().isThrownBy(() -> Tsv.read(Files.writeString(directory.resolve("bad-latency.tsv"),
+        assertThatIOException().isThrownBy(() -> LatencyResults.read(Files.writeString(directory.resolve("bad-latency.tsv"),
                 "peer\trate\nlockfreelog\n"))).withMessageContaining("want 2 tab-separated cells, got 1");
+        assertThatIOException().isThrownBy(() -> LatencyResults.read(Files.writeString(directory.resolve("old-latency.tsv"),
+                "peer\trate\nlockfreelog\t100000\n"))).withMessageContaining("no column threads");
     }
 }
