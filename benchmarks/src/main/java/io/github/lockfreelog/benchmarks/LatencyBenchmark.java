@@ -24,13 +24,14 @@ import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.infra.ThreadParams;
 
 /**
- * One latency point in a JMH fork: every JMH thread is a caller that runs a {@link PacedLoop} (one
- * invocation, {@link Mode#SingleShotTime}), the callers sharing {@code rate} events per second; a
- * sampler thread records the {@link Disturbances} of the measured window; at the end the fork checks
- * the lines ({@link Trial#finish}), appends the callers' histogram to the run's HdrHistogram log
- * (system property {@value #HISTOGRAMS_PROPERTY}) and reports its counts as JMH counters ({@link Caller}).
- * JMH's own score (the time of the one invocation) means nothing here; {@link LatencyRunner} reads
- * the counters and the histogram.
+ * The JMH benchmark of one latency point: every JMH thread calls the peer on a paced schedule
+ * ({@link PacedLoop}, once, in {@link Mode#SingleShotTime}), the callers sharing {@code rate} events
+ * per second, while a sampler thread records the {@link Disturbances} of the measured window.
+ *
+ * <p>At the end the fork checks the lines ({@link Trial#finish}), appends the callers' histogram to
+ * the run's HdrHistogram log (system property {@value #HISTOGRAMS_PROPERTY}) and reports its counts
+ * as JMH counters ({@link Caller}). JMH's own score (the time of the one invocation) means nothing
+ * here; {@link LatencyRunner} reads the counters and the histogram.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SingleShotTime)

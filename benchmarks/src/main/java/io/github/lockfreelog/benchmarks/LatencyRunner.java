@@ -8,7 +8,6 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.function.ToLongFunction;
 import java.util.stream.Stream;
 import org.HdrHistogram.Histogram;
 import org.openjdk.jmh.infra.BenchmarkParams;
@@ -20,15 +19,12 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
 
 /**
- * Runs a {@link Plan} of latency points under JMH, one {@link LatencyBenchmark} fork per peer, rate,
+ * Runs the latency points of a {@link Plan} under JMH, one {@link LatencyBenchmark} fork per peer, rate,
  * thread count and round, and gathers each point from JMH's counters and the histogram the fork
  * appended to the run's HdrHistogram log. The run's table is rewritten after every round, so an
  * interrupted run keeps what it measured. Peers take turns within each round.
  */
 final class LatencyRunner {
-
-    /** Seconds a fork takes beyond its schedule: JVM start, configuring the peer, stopping, counting lines. */
-    static final int FORK_OVERHEAD_SECONDS = 3;
 
     /** Seconds a fork may take beyond its schedule and grace before JMH gives up on it (Log4j2's stop alone may wait 60). */
     static final int FORK_TIMEOUT_MARGIN_SECONDS = 120;
@@ -41,29 +37,6 @@ final class LatencyRunner {
      * follow each peer's allocation alone.
      */
     static final List<String> FORK_JVM_ARGS = List.of("-Xms1g", "-Xmx1g", "-Xmn512m");
-
-    /**
-     * Rates (events per second, all threads together), thread counts and times of a latency run.
-     * {@code graceSeconds} is how long a caller that fell behind may keep catching up after the schedule ends.
-     */
-    record Plan(List<Long> rates, List<Integer> threads, int warmupSeconds, int measureSeconds, int graceSeconds,
-            int forks) {
-
-        Plan {
-            if (forks < 1) {
-                throw new IllegalArgumentException("--forks must be at least 1, got " + forks);
-            }
-        }
-
-        long points(int peers) {
-            return (long) rates.size() * threads.size() * peers * forks;
-        }
-
-        /** Rough seconds, for peers that keep up (a peer that falls behind adds up to the grace). */
-        long estimateSeconds(int peers) {
-            return points(peers) * (warmupSeconds + measureSeconds + FORK_OVERHEAD_SECONDS);
-        }
-    }
 
     private final PrintStream out;
 
@@ -78,7 +51,7 @@ final class LatencyRunner {
     }
 
     /** Runs every point of {@code plan} for {@code peers}; a peer whose fork gave no result is recorded as failed. */
-    LatencyResults.Run run(Plan plan, List<String> peers, Path tsv, String environment) throws IOException, RunnerException {
+    LatencyResults.Run run(Plan.Latency plan, List<String> peers, Path tsv, String environment) throws IOException, RunnerException {
         List<LatencyPoint> points = new ArrayList<>();
         List<LatencyResults.Failure> failures = new ArrayList<>();
         Path histograms = LatencyResults.histogramsFor(tsv).toAbsolutePath();
@@ -111,7 +84,7 @@ final class LatencyRunner {
     }
 
     /** One round of one rate and thread count: a fork per peer, one invocation each, with the forks' heap and settings. */
-    static Options options(Plan plan, List<String> peers, long rate, int threads, int round, Path histograms) {
+    static Options options(Plan.Latency plan, List<String> peers, long rate, int threads, int round, Path histograms) {
         List<String> jvmArgs = new ArrayList<>(FORK_JVM_ARGS);
         jvmArgs.addAll(forkProperties());
         jvmArgs.add("-D" + LatencyBenchmark.HISTOGRAMS_PROPERTY + "=" + histograms);
@@ -137,23 +110,19 @@ final class LatencyRunner {
 
     /** The point of one fork: its parameters and counters from JMH, its percentiles from its histogram; null without counters. */
     static LatencyPoint point(RunResult run, Histogram histogram, String tag) {
+        BenchmarkParams params = run.getParams();
         try {
-            return point(run.getParams(), name -> Counters.of(run, name), histogram, tag);
+            long made = Counters.of(run, "made");
+            return new LatencyPoint(params.getParam("peer"), Long.parseLong(params.getParam("rate")), params.getThreads(),
+                    Integer.parseInt(params.getParam("lineSize")), Long.parseLong(params.getParam("warmupMillis")),
+                    Long.parseLong(params.getParam("measureMillis")), made, Counters.of(run, "measured"),
+                    Counters.of(run, "missed"), LatencyPoint.Percentiles.of(histogram),
+                    new LineCheck(made, Counters.of(run, "written"), Counters.of(run, "fileBytes"), Counters.of(run, "nulBytes")),
+                    tag, new Disturbances(Counters.of(run, "gcPauses"), Counters.of(run, "gcPauseMillis"),
+                            Counters.of(run, "stealMillis"), Counters.of(run, "callerPreemptions"),
+                            Counters.of(run, "callerWaitMicros")));
         } catch (IllegalArgumentException e) {
             return null; // its fork failed before the counters were set
         }
-    }
-
-    private static LatencyPoint point(BenchmarkParams params, ToLongFunction<String> counters, Histogram histogram,
-            String tag) {
-        long made = counters.applyAsLong("made");
-        return new LatencyPoint(params.getParam("peer"), Long.parseLong(params.getParam("rate")), params.getThreads(),
-                Integer.parseInt(params.getParam("lineSize")), Long.parseLong(params.getParam("warmupMillis")),
-                Long.parseLong(params.getParam("measureMillis")), made, counters.applyAsLong("measured"),
-                counters.applyAsLong("missed"), LatencyPoint.Percentiles.of(histogram),
-                new LineCheck(made, counters.applyAsLong("written"), counters.applyAsLong("fileBytes"), counters.applyAsLong("nulBytes")),
-                tag, new Disturbances(counters.applyAsLong("gcPauses"), counters.applyAsLong("gcPauseMillis"),
-                        counters.applyAsLong("stealMillis"), counters.applyAsLong("callerPreemptions"),
-                        counters.applyAsLong("callerWaitMicros")));
     }
 }

@@ -6,7 +6,7 @@ import java.util.List;
  * What one mode runs: JMH phases (may be none) and a latency plan (may be null), with the defaults
  * of each mode and a rough estimate of how long it takes.
  */
-record Plan(List<Phase> jmh, LatencyRunner.Plan latency) {
+record Plan(List<Phase> jmh, Latency latency) {
 
     static final List<Integer> QUICK_THREADS = List.of(1, 2, 4);
     /** Throughput in full mode: the three of issue 12's targets, then contention well past the CPUs (issue 6's 64). */
@@ -18,6 +18,9 @@ record Plan(List<Phase> jmh, LatencyRunner.Plan latency) {
     /** The latency point the README shows and the docs' latency chart draws. */
     static final long HEADLINE_RATE = 100_000;
     static final int HEADLINE_THREADS = 1;
+
+    /** Seconds a fork takes beyond its schedule: JVM start, configuring the peer, stopping, counting lines. */
+    static final int LATENCY_FORK_OVERHEAD_SECONDS = 3;
 
     /** Seconds a JMH fork takes beyond its iterations (JVM start, stopping the peer, counting a few GB of lines). */
     static final int JMH_FORK_OVERHEAD_SECONDS = 5;
@@ -31,6 +34,29 @@ record Plan(List<Phase> jmh, LatencyRunner.Plan latency) {
             long perFork = (long) warmupIterations * warmupSeconds + (long) measurementIterations * measurementSeconds
                     + JMH_FORK_OVERHEAD_SECONDS;
             return perFork * forks * peers * threads.size() * lineSizes.size();
+        }
+    }
+
+    /**
+     * Rates (events per second, all threads together), thread counts and times of a latency run.
+     * {@code graceSeconds} is how long a caller that fell behind may keep catching up after the schedule ends.
+     */
+    record Latency(List<Long> rates, List<Integer> threads, int warmupSeconds, int measureSeconds, int graceSeconds,
+            int forks) {
+
+        Latency {
+            if (forks < 1) {
+                throw new IllegalArgumentException("--forks must be at least 1, got " + forks);
+            }
+        }
+
+        long points(int peers) {
+            return (long) rates.size() * threads.size() * peers * forks;
+        }
+
+        /** Rough seconds, for peers that keep up (a peer that falls behind adds up to the grace). */
+        long estimateSeconds(int peers) {
+            return points(peers) * (warmupSeconds + measureSeconds + LATENCY_FORK_OVERHEAD_SECONDS);
         }
     }
 
@@ -58,7 +84,7 @@ record Plan(List<Phase> jmh, LatencyRunner.Plan latency) {
 
     /** The headline point only: 100k events/s from 1 thread, every peer. */
     static Plan latencyQuick(Arguments arguments) {
-        return new Plan(List.of(), new LatencyRunner.Plan(orElse(arguments.rates, List.of(HEADLINE_RATE)),
+        return new Plan(List.of(), new Latency(orElse(arguments.rates, List.of(HEADLINE_RATE)),
                 orElse(arguments.threads, List.of(HEADLINE_THREADS)), orElse(arguments.warmupSeconds, 3),
                 orElse(arguments.measureSeconds, 5), 2, orElse(arguments.forks, 1)));
     }
@@ -78,8 +104,8 @@ record Plan(List<Phase> jmh, LatencyRunner.Plan latency) {
                 latencyPoints(arguments));
     }
 
-    private static LatencyRunner.Plan latencyPoints(Arguments arguments) {
-        return new LatencyRunner.Plan(orElse(arguments.rates, LATENCY_RATES), orElse(arguments.threads, LATENCY_THREADS),
+    private static Latency latencyPoints(Arguments arguments) {
+        return new Latency(orElse(arguments.rates, LATENCY_RATES), orElse(arguments.threads, LATENCY_THREADS),
                 orElse(arguments.warmupSeconds, 2), orElse(arguments.measureSeconds, 5), 2, orElse(arguments.forks, 1));
     }
 

@@ -36,8 +36,8 @@ class PlanTest {
         Plan plan = Plan.of(Arguments.parse(new String[] {
             "latency", "--rates", "20000,40000", "--threads", "8", "--warmup", "1", "--measure", "2"}));
 
-        assertThat(plan.latency()).isEqualTo(new LatencyRunner.Plan(List.of(20_000L, 40_000L), List.of(8), 1, 2, 2, 1));
-        assertThat(plan.estimateSeconds(1)).isEqualTo(2 * (1 + 2 + LatencyRunner.FORK_OVERHEAD_SECONDS));
+        assertThat(plan.latency()).isEqualTo(new Plan.Latency(List.of(20_000L, 40_000L), List.of(8), 1, 2, 2, 1));
+        assertThat(plan.estimateSeconds(1)).isEqualTo(2 * (1 + 2 + Plan.LATENCY_FORK_OVERHEAD_SECONDS));
     }
 
     @Test
@@ -46,9 +46,9 @@ class PlanTest {
             "latency-quick", "--forks", "3"}));
 
         assertThat(plan.latency().forks()).isEqualTo(3);
-        assertThat(plan.estimateSeconds(1)).isEqualTo(3 * (3 + 5 + LatencyRunner.FORK_OVERHEAD_SECONDS));
+        assertThat(plan.estimateSeconds(1)).isEqualTo(3 * (3 + 5 + Plan.LATENCY_FORK_OVERHEAD_SECONDS));
         org.assertj.core.api.Assertions.assertThatIllegalArgumentException()
-                .isThrownBy(() -> new LatencyRunner.Plan(List.of(1L), List.of(1), 1, 1, 1, 0))
+                .isThrownBy(() -> new Plan.Latency(List.of(1L), List.of(1), 1, 1, 1, 0))
                 .withMessageContaining("--forks must be at least 1, got 0");
     }
 
