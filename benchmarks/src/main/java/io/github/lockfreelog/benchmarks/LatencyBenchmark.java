@@ -37,7 +37,7 @@ import org.openjdk.jmh.infra.ThreadParams;
 @BenchmarkMode(Mode.SingleShotTime)
 public class LatencyBenchmark {
 
-    /** System property naming the HdrHistogram log the fork appends its histogram to. */
+    /** System property naming the HdrHistogram log the fork appends its histogram to; without it, it only prints. */
     static final String HISTOGRAMS_PROPERTY = "lockfreelog.bench.histograms";
 
     /** Time between setting up and the first scheduled call, so that every caller starts on schedule. */
@@ -125,8 +125,10 @@ public class LatencyBenchmark {
         callers.forEach(c -> all.add(c.latencies));
         LineCheck lines = trial.finish("latency@" + rate, callers.size(), callers.stream().mapToLong(c -> c.made).sum());
         String tag = LatencyPoint.tag(peer, rate, callers.size(), round);
-        LatencyResults.appendHistogram(Paths.get(System.getProperty(HISTOGRAMS_PROPERTY)), tag, all, windowStartMillis,
-                windowStartMillis + measureMillis);
+        String log = System.getProperty(HISTOGRAMS_PROPERTY); // absent when run from JMH's own command line
+        if (log != null) {
+            LatencyResults.appendHistogram(Paths.get(log), tag, all, windowStartMillis, windowStartMillis + measureMillis);
+        }
         Caller first = callers.stream().min(Comparator.comparingInt(c -> c.index)).orElseThrow();
         first.report(lines, disturbances);
         System.out.println("[latency] peer=" + peer + " rate=" + rate + " threads=" + callers.size() + " nanos "

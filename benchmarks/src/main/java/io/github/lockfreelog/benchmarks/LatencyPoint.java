@@ -50,10 +50,5 @@ public record LatencyPoint(String peer, long rate, int threads, int lineSize, lo
         public List<Long> values() {
             return List.of(p50, p90, p99, p999, p9999, max);
         }
-
-        static Percentiles of(List<Long> values, long count) {
-            return new Percentiles(values.get(0), values.get(1), values.get(2), values.get(3), values.get(4),
-                    values.get(5), count);
-        }
     }
 }

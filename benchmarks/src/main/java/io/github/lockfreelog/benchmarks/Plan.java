@@ -50,13 +50,9 @@ record Plan(List<Phase> jmh, Latency latency) {
             }
         }
 
-        long points(int peers) {
-            return (long) rates.size() * threads.size() * peers * forks;
-        }
-
         /** Rough seconds, for peers that keep up (a peer that falls behind adds up to the grace). */
         long estimateSeconds(int peers) {
-            return points(peers) * (warmupSeconds + measureSeconds + LATENCY_FORK_OVERHEAD_SECONDS);
+            return (long) rates.size() * threads.size() * peers * forks * (warmupSeconds + measureSeconds + LATENCY_FORK_OVERHEAD_SECONDS);
         }
     }
 
