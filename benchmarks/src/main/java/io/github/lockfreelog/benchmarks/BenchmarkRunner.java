@@ -13,8 +13,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.profile.GCProfiler;
@@ -190,53 +188,27 @@ public final class BenchmarkRunner {
         }
     }
 
-    /**
-     * Draws the lines-delivered-by-threads chart into {@code png} and, when the results hold a line-size
-     * sweep, the line-size chart beside it ({@code throughput} in the name becomes {@code line-size}).
-     * A failure to draw (no fonts on a bare headless JVM) is reported, not thrown: the table is what counts.
-     */
+    /** Draws a run's throughput charts; a failure (no fonts on a bare headless JVM) is reported, not thrown. */
     private void drawThroughputCharts(List<ThroughputResult> results, Path tsv, Path png, String subtitle) {
         try {
-            out.println(Charts.throughputByThreads(results, png, subtitle) ? "Chart: " + png
-                    : "No throughput results for a chart in " + tsv);
-            String name = png.getFileName().toString();
-            Path sweep = png.resolveSibling(name.contains("throughput") ? name.replace("throughput", "line-size")
-                    : name.replaceFirst("(\\.png)?$", "-line-size.png"));
-            if (Charts.throughputByLineSize(results, sweep, subtitle)) {
-                out.println("Chart: " + sweep);
+            List<Path> drawn = Charts.drawThroughput(results, png, subtitle);
+            drawn.forEach(p -> out.println("Chart: " + p));
+            if (drawn.isEmpty()) {
+                out.println("No throughput results for a chart in " + tsv);
             }
         } catch (IOException | RuntimeException | LinkageError e) {
             out.println("Could not draw the charts (" + e + "); redraw later with: chart " + tsv);
         }
     }
 
-    /**
-     * Draws the latency chart of the headline point ({@value Plan#HEADLINE_RATE} events/s, {@value Plan#HEADLINE_THREADS}
-     * thread; the first point of the run when it has no such point) into {@code png}, and with {@code everyPoint}
-     * one chart per rate and thread count beside it ({@code NAME-100k-1t.png}). Failures are reported, not thrown.
-     */
+    /** Draws a run's latency charts; a failure is reported, not thrown. */
     private void drawLatencyCharts(List<LatencyPoint> points, Path tsv, Path png, String subtitle, boolean everyPoint) {
         try {
-            if (points.isEmpty()) {
+            List<Path> drawn = Charts.drawLatency(points, png, subtitle, everyPoint);
+            drawn.forEach(p -> out.println("Chart: " + p));
+            if (drawn.isEmpty()) {
                 out.println("No latency results for a chart in " + tsv);
-                return;
             }
-            if (everyPoint) {
-                Set<String> drawn = new TreeSet<>();
-                for (LatencyPoint p : points) {
-                    String suffix = "-" + Format.rate(p.rate()) + "-" + p.threads() + "t.png";
-                    if (drawn.add(suffix)) {
-                        Path each = png.resolveSibling(png.getFileName().toString().replaceFirst("(\\.png)?$", suffix));
-                        Charts.latencyByPercentile(points, p.rate(), p.threads(), each, subtitle);
-                        out.println("Chart: " + each);
-                    }
-                }
-                return;
-            }
-            boolean headline = LatencyReport.find(points, Report.REFERENCE, Plan.HEADLINE_RATE, Plan.HEADLINE_THREADS) != null;
-            Charts.latencyByPercentile(points, headline ? Plan.HEADLINE_RATE : points.get(0).rate(),
-                    headline ? Plan.HEADLINE_THREADS : points.get(0).threads(), png, subtitle);
-            out.println("Chart: " + png);
         } catch (IOException | RuntimeException | LinkageError e) {
             out.println("Could not draw the latency charts (" + e + "); redraw later with: chart " + tsv);
         }
