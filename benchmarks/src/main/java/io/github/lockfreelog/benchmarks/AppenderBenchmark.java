@@ -1,11 +1,10 @@
 package io.github.lockfreelog.benchmarks;
 
 import java.io.IOException;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -23,11 +22,10 @@ import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.infra.ThreadParams;
 
 /**
- * Every peer logs the same INFO line ({@link Workload}) from all benchmark threads. One fork per
- * peer, so each JVM configures one framework only. After the run the fork stops the framework,
- * counts the lines in its file and compares them with the calls made ({@link Trial#finish}); a peer
- * that wrote fewer lines than it accepted is reported as losing them (printed, and recorded in the
- * {@link Ledger}).
+ * The JMH benchmark: every thread logs the same INFO line ({@link Workload}) through one peer, and
+ * at the end the fork checks the lines in the peer's file against the calls made ({@link Trial#finish})
+ * and reports both as JMH auxiliary counters ({@link Lines}), which the runner reads from JMH's
+ * results. One fork per peer, so each JVM configures one framework only.
  *
  * <p>Run it through {@link BenchmarkRunner}; the annotations here are defaults for running it with
  * JMH's own command line.
@@ -48,7 +46,7 @@ public class AppenderBenchmark {
     @Param({"150"})
     public int lineSize;
 
-    private final List<Caller> callers = new CopyOnWriteArrayList<>();
+    private final List<Lines> threads = new CopyOnWriteArrayList<>();
 
     private Trial trial;
     private Sink sink;
@@ -62,49 +60,56 @@ public class AppenderBenchmark {
     }
 
     @Benchmark
-    public void log(Caller caller) {
+    public void log(Lines lines) {
         sink.log(message);
-        caller.called();
+        lines.calls++;
     }
 
+    /**
+     * Stops the peer, counts its lines and hands the counts to one thread's {@link Lines}. JMH runs a
+     * benchmark-scoped tear-down after every thread has left its loop (so each thread's {@code calls}
+     * is final and visible here), and reads the counters afterwards.
+     */
     @TearDown(Level.Trial)
     public void stop(BenchmarkParams params) throws IOException {
-        // Every benchmark thread has left the measurement loop before a Benchmark-scoped trial tear-down.
-        long accepted = 0;
-        for (Caller caller : callers) {
-            accepted += caller.calls();
-        }
-        trial.finish(params.getMode().shortLabel(), params.getThreads(), accepted);
+        long accepted = threads.stream().mapToLong(t -> t.calls).sum();
+        LineCheck check = trial.finish(params.getMode().shortLabel(), params.getThreads(), accepted);
+        threads.get(0).report(check);
     }
 
-    /** Per-thread call counter: a plain increment, published with release so the tear-down can read it. */
+    /**
+     * One thread's calls, and the fork's line check reported through it as JMH counters. JMH reads
+     * the public fields at the end of every iteration and sums them over threads, iterations and forks;
+     * they stay 0 until the last iteration's tear-down sets them in one thread, so each sum is the
+     * fork's figure (over forks, their total).
+     */
     @State(Scope.Thread)
-    public static class Caller {
+    @AuxCounters(AuxCounters.Type.EVENTS)
+    public static class Lines {
 
-        private static final VarHandle CALLS;
+        /** Calls this thread made, warm-up included: only this thread writes it. */
+        long calls;
 
-        static {
-            try {
-                CALLS = MethodHandles.lookup().findVarHandle(Caller.class, "calls", long.class);
-            } catch (ReflectiveOperationException e) {
-                throw new ExceptionInInitializerError(e);
-            }
-        }
-
-        private long calls;
+        /** Calls of all threads, warm-up included. */
+        public long accepted;
+        /** Complete lines in the peer's file; -1 for a peer that writes no file. */
+        public long written;
+        /** Bytes in the peer's file. */
+        public long fileBytes;
+        /** NUL bytes in the peer's file. */
+        public long nulBytes;
 
         @Setup(Level.Trial)
         public void register(AppenderBenchmark benchmark, ThreadParams thread) {
             Thread.currentThread().setName(Workload.threadName(thread.getThreadIndex()));
-            benchmark.callers.add(this);
+            benchmark.threads.add(this);
         }
 
-        void called() {
-            CALLS.setRelease(this, calls + 1); // only this thread writes
-        }
-
-        long calls() {
-            return (long) CALLS.getAcquire(this);
+        void report(LineCheck check) {
+            accepted = check.accepted();
+            written = check.written();
+            fileBytes = check.bytes();
+            nulBytes = check.nulBytes();
         }
     }
 }

@@ -1,6 +1,5 @@
 package io.github.lockfreelog.benchmarks;
 
-import io.github.lockfreelog.benchmarks.JmhResults.Result;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Font;
@@ -10,11 +9,7 @@ import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import org.knowm.xchart.AnnotationText;
@@ -28,32 +23,12 @@ import org.knowm.xchart.style.Styler.LegendPosition;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
- * PNG charts drawn with XChart from saved results, so they can be redrawn: lines <em>delivered</em>
- * per second (a peer that drops lines is not faster for it) and latency percentiles. What each chart
- * shows is worked out first as a list of {@link Line}s (tested on small fixtures); drawing only styles
- * them by {@link Role}: lockfreelog thick and in its own colour, peers thin, the encode-only reference
- * dashed and grey, apart from the peers.
+ * Draws a run's PNG charts with XChart, from its results (so they can be drawn again from a saved
+ * run): lines delivered per second by threads and by line size, and latency percentiles. What each
+ * shows comes from {@link ChartLines}; here each line is only styled by its role: lockfreelog thick and
+ * in its own colour, peers thin, the encode-only reference dashed and grey, apart from the peers.
  */
-public final class Charts {
-
-    /** How a line is drawn. */
-    enum Role {
-        LOCKFREELOG, PEER, REFERENCE
-    }
-
-    /**
-     * One line of a chart.
-     *
-     * @param label legend text: the peer, and what it lost or why it is not a peer
-     * @param values one value per category; null where the peer has no result (a gap)
-     * @param notes one per category, written beside the point ("lost 72 %"); null where there is none
-     */
-    record Line(String peer, String label, Role role, List<Double> values, List<String> notes) {
-
-        Line(String peer, String label, Role role, List<Double> values) {
-            this(peer, label, role, values, Collections.nCopies(values.size(), null));
-        }
-    }
+final class Charts {
 
     private static final Color LOCKFREELOG_COLOR = new Color(220, 50, 32);
     private static final Color REFERENCE_COLOR = new Color(120, 120, 120);
@@ -66,149 +41,92 @@ public final class Charts {
     }
 
     /**
+     * The throughput charts of a run: by threads into {@code png} and, when the results hold a
+     * line-size sweep, by line size beside it ({@code throughput} in the name becomes {@code line-size});
+     * returns the files written.
+     */
+    static List<Path> drawThroughput(List<ThroughputResult> results, Path png, String subtitle) throws IOException {
+        List<Path> drawn = new ArrayList<>();
+        if (throughputByThreads(results, png, subtitle)) {
+            drawn.add(png);
+        }
+        String name = png.getFileName().toString();
+        Path sweep = png.resolveSibling(name.contains("throughput") ? name.replace("throughput", "line-size")
+                : name.replaceFirst("(\\.png)?$", "-line-size.png"));
+        if (throughputByLineSize(results, sweep, subtitle)) {
+            drawn.add(sweep);
+        }
+        return drawn;
+    }
+
+    /**
+     * The latency chart of the headline point ({@value Plan#HEADLINE_RATE} events/s, {@value Plan#HEADLINE_THREADS}
+     * thread; the run's first point when it has no such point) into {@code png}, or with {@code everyPoint}
+     * one chart per rate and thread count beside it ({@code NAME-100k-1t.png}); returns the files written.
+     */
+    static List<Path> drawLatency(List<LatencyPoint> points, Path png, String subtitle, boolean everyPoint)
+            throws IOException {
+        List<Path> drawn = new ArrayList<>();
+        if (everyPoint) {
+            for (LatencyPoint p : points) {
+                Path each = png.resolveSibling(png.getFileName().toString()
+                        .replaceFirst("(\\.png)?$", "-" + Format.rate(p.rate()) + "-" + p.threads() + "t.png"));
+                if (!drawn.contains(each)) {
+                    latencyByPercentile(points, p.rate(), p.threads(), each, subtitle);
+                    drawn.add(each);
+                }
+            }
+        } else if (!points.isEmpty()) {
+            boolean headline = LatencyReport.find(points, Report.REFERENCE, Plan.HEADLINE_RATE, Plan.HEADLINE_THREADS) != null;
+            latencyByPercentile(points, headline ? Plan.HEADLINE_RATE : points.get(0).rate(),
+                    headline ? Plan.HEADLINE_THREADS : points.get(0).threads(), png, subtitle);
+            drawn.add(png);
+        }
+        return drawn;
+    }
+
+    /**
      * Lines delivered per second against threads, one line per peer, for the default line size.
      * Returns whether a chart was written (there must be throughput results).
      */
-    public static boolean throughputByThreads(List<Result> results, Map<String, Ledger.Entry> ledger, Path png,
-            String subtitle) throws IOException {
+    private static boolean throughputByThreads(List<ThroughputResult> results, Path png, String subtitle)
+            throws IOException {
         int lineSize = Workload.DEFAULT_LINE_SIZE;
         Set<Integer> threads = new TreeSet<>();
-        for (Result r : results) {
-            if (r.mode().equals(Report.THROUGHPUT) && r.lineSize() == lineSize) {
-                threads.add(r.threads());
-            }
-        }
+        results.stream().filter(r -> r.lineSize() == lineSize).forEach(r -> threads.add(r.threads()));
         if (threads.isEmpty()) {
             return false;
         }
-        List<Line> lines = delivered(results, ledger, threads.stream().map(t -> new Point(t, lineSize)).toList());
+        List<ChartLines.Line> lines = ChartLines.delivered(results, threads.stream().map(t -> new ChartLines.Point(t, lineSize)).toList());
         draw(chart("Lines delivered per second by threads (" + lineSize + "-byte lines" + subtitle + ")", "threads",
                 DELIVERED_AXIS, false), threads.stream().map(String::valueOf).toList(), lines, png);
         return true;
     }
 
     /** Lines delivered per second at the sweep's thread count against line size; false without a sweep. */
-    public static boolean throughputByLineSize(List<Result> results, Map<String, Ledger.Entry> ledger, Path png,
-            String subtitle) throws IOException {
+    private static boolean throughputByLineSize(List<ThroughputResult> results, Path png, String subtitle)
+            throws IOException {
         Set<Integer> sizes = new TreeSet<>();
-        for (Result r : results) {
-            if (r.mode().equals(Report.THROUGHPUT) && r.threads() == Report.SWEEP_THREADS) {
-                sizes.add(r.lineSize());
-            }
-        }
+        results.stream().filter(r -> r.threads() == Report.SWEEP_THREADS).forEach(r -> sizes.add(r.lineSize()));
         if (sizes.size() < 2) {
             return false;
         }
-        List<Line> lines = delivered(results, ledger, sizes.stream().map(s -> new Point(Report.SWEEP_THREADS, s)).toList());
+        List<ChartLines.Line> lines = ChartLines.delivered(results, sizes.stream().map(s -> new ChartLines.Point(Report.SWEEP_THREADS, s)).toList());
         draw(chart("Lines delivered per second by line size (" + Report.SWEEP_THREADS + " threads" + subtitle + ")",
                 "line size, bytes", DELIVERED_AXIS, false), sizes.stream().map(String::valueOf).toList(), lines, png);
         return true;
     }
 
     /** Latency percentiles (p50 .. max, log scale) at one rate and thread count, one line per peer. */
-    public static void latencyByPercentile(List<LatencyPoint> points, long rate, int threads, Path png, String subtitle)
+    private static void latencyByPercentile(List<LatencyPoint> points, long rate, int threads, Path png, String subtitle)
             throws IOException {
-        draw(chart("Latency of a logging call at " + Report.rate(rate) + " events/s, " + threads
-                + (threads == 1 ? " thread" : " threads") + " (" + Workload.DEFAULT_LINE_SIZE + "-byte lines" + subtitle + ")",
+        draw(chart("Latency of a logging call at " + Format.rate(rate) + " events/s, " + Format.threads(threads)
+                + " (" + Workload.DEFAULT_LINE_SIZE + "-byte lines" + subtitle + ")",
                 "percentile", "microseconds from the call's scheduled time (log scale; lower is better)", true),
-                LatencyPoint.Percentiles.LABELS, latency(points, rate, threads), png);
+                LatencyPoint.Percentiles.LABELS, ChartLines.latency(points, rate, threads), png);
     }
 
     private static final String DELIVERED_AXIS = "million lines delivered per second (calls minus lines lost; higher is better)";
-
-    /** One x position of a throughput chart. */
-    record Point(int threads, int lineSize) {
-    }
-
-    /**
-     * Per peer, lines delivered per second at each point: JMH's calls per second times the share of
-     * the calls whose lines reached the file (the ledger's written / accepted; warm-up included, as
-     * the file holds it). A peer that lost lines is labelled with how many, over the points drawn.
-     */
-    static List<Line> delivered(List<Result> results, Map<String, Ledger.Entry> ledger, List<Point> points) {
-        Set<String> peers = new LinkedHashSet<>();
-        for (Result r : results) {
-            if (r.mode().equals(Report.THROUGHPUT)) {
-                peers.add(r.peer());
-            }
-        }
-        List<Line> lines = new ArrayList<>();
-        for (String peer : Report.orderReferenceLast(peers)) {
-            List<Double> values = new ArrayList<>();
-            List<String> notes = new ArrayList<>();
-            List<Ledger.Entry> entries = new ArrayList<>();
-            for (Point point : points) {
-                Result r = find(results, peer, point);
-                Ledger.Entry entry = Ledger.find(ledger, Report.THROUGHPUT, peer, point.threads(), point.lineSize());
-                if (entry != null) {
-                    entries.add(entry);
-                }
-                values.add(r == null ? null : r.opsPerSecond() * (entry == null ? 1.0 : entry.deliveredFraction()) / 1e6);
-                notes.add(r != null && entry != null && entry.losing() ? "lost " + percent(entry) + " %" : null);
-            }
-            if (values.stream().anyMatch(v -> v != null)) {
-                Line line = line(peer, entries, values);
-                lines.add(new Line(peer, line.label(), line.role(), values, notes));
-            }
-        }
-        return lines;
-    }
-
-    /** Per peer, its percentiles in microseconds at one rate and thread count. */
-    static List<Line> latency(List<LatencyPoint> points, long rate, int threads) {
-        List<Line> lines = new ArrayList<>();
-        for (LatencyPoint p : LatencyReport.rows(points, rate, threads)) {
-            List<Double> values = p.latency().values().stream().map(nanos -> Math.max(nanos, 1) / 1000.0).toList();
-            Line line = line(p.peer(), List.of(p.lines()), values);
-            lines.add(p.behind()
-                    ? new Line(p.peer(), line.label() + " (fell behind the rate: lower bounds)", line.role(), values)
-                    : line);
-        }
-        return lines;
-    }
-
-    private static Line line(String peer, List<Ledger.Entry> entries, List<Double> values) {
-        if (peer.equals(LatencyReport.REFERENCE)) {
-            return new Line(peer, peer + " (reference, not a peer: encoding alone, writes nothing)", Role.REFERENCE, values);
-        }
-        String lost = lossText(entries);
-        return new Line(peer, lost.isEmpty() ? peer : peer + " (" + lost + ")",
-                peer.equals(Report.REFERENCE) ? Role.LOCKFREELOG : Role.PEER, values);
-    }
-
-    /** "lost 41 % of its lines", or a range over several points ("lost 72-97 % ..."); empty when nothing was lost. */
-    static String lossText(List<Ledger.Entry> entries) {
-        Ledger.Entry least = null;
-        Ledger.Entry most = null;
-        for (Ledger.Entry entry : entries) {
-            if (entry.losing()) {
-                least = least == null || lostShare(entry) < lostShare(least) ? entry : least;
-                most = most == null || lostShare(entry) > lostShare(most) ? entry : most;
-            }
-        }
-        if (most == null) {
-            return "";
-        }
-        String lowest = percent(least);
-        String highest = percent(most);
-        return "lost " + (lowest.equals(highest) ? lowest : lowest + "-" + highest) + " % of its lines";
-    }
-
-    private static double lostShare(Ledger.Entry entry) {
-        return 100.0 * entry.lost() / entry.accepted();
-    }
-
-    /** Share of lines lost in whole percent, but never "100" for a peer that kept some lines, nor "0" for one that lost some. */
-    private static String percent(Ledger.Entry entry) {
-        double percent = lostShare(entry);
-        if (percent >= 99.5 && percent < 100) {
-            return String.format(Locale.ROOT, "%.1f", Math.min(Math.floor(percent * 10) / 10, 99.9));
-        }
-        if (percent >= 1) {
-            return String.format(Locale.ROOT, "%.0f", percent);
-        }
-        return percent >= 0.1 ? String.format(Locale.ROOT, "%.1f", percent) : "<0.1";
-    }
 
     private static CategoryChart chart(String title, String xTitle, String yTitle, boolean logarithmic) {
         System.setProperty("java.awt.headless", "true");
@@ -228,10 +146,10 @@ public final class Charts {
         return chart;
     }
 
-    private static void draw(CategoryChart chart, List<String> categories, List<Line> lines, Path png) throws IOException {
+    private static void draw(CategoryChart chart, List<String> categories, List<ChartLines.Line> lines, Path png) throws IOException {
         List<Color> colors = new ArrayList<>();
         int peer = 0;
-        for (Line line : lines) {
+        for (ChartLines.Line line : lines) {
             CategorySeries series = chart.addSeries(line.label(), categories, line.values());
             Color color = switch (line.role()) {
                 case LOCKFREELOG -> LOCKFREELOG_COLOR;
@@ -270,12 +188,12 @@ public final class Charts {
      * categories over x = 0..n, so category i is centred at i + 0.5; y is in the data's units (linear
      * axes only, where notes are used).
      */
-    private static void annotate(CategoryChart chart, List<Line> lines, List<Color> colors) {
+    private static void annotate(CategoryChart chart, List<ChartLines.Line> lines, List<Color> colors) {
         double top = lines.stream().flatMap(l -> l.values().stream()).filter(v -> v != null).mapToDouble(v -> v).max()
                 .orElse(0);
         int annotated = 0;
         for (int l = 0; l < lines.size(); l++) {
-            Line line = lines.get(l);
+            ChartLines.Line line = lines.get(l);
             double lift = top * (0.03 + 0.04 * annotated);
             boolean any = false;
             for (int i = 0; i < line.notes().size(); i++) {
@@ -310,13 +228,4 @@ public final class Charts {
         }
     }
 
-    private static Result find(List<Result> results, String peer, Point point) {
-        for (Result r : results) {
-            if (r.mode().equals(Report.THROUGHPUT) && r.peer().equals(peer) && r.threads() == point.threads()
-                    && r.lineSize() == point.lineSize()) {
-                return r;
-            }
-        }
-        return null;
-    }
 }

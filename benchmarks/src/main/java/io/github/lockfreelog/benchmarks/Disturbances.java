@@ -6,7 +6,6 @@ import java.lang.management.ManagementFactory;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 
@@ -34,10 +33,7 @@ import java.util.Set;
 public record Disturbances(long gcPauses, long gcPauseMillis, long stealMillis, long callerPreemptions,
         long callerWaitMicros) {
 
-    /** For results written before this was recorded. */
-    static final Disturbances UNKNOWN = new Disturbances(-1, -1, -1);
-
-    /** Without the callers' scheduling (results written before it was recorded). */
+    /** Without the callers' scheduling. */
     Disturbances(long gcPauses, long gcPauseMillis, long stealMillis) {
         this(gcPauses, gcPauseMillis, stealMillis, -1, -1);
     }
@@ -118,36 +114,20 @@ public record Disturbances(long gcPauses, long gcPauseMillis, long stealMillis, 
 
     /** The {@code nonvoluntary_ctxt_switches} of a {@code /proc/.../status} text; {@code -1} if absent. */
     static long involuntarySwitches(String status) {
-        for (String line : status.split("\n")) {
-            if (line.startsWith("nonvoluntary_ctxt_switches:")) {
-                try {
-                    return Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
-                } catch (NumberFormatException e) {
-                    return -1;
-                }
-            }
-        }
-        return -1;
+        return status.lines().filter(line -> line.startsWith("nonvoluntary_ctxt_switches:")).findFirst()
+                .map(line -> number(line.substring(line.indexOf(':') + 1).trim())).orElse(-1L);
     }
 
     /** The second value of a {@code schedstat} line (time spent runnable on a run queue, ns); {@code -1} if absent. */
     static long runQueueWaitNanos(String schedstat) {
         String[] fields = schedstat.trim().split("\\s+");
-        if (fields.length < 2) {
-            return -1;
-        }
-        try {
-            return Long.parseLong(fields[1]);
-        } catch (NumberFormatException e) {
-            return -1;
-        }
+        return fields.length < 2 ? -1 : number(fields[1]);
     }
 
     /** The eighth value of the {@code cpu} line of {@code /proc/stat}; {@code -1} where there is none. */
     static long stealTicks() {
-        try {
-            List<String> lines = Files.readAllLines(Path.of("/proc/stat"));
-            return lines.isEmpty() ? -1 : stealTicks(lines.get(0));
+        try (java.util.stream.Stream<String> lines = Files.lines(Path.of("/proc/stat"))) {
+            return lines.findFirst().map(Disturbances::stealTicks).orElse(-1L);
         } catch (IOException | RuntimeException e) {
             return -1;
         }
@@ -155,11 +135,12 @@ public record Disturbances(long gcPauses, long gcPauseMillis, long stealMillis, 
 
     static long stealTicks(String cpuLine) {
         String[] fields = cpuLine.trim().split("\\s+");
-        if (fields.length < 9 || !fields[0].equals("cpu")) {
-            return -1;
-        }
+        return fields.length < 9 || !fields[0].equals("cpu") ? -1 : number(fields[8]);
+    }
+
+    private static long number(String text) {
         try {
-            return Long.parseLong(fields[8]);
+            return Long.parseLong(text);
         } catch (NumberFormatException e) {
             return -1;
         }

@@ -35,8 +35,4 @@ public final class EncodeOnlyAppender extends UnsynchronizedAppenderBase<ILoggin
             emptyEvents++; // never in this workload; a benign race if it were
         }
     }
-
-    public long getEmptyEvents() {
-        return emptyEvents;
-    }
 }

@@ -1,10 +1,6 @@
 package io.github.lockfreelog.benchmarks;
 
-import java.nio.ByteBuffer;
-import java.util.Arrays;
-import java.util.Base64;
 import java.util.List;
-import java.util.zip.DataFormatException;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -16,17 +12,17 @@ import org.HdrHistogram.Histogram;
  * @param missed calls due that were never made, because the peer could not keep up (see {@link PacedLoop})
  * @param latency percentiles of the measured calls, from their scheduled times
  * @param lines the line check: calls made against lines in the file ({@link Trial#finish})
- * @param histogram every recorded latency in nanoseconds, HdrHistogram's compressed form in Base64, so
- *        that other percentiles can be read later
- * @param disturbances garbage-collection pauses and CPU steal during the measured window
+ * @param histogram the tag under which the run's HdrHistogram log ({@code -latency.hlog}) holds every
+ *        recorded latency of this point, in nanoseconds, so that other percentiles can be read later
+ * @param disturbances garbage-collection pauses, CPU steal and the callers' preemptions during the measured window
  */
 public record LatencyPoint(String peer, long rate, int threads, int lineSize, long warmupMillis, long measureMillis,
-        long made, long measured, long missed, Percentiles latency, Ledger.Entry lines, String histogram,
+        long made, long measured, long missed, Percentiles latency, LineCheck lines, String histogram,
         Disturbances disturbances) {
 
-    /** Ledger mode of a latency fork: the rate is part of the configuration. */
-    static String ledgerMode(long rate) {
-        return "latency@" + rate;
+    /** The tag of a point's histogram in the run's log: {@code lockfreelog-100k-1t-1}, the last number its round. */
+    static String tag(String peer, long rate, int threads, int round) {
+        return peer + "-" + Format.rate(rate) + "-" + threads + "t-" + round;
     }
 
     /** Whether the peer fell so far behind that calls were never made: its percentiles are lower bounds. */
@@ -53,20 +49,6 @@ public record LatencyPoint(String peer, long rate, int threads, int lineSize, lo
         /** The values in the order of {@link #LABELS}. */
         public List<Long> values() {
             return List.of(p50, p90, p99, p999, p9999, max);
-        }
-    }
-
-    static String encode(Histogram histogram) {
-        ByteBuffer buffer = ByteBuffer.allocate(histogram.getNeededByteBufferCapacity());
-        int length = histogram.encodeIntoCompressedByteBuffer(buffer);
-        return Base64.getEncoder().encodeToString(Arrays.copyOf(buffer.array(), length));
-    }
-
-    static Histogram decode(String base64) {
-        try {
-            return Histogram.decodeFromCompressedByteBuffer(ByteBuffer.wrap(Base64.getDecoder().decode(base64)), 0);
-        } catch (DataFormatException e) {
-            throw new IllegalArgumentException("not an HdrHistogram: " + e.getMessage(), e);
         }
     }
 }

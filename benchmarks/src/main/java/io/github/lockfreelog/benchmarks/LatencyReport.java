@@ -2,7 +2,6 @@ package io.github.lockfreelog.benchmarks;
 
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -42,7 +41,7 @@ public final class LatencyReport {
     public String table(long rate, int threads) {
         List<LatencyPoint> rows = rows(points, rate, threads);
         StringBuilder out = new StringBuilder(String.format(Locale.ROOT, "### Latency at %s events/s, %d %s%n%n",
-                Report.rate(rate), threads, threads == 1 ? "thread" : "threads"));
+                Format.rate(rate), threads, threads == 1 ? "thread" : "threads"));
         if (rows.isEmpty()) {
             out.append("Microseconds from each call's scheduled time to its return (lower is better).\n\n");
         } else {
@@ -58,8 +57,8 @@ public final class LatencyReport {
         for (LatencyPoint p : rows) {
             List<String> cells = new ArrayList<>();
             cells.add(label(p.peer()));
-            p.latency().values().forEach(nanos -> cells.add(micros(nanos)));
-            cells.add(Report.si(p.measured()));
+            p.latency().values().forEach(nanos -> cells.add(Format.micros(nanos)));
+            cells.add(Format.si(p.measured()));
             cells.add(linesText(p));
             String spread = spread(points, p);
             cells.add(p.disturbances().text() + (spread.isEmpty() ? "" : "; median of " + spread));
@@ -85,43 +84,33 @@ public final class LatencyReport {
         return peer;
     }
 
-    /** Nanoseconds as microseconds: one decimal below 1 ms ("0.3", "78.5"), whole with separators above ("3,503"). */
-    static String micros(long nanos) {
-        double micros = nanos / 1000.0;
-        return micros < 1000 ? Report.fixed(micros, 1) : String.format(Locale.ROOT, "%,.0f", micros);
-    }
-
     /** What was written against calls made, and whether the peer kept up with the rate. */
     static String linesText(LatencyPoint p) {
-        Ledger.Entry lines = p.lines();
+        LineCheck lines = p.lines();
         String text;
-        if (lines.written() < 0) {
+        if (!lines.writesFile()) {
             text = "n/a (writes no file)";
         } else if (lines.losing()) {
-            text = String.format(Locale.ROOT, "LOST %s %% (%s of %s)", Report.fixed(100.0 * lines.lost() / lines.accepted(), 1),
-                    Report.si(lines.lost()), Report.si(lines.accepted()));
+            text = String.format(Locale.ROOT, "LOST %s %% (%s of %s)", Format.fixed(lines.lostPercent(), 1),
+                    Format.si(lines.lost()), Format.si(lines.accepted()));
         } else {
-            text = "all " + Report.si(lines.written());
+            text = "all " + Format.si(lines.written());
         }
         if (lines.nulBytes() > 0) {
             text += ", " + lines.nulBytes() + " NUL bytes";
         }
         if (p.behind()) {
-            text += "; BEHIND: " + Report.si(p.missed()) + " calls never made, percentiles are lower bounds";
+            text += "; BEHIND: " + Format.si(p.missed()) + " calls never made, percentiles are lower bounds";
         }
         return text;
     }
 
     /** The points of one rate and thread count: peers in the order of {@link Peer}, the reference last. */
     static List<LatencyPoint> rows(List<LatencyPoint> points, long rate, int threads) {
-        Set<String> peers = new LinkedHashSet<>();
-        for (LatencyPoint p : points) {
-            if (p.rate() == rate && p.threads() == threads) {
-                peers.add(p.peer());
-            }
-        }
+        List<String> peers = points.stream().filter(p -> p.rate() == rate && p.threads() == threads)
+                .map(LatencyPoint::peer).toList();
         List<LatencyPoint> rows = new ArrayList<>();
-        for (String peer : Report.orderReferenceLast(peers)) {
+        for (String peer : Peer.order(peers)) {
             rows.add(find(points, peer, rate, threads));
         }
         return rows;
@@ -160,7 +149,7 @@ public final class LatencyReport {
         }
         long low = forks.stream().mapToLong(p -> p.latency().p999()).min().orElse(0);
         long high = forks.stream().mapToLong(p -> p.latency().p999()).max().orElse(0);
-        return forks.size() + " forks, p99.9 " + micros(low) + "-" + micros(high) + " us";
+        return forks.size() + " forks, p99.9 " + Format.micros(low) + "-" + Format.micros(high) + " us";
     }
 
     private Set<Long> rates() {
@@ -178,6 +167,6 @@ public final class LatencyReport {
     }
 
     private static String seconds(long millis) {
-        return millis % 1000 == 0 ? Long.toString(millis / 1000) : Report.fixed(millis / 1000.0, 1);
+        return millis % 1000 == 0 ? Long.toString(millis / 1000) : Format.fixed(millis / 1000.0, 1);
     }
 }

@@ -2,58 +2,41 @@ package io.github.lockfreelog.benchmarks;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.TimeUnit;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.HdrHistogram.Histogram;
+import org.openjdk.jmh.infra.BenchmarkParams;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.options.Options;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
 
 /**
- * Runs a {@link Plan} of latency points, one {@link LatencyFork} JVM per peer, rate and thread count,
- * and gathers their results into one JSON file (rewritten after every point, so an interrupted run
- * keeps what it measured). Peers take turns within each rate and thread count.
+ * Runs the latency points of a {@link Plan} under JMH, one {@link LatencyBenchmark} fork per peer, rate,
+ * thread count and round, and gathers each point from JMH's counters and the histogram the fork
+ * appended to the run's HdrHistogram log. The run's table is rewritten after every round, so an
+ * interrupted run keeps what it measured. Peers take turns within each round.
  */
 final class LatencyRunner {
 
-    /** Seconds a fork takes beyond its schedule: JVM start, configuring the peer, stopping, counting lines. */
-    static final int FORK_OVERHEAD_SECONDS = 3;
-
-    /** Seconds a fork may take beyond its schedule and grace before it is ended (Log4j2's stop alone may wait 60). */
+    /** Seconds a fork may take beyond its schedule and grace before JMH gives up on it (Log4j2's stop alone may wait 60). */
     static final int FORK_TIMEOUT_MARGIN_SECONDS = 120;
 
     /**
-     * Heap of every fork, as the JMH forks get. The young generation is fixed: G1 sizes it adaptively
-     * and reaches its steady size only after a few collections, which a peer that allocates a lot
-     * makes during the warm-up and a peer that allocates little makes in the measured window, where
-     * each adds a pause of several milliseconds to its tail. With a fixed size, collections follow
-     * each peer's allocation alone.
+     * Heap of every fork, JMH's throughput forks included. The young generation is fixed: G1 sizes it
+     * adaptively and reaches its steady size only after a few collections, which a peer that allocates
+     * a lot makes during the warm-up and a peer that allocates little makes in the measured window,
+     * where each adds a pause of several milliseconds to its tail. With a fixed size, collections
+     * follow each peer's allocation alone.
      */
     static final List<String> FORK_JVM_ARGS = List.of("-Xms1g", "-Xmx1g", "-Xmn512m");
-
-    /**
-     * Rates (events per second, all threads together), thread counts and times of a latency run.
-     * {@code graceSeconds} is how long a caller that fell behind may keep catching up after the schedule ends.
-     */
-    record Plan(List<Long> rates, List<Integer> threads, int warmupSeconds, int measureSeconds, int graceSeconds,
-            int forks) {
-
-        Plan {
-            if (forks < 1) {
-                throw new IllegalArgumentException("--forks must be at least 1, got " + forks);
-            }
-        }
-
-        long points(int peers) {
-            return (long) rates.size() * threads.size() * peers * forks;
-        }
-
-        /** Rough seconds, for peers that keep up (a peer that falls behind adds up to the grace). */
-        long estimateSeconds(int peers) {
-            return points(peers) * (warmupSeconds + measureSeconds + FORK_OVERHEAD_SECONDS);
-        }
-    }
 
     private final PrintStream out;
 
@@ -61,60 +44,85 @@ final class LatencyRunner {
         this.out = out;
     }
 
-    /** Runs every point of {@code plan} for {@code peers}; a fork that fails is reported and recorded as failed. */
-    LatencyResults.Run run(Plan plan, List<String> peers, Path json, Path ledger, String environment)
-            throws IOException, InterruptedException {
+    /** The runner's own settings for forks, as system properties: where they write their logs, whether to keep them. */
+    static List<String> forkProperties() {
+        return Stream.of(Trial.DIRECTORY_PROPERTY, Trial.KEEP_FILES_PROPERTY).filter(p -> System.getProperty(p) != null)
+                .map(p -> "-D" + p + "=" + System.getProperty(p)).toList();
+    }
+
+    /** Runs every point of {@code plan} for {@code peers}; a peer whose fork gave no result is recorded as failed. */
+    LatencyResults.Run run(Plan.Latency plan, List<String> peers, Path tsv, String environment) throws IOException, RunnerException {
         List<LatencyPoint> points = new ArrayList<>();
         List<LatencyResults.Failure> failures = new ArrayList<>();
-        Path forkOutput = json.resolveSibling(json.getFileName() + ".point");
+        Path histograms = LatencyResults.histogramsFor(tsv).toAbsolutePath();
+        LatencyResults.startHistogramLog(histograms);
         for (long rate : plan.rates()) {
             for (int threads : plan.threads()) {
-                for (int fork = 1; fork <= plan.forks(); fork++) {
+                for (int round = 1; round <= plan.forks(); round++) {
                     out.printf(Locale.ROOT, "%n==== latency: %s events/s, %d thread(s), peers %s, fork %d of %d ====%n",
-                            Report.rate(rate), threads, peers, fork, plan.forks());
+                            Format.rate(rate), threads, peers, round, plan.forks());
+                    Collection<RunResult> runs = new Runner(options(plan, peers, rate, threads, round, histograms)).run();
+                    Map<String, Histogram> measured = LatencyResults.readHistograms(histograms);
                     for (String peer : peers) {
-                        LatencyFork.Settings settings = new LatencyFork.Settings(Peer.of(peer), rate, threads,
-                                Workload.DEFAULT_LINE_SIZE, TimeUnit.SECONDS.toMillis(plan.warmupSeconds()),
-                                TimeUnit.SECONDS.toMillis(plan.measureSeconds()),
-                                TimeUnit.SECONDS.toMillis(plan.graceSeconds()), forkOutput);
-                        Files.deleteIfExists(forkOutput);
-                        long timeout = plan.warmupSeconds() + plan.measureSeconds() + plan.graceSeconds()
-                                + FORK_TIMEOUT_MARGIN_SECONDS;
-                        if (fork(settings, ledger, timeout) && Files.exists(forkOutput)) {
-                            points.add(LatencyResults.readPoint(forkOutput));
+                        String tag = LatencyPoint.tag(peer, rate, threads, round);
+                        RunResult run = runs.stream().filter(r -> r.getParams().getParam("peer").equals(peer)).findFirst()
+                                .orElse(null);
+                        LatencyPoint point = run == null || !measured.containsKey(tag) ? null : point(run, measured.get(tag), tag);
+                        if (point != null) {
+                            points.add(point);
                         } else {
                             failures.add(new LatencyResults.Failure(peer, rate, threads));
                             out.printf(Locale.ROOT, "[latency] peer=%s rate=%d threads=%d FAILED: no result%n", peer, rate,
                                     threads);
                         }
-                        LatencyResults.write(new LatencyResults.Run(environment, points, failures), json);
                     }
+                    LatencyResults.write(new LatencyResults.Run(environment, points, failures), tsv);
                 }
             }
         }
-        Files.deleteIfExists(forkOutput);
-        LatencyResults.Run run = new LatencyResults.Run(environment, points, failures);
-        LatencyResults.write(run, json);
-        return run;
+        return new LatencyResults.Run(environment, points, failures);
     }
 
-    /** Runs one fork with the runner's own Java, class path and the forks' system properties; true when it succeeded. */
-    private boolean fork(LatencyFork.Settings settings, Path ledger, long timeoutSeconds)
-            throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>();
-        command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(FORK_JVM_ARGS);
-        command.addAll(BenchmarkRunner.forkProperties(ledger));
-        command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
-        command.add(LatencyFork.class.getName());
-        command.addAll(settings.arguments());
-        Process process = new ProcessBuilder(command).inheritIO().start();
-        if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
-            process.destroyForcibly().waitFor();
-            out.printf(Locale.ROOT, "[latency] fork ended after %d s without finishing%n", timeoutSeconds);
-            return false;
+    /** One round of one rate and thread count: a fork per peer, one invocation each, with the forks' heap and settings. */
+    static Options options(Plan.Latency plan, List<String> peers, long rate, int threads, int round, Path histograms) {
+        List<String> jvmArgs = new ArrayList<>(FORK_JVM_ARGS);
+        jvmArgs.addAll(forkProperties());
+        jvmArgs.add("-D" + LatencyBenchmark.HISTOGRAMS_PROPERTY + "=" + histograms);
+        return new OptionsBuilder()
+                .include(LatencyBenchmark.class.getName() + ".callOnSchedule$")
+                .param("peer", peers.toArray(String[]::new))
+                .param("rate", Long.toString(rate))
+                .param("lineSize", Integer.toString(Workload.DEFAULT_LINE_SIZE))
+                .param("warmupMillis", Long.toString(plan.warmupSeconds() * 1000L))
+                .param("measureMillis", Long.toString(plan.measureSeconds() * 1000L))
+                .param("graceMillis", Long.toString(plan.graceSeconds() * 1000L))
+                .param("round", Integer.toString(round))
+                .threads(threads)
+                .forks(1)
+                .warmupIterations(0)
+                .measurementIterations(1)
+                .timeout(TimeValue.seconds(plan.warmupSeconds() + plan.measureSeconds() + plan.graceSeconds()
+                        + FORK_TIMEOUT_MARGIN_SECONDS))
+                .jvmArgsAppend(jvmArgs.toArray(String[]::new))
+                .shouldFailOnError(false) // one broken peer must not hide the others; its row says FAILED
+                .build();
+    }
+
+    /** The point of one fork: its parameters and counters from JMH, its percentiles from its histogram; null without counters. */
+    static LatencyPoint point(RunResult run, Histogram histogram, String tag) {
+        BenchmarkParams params = run.getParams();
+        try {
+            long made = Counters.of(run, "made");
+            return new LatencyPoint(params.getParam("peer"), Long.parseLong(params.getParam("rate")), params.getThreads(),
+                    Integer.parseInt(params.getParam("lineSize")), Long.parseLong(params.getParam("warmupMillis")),
+                    Long.parseLong(params.getParam("measureMillis")), made, Counters.of(run, "measured"),
+                    Counters.of(run, "missed"), LatencyPoint.Percentiles.of(histogram),
+                    new LineCheck(made, Counters.of(run, "written"), Counters.of(run, "fileBytes"), Counters.of(run, "nulBytes")),
+                    tag, new Disturbances(Counters.of(run, "gcPauses"), Counters.of(run, "gcPauseMillis"),
+                            Counters.of(run, "stealMillis"), Counters.of(run, "callerPreemptions"),
+                            Counters.of(run, "callerWaitMicros")));
+        } catch (IllegalArgumentException e) {
+            return null; // its fork failed before the counters were set
         }
-        return process.exitValue() == 0;
     }
 }

@@ -37,6 +37,9 @@ final class LogbackSink implements Sink {
     static LogbackSink open(Peer peer, Path directory) throws IOException {
         LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
         context.reset(); // drops the console appender of Logback's default configuration
+        if (!context.isStarted()) {
+            context.start(); // stopped by an earlier sink in this JVM (a test): stop() would then do nothing
+        }
         Path file = directory.resolve(peer.id() + ".log");
         Appender<ILoggingEvent> appender = switch (peer) {
             case LOCKFREELOG -> lockFree(context, file, directory);

@@ -1,6 +1,8 @@
 package io.github.lockfreelog.benchmarks;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.List;
 
 /**
@@ -74,5 +76,23 @@ public enum Peer {
 
     public static List<String> ids() {
         return Arrays.stream(values()).map(Peer::id).toList();
+    }
+
+    /**
+     * The peers named in {@code ids}, in the order of this enum, the encode-only reference last (it is
+     * a yardstick, not one of them), unknown ids after them.
+     */
+    public static List<String> order(Collection<String> ids) {
+        List<String> ordered = new ArrayList<>();
+        for (Peer peer : values()) {
+            if (peer != ENCODE_ONLY && ids.contains(peer.id)) {
+                ordered.add(peer.id);
+            }
+        }
+        if (ids.contains(ENCODE_ONLY.id)) {
+            ordered.add(ENCODE_ONLY.id);
+        }
+        ids.stream().filter(id -> !ordered.contains(id)).distinct().forEach(ordered::add);
+        return ordered;
     }
 }

@@ -10,9 +10,9 @@ import java.util.stream.Stream;
 
 /**
  * One peer configured in its own fresh folder for one run of a fork, and the line check at its end:
- * stop the framework (so it flushes what it accepted), count the lines in its file, print and record
- * them in the {@link Ledger}, delete the folder. The throughput benchmark and the latency fork both
- * end this way, so their line checks are the same.
+ * stop the framework (so it flushes what it accepted), count the lines in its file, print them and
+ * delete the folder. The throughput benchmark and the latency fork both end this way, so their line
+ * checks are the same.
  */
 final class Trial {
 
@@ -47,28 +47,24 @@ final class Trial {
 
     /**
      * Stops the framework and checks its lines against {@code accepted} calls (warm-up included, as
-     * the file holds those lines too); prints the result, appends it to the ledger that the system
-     * property {@value Ledger#PROPERTY} names, if any, and deletes the folder unless told to keep it.
+     * the file holds those lines too); prints the result, with the peer's own counters, and deletes
+     * the folder unless told to keep it.
      */
-    Ledger.Entry finish(String mode, int threads, long accepted) throws IOException {
+    LineCheck finish(String mode, int threads, long accepted) throws IOException {
         sink.stop();
         LineCounter.Count count = peer.writesFile() ? LineCounter.count(sink.logFile()) : new LineCounter.Count(-1, 0, 0);
-        Ledger.Entry entry = new Ledger.Entry(mode, peer.id(), threads, lineSize, accepted, count.lines(), count.bytes(),
-                count.nulBytes(), sink.details());
+        LineCheck check = new LineCheck(accepted, count.lines(), count.bytes(), count.nulBytes());
+        String details = sink.details();
         System.out.println();
         System.out.println("[lines] peer=" + peer.id() + " mode=" + mode + " threads=" + threads + " lineSize=" + lineSize
-                + " accepted=" + accepted + " written=" + (peer.writesFile() ? count.lines() : "n/a")
-                + (entry.losing() ? " LOST=" + entry.lost() + " (the peer accepted lines it did not write)" : "")
+                + " accepted=" + accepted + " written=" + (check.writesFile() ? count.lines() : "n/a")
+                + (check.losing() ? " LOST=" + check.lost() + " (the peer accepted lines it did not write)" : "")
                 + (count.nulBytes() > 0 ? " nulBytes=" + count.nulBytes() : "")
-                + (entry.details().isEmpty() ? "" : " " + entry.details()));
-        String ledger = System.getProperty(Ledger.PROPERTY);
-        if (ledger != null) {
-            Ledger.append(Paths.get(ledger), entry);
-        }
+                + (details.isEmpty() ? "" : " " + details));
         if (!Boolean.getBoolean(KEEP_FILES_PROPERTY)) {
             deleteRecursively(directory);
         }
-        return entry;
+        return check;
     }
 
     private static void deleteRecursively(Path root) throws IOException {

@@ -2,11 +2,9 @@ package io.github.lockfreelog.benchmarks;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 class DisturbancesTest {
 
@@ -78,20 +76,5 @@ class DisturbancesTest {
 
         assertThat(between.gcPauses()).isGreaterThanOrEqualTo(1);
         assertThat(between.gcPauseMillis()).isGreaterThanOrEqualTo(0);
-    }
-
-    @Test
-    void aPointWrittenBeforeDisturbancesWereRecordedReadsAsUnknown(@TempDir Path directory) throws IOException {
-        LatencyPoint point = LatencyFixtures.point("lockfreelog", 100_000, 1, 900, 900_000, 900_000, 0);
-        Path json = directory.resolve("point.json");
-        LatencyResults.writePoint(point, json);
-        String withoutDisturbances = Files.readString(json).replaceAll(",\\s*\"disturbances\"\\s*:\\s*\\{[^}]*\\}", "");
-        assertThat(withoutDisturbances).doesNotContain("disturbances");
-        Files.writeString(json, withoutDisturbances);
-
-        LatencyPoint read = LatencyResults.readPoint(json);
-
-        assertThat(read.disturbances()).isEqualTo(Disturbances.UNKNOWN);
-        assertThat(read.disturbances().text()).isEqualTo("n/a");
     }
 }

@@ -10,9 +10,8 @@ final class LatencyFixtures {
     static LatencyPoint point(String peer, long rate, int threads, long p50, long accepted, long written, long missed) {
         LatencyPoint.Percentiles latency = new LatencyPoint.Percentiles(p50, p50 * 10, p50 * 100, p50 * 1_000,
                 p50 * 10_000, p50 * 20_000, 600_000 + missed);
-        Ledger.Entry lines = new Ledger.Entry(LatencyPoint.ledgerMode(rate), peer, threads, 150, accepted, written,
-                Math.max(written, 0) * 150, 0, "");
+        LineCheck lines = new LineCheck(accepted, written, Math.max(written, 0) * 150, 0);
         return new LatencyPoint(peer, rate, threads, 150, 3_000, 6_000, accepted, 600_000, missed, latency,
-                lines, "", Disturbances.UNKNOWN);
+                lines, peer + "-" + rate + "-" + threads, new Disturbances(-1, -1, -1));
     }
 }

@@ -1,7 +1,6 @@
 package io.github.lockfreelog.benchmarks;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
@@ -38,19 +37,6 @@ class LatencyPointTest {
         assertThat(p.p99()).isEqualTo(1_000);
         assertThat(p.p999()).as("the 9990th of 10000 is still fast").isEqualTo(1_000);
         assertThat(p.p9999()).isEqualTo(histogram.highestEquivalentValue(5_000_000));
-    }
-
-    @Test
-    void histogramShouldSurviveItsBase64Form() {
-        Histogram histogram = PacedLoop.newHistogram();
-        histogram.recordValueWithCount(800, 1_000);
-        histogram.recordValue(3_500_000);
-
-        Histogram decoded = LatencyPoint.decode(LatencyPoint.encode(histogram));
-
-        assertThat(decoded.getTotalCount()).isEqualTo(1_001);
-        assertThat(LatencyPoint.Percentiles.of(decoded)).isEqualTo(LatencyPoint.Percentiles.of(histogram));
-        assertThatIllegalArgumentException().isThrownBy(() -> LatencyPoint.decode("bm90IGEgaGlzdG9ncmFt"));
     }
 
     private static org.assertj.core.data.Percentage within(double fraction) {

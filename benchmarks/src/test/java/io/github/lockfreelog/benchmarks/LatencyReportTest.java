@@ -100,13 +100,6 @@ class LatencyReportTest {
         assertThat(report.table(100_000, 1)).doesNotContain("FAILED");
     }
 
-    @Test
-    void microsShouldKeepOneDecimalBelowAMillisecond() {
-        assertThat(LatencyReport.micros(310)).isEqualTo("0.3");
-        assertThat(LatencyReport.micros(78_540)).isEqualTo("78.5");
-        assertThat(LatencyReport.micros(3_503_000)).isEqualTo("3,503");
-    }
-
     private static LatencyReport report(List<LatencyPoint> points) {
         return new LatencyReport(new LatencyResults.Run("", points, List.of()));
     }

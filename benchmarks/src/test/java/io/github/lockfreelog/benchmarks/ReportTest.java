@@ -3,17 +3,13 @@ package io.github.lockfreelog.benchmarks;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import io.github.lockfreelog.benchmarks.JmhResults.Result;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class ReportTest {
 
-    private final List<Result> results = new ArrayList<>();
-    private final Map<String, Ledger.Entry> ledger = new HashMap<>();
+    private final List<ThroughputResult> results = new ArrayList<>();
 
     @Test
     void ratioShouldDivideByTheReferenceAtTheSameThreadCount() {
@@ -21,7 +17,7 @@ class ReportTest {
         throughput("logback-file", 1, 800_000, 776.5);
         throughput("logback-file", 2, 400_000, 776.5);
 
-        Report report = new Report(results, ledger);
+        Report report = new Report(results);
 
         assertThat(report.ratio("logback-file", "lockfreelog", 1, 150)).isCloseTo(0.4, within(1e-9));
         assertThat(report.ratio("logback-file", "lockfreelog", 2, 150)).as("no reference at 2 threads").isNaN();
@@ -34,7 +30,7 @@ class ReportTest {
         lines("lockfreelog", 1, 10_000_000, 10_000_000);
         lines("logback-async", 1, 20_000_000, 8_000_000);
 
-        String table = new Report(results, ledger).throughputTable(150);
+        String table = new Report(results).throughputTable(150);
 
         assertThat(table).contains("lockfreelog").contains("2.00M").contains("ok 10.00M / 10.00M");
         assertThat(table).contains("4.00M!").contains("2.00x")
@@ -54,7 +50,7 @@ class ReportTest {
         throughput("log4j2-mmap", 1, 1_500_000, 24.0);
         throughput("log4j2-mmap", 2, 1_900_000, 24.0);
 
-        String targets = new Report(results, ledger).targets();
+        String targets = new Report(results).targets();
 
         assertThat(targets).contains("[MET   ] 1t  >= 0.85x encode-only                      0.91x");
         assertThat(targets).contains("[MET   ] 2t  >= 2x logback-file (immediateFlush=false) 2.22x");
@@ -74,48 +70,48 @@ class ReportTest {
         throughput("lockfreelog", 2, 2_000_000, 776.6);
         lines("lockfreelog", 64, 100, 99);
 
-        String targets = new Report(results, ledger).targets();
+        String targets = new Report(results).targets();
 
         assertThat(targets).contains("[MISSED] 64t >= 0.9x its own 2-thread figure           0.50x");
         assertThat(targets).contains("WARNING: lockfreelog itself lost lines at [64t thrpt]");
     }
 
     @Test
-    void latencyAndSweepTablesShouldAppearOnlyWithTheirData() {
-        throughput("lockfreelog", 1, 2_000_000, 776.6);
-        Report throughputOnly = new Report(results, ledger);
-        assertThat(throughputOnly.latencyTables(150)).isEmpty();
-        assertThat(throughputOnly.lineSizeTable()).isEmpty();
+    void theSweepTableShouldAppearOnlyWithSeveralLineSizes() {
+        throughput("lockfreelog", 2, 2_000_000, 776.6);
+        assertThat(new Report(results).lineSizeTable()).isEmpty();
 
-        results.add(new Result("b", "sample", 2, 1, "lockfreelog", 150, 500, 1, "ns/op",
-                Map.of("50.0", 400.0, "99.0", 1500.0, "99.9", 20_000.0, "99.99", 150_000.0), Double.NaN));
-        results.add(new Result("b", "thrpt", 2, 1, "lockfreelog", 64, 3_000_000, 1, "ops/s", Map.of(), Double.NaN));
-        results.add(new Result("b", "thrpt", 2, 1, "lockfreelog", 4096, 200_000, 1, "ops/s", Map.of(), Double.NaN));
-        ledger.put(Ledger.key("thrpt", "lockfreelog", 2, 64),
-                new Ledger.Entry("thrpt", "lockfreelog", 2, 64, 10, 10, 1030, 0, ""));
-        Report full = new Report(results, ledger);
+        results.add(new ThroughputResult("lockfreelog", 2, 64, 3_000_000, 1, Double.NaN, new LineCheck(10, 10, 1030, 0)));
+        results.add(new ThroughputResult("lockfreelog", 2, 4096, 200_000, 1, Double.NaN, new LineCheck(10, 10, 40960, 0)));
 
-        assertThat(full.latencyTables(150)).contains("400/1500/20.0k/150.0k");
-        assertThat(full.lineSizeTable()).contains("64 B (->103)").contains("3.00M 1.00x 309MB/s")
+        assertThat(new Report(results).lineSizeTable()).contains("64 B (->103)").contains("3.00M 1.00x 309MB/s")
                 .contains("200.0k 1.00x 819MB/s");
     }
 
     @Test
-    void siShouldAbbreviateLargeNumbers() {
-        assertThat(Report.si(1_234_567)).isEqualTo("1.23M");
-        assertThat(Report.si(45_678)).isEqualTo("45.7k");
-        assertThat(Report.si(776.4)).isEqualTo("776");
-        assertThat(Report.si(0.25)).isEqualTo("0.3");
-        assertThat(Report.si(Double.NaN)).isEqualTo("-");
+    void theEncodeOnlyReferenceShouldComeAfterThePeersAndWriteNoFile() {
+        throughput("encode-only", 1, 4_000_000, 776.5);
+        results.add(new ThroughputResult("encode-only", 2, 150, 6_000_000, 0, 776.5, new LineCheck(50, -1, 0, 0)));
+        throughput("log4j2-file", 1, 1_500_000, 24.0);
+
+        String table = new Report(results).throughputTable(150);
+
+        assertThat(table.indexOf("log4j2-file")).isLessThan(table.indexOf("encode-only"));
+        assertThat(table).contains("n/a (writes no file)");
     }
 
+    /** A result whose lines were all written, until {@link #lines} says otherwise. */
     private void throughput(String peer, int threads, double opsPerSecond, double bytesPerOp) {
-        results.add(new Result("io.github.lockfreelog.benchmarks.AppenderBenchmark.log", "thrpt", threads, 1, peer, 150,
-                opsPerSecond, 0, "ops/s", Map.of(), bytesPerOp));
+        results.add(new ThroughputResult(peer, threads, 150, opsPerSecond, 0, bytesPerOp, new LineCheck(1, 1, 150, 0)));
     }
 
     private void lines(String peer, int threads, long accepted, long written) {
-        ledger.put(Ledger.key("thrpt", peer, threads, 150),
-                new Ledger.Entry("thrpt", peer, threads, 150, accepted, written, written * 150, 0, ""));
+        for (int i = 0; i < results.size(); i++) {
+            ThroughputResult r = results.get(i);
+            if (r.peer().equals(peer) && r.threads() == threads) {
+                results.set(i, new ThroughputResult(peer, threads, 150, r.opsPerSecond(), 0, r.bytesPerOp(),
+                        new LineCheck(accepted, written, written * 150, 0)));
+            }
+        }
     }
 }

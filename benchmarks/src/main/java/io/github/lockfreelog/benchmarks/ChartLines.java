@@ -1,0 +1,118 @@
+package io.github.lockfreelog.benchmarks;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * What each chart shows, worked out before anything is drawn: one {@link Line} per peer, with the
+ * values at each category, a legend label that says what the peer lost or why it is not a peer, and
+ * the {@link Role} that {@link Charts} styles it by. A peer that accepts calls faster than it writes
+ * them is not faster for it: throughput lines plot the lines it delivered.
+ */
+final class ChartLines {
+
+    /** How a line is drawn. */
+    enum Role {
+        LOCKFREELOG, PEER, REFERENCE
+    }
+
+    /**
+     * One line of a chart.
+     *
+     * @param label legend text: the peer, and what it lost or why it is not a peer
+     * @param values one value per category; null where the peer has no result (a gap)
+     * @param notes one per category, written beside the point ("lost 72 %"); null where there is none
+     */
+    record Line(String peer, String label, Role role, List<Double> values, List<String> notes) {
+
+        Line(String peer, String label, Role role, List<Double> values) {
+            this(peer, label, role, values, Collections.nCopies(values.size(), null));
+        }
+    }
+
+    /** One x position of a throughput chart. */
+    record Point(int threads, int lineSize) {
+    }
+
+    /**
+     * Per peer, lines delivered per second at each point: JMH's calls per second times the share of
+     * the calls whose lines reached the file (written / accepted; warm-up included, as the file holds
+     * it). A peer that lost lines is labelled with how many, over the points drawn.
+     */
+    static List<Line> delivered(List<ThroughputResult> results, List<Point> points) {
+        List<Line> lines = new ArrayList<>();
+        for (String peer : Peer.order(results.stream().map(ThroughputResult::peer).toList())) {
+            List<Double> values = new ArrayList<>();
+            List<String> notes = new ArrayList<>();
+            List<LineCheck> checks = new ArrayList<>();
+            for (Point point : points) {
+                ThroughputResult r = results.stream().filter(x -> x.peer().equals(peer) && x.threads() == point.threads()
+                        && x.lineSize() == point.lineSize()).findFirst().orElse(null);
+                if (r != null) {
+                    checks.add(r.lines());
+                }
+                values.add(r == null ? null : r.opsPerSecond() * r.lines().deliveredFraction() / 1e6);
+                notes.add(r != null && r.lines().losing() ? "lost " + percent(r.lines()) + " %" : null);
+            }
+            if (values.stream().anyMatch(v -> v != null)) {
+                Line line = line(peer, checks, values);
+                lines.add(new Line(peer, line.label(), line.role(), values, notes));
+            }
+        }
+        return lines;
+    }
+
+    /** Per peer, its percentiles in microseconds at one rate and thread count. */
+    static List<Line> latency(List<LatencyPoint> points, long rate, int threads) {
+        List<Line> lines = new ArrayList<>();
+        for (LatencyPoint p : LatencyReport.rows(points, rate, threads)) {
+            List<Double> values = p.latency().values().stream().map(nanos -> Math.max(nanos, 1) / 1000.0).toList();
+            Line line = line(p.peer(), List.of(p.lines()), values);
+            lines.add(p.behind()
+                    ? new Line(p.peer(), line.label() + " (fell behind the rate: lower bounds)", line.role(), values)
+                    : line);
+        }
+        return lines;
+    }
+
+    private static Line line(String peer, List<LineCheck> entries, List<Double> values) {
+        if (peer.equals(Peer.ENCODE_ONLY.id())) {
+            return new Line(peer, peer + " (reference, not a peer: encoding alone, writes nothing)", Role.REFERENCE, values);
+        }
+        String lost = lossText(entries);
+        return new Line(peer, lost.isEmpty() ? peer : peer + " (" + lost + ")",
+                peer.equals(Report.REFERENCE) ? Role.LOCKFREELOG : Role.PEER, values);
+    }
+
+    /** "lost 41 % of its lines", or a range over several points ("lost 72-97 % ..."); empty when nothing was lost. */
+    static String lossText(List<LineCheck> entries) {
+        LineCheck least = null;
+        LineCheck most = null;
+        for (LineCheck entry : entries) {
+            if (entry.losing()) {
+                least = least == null || entry.lostPercent() < least.lostPercent() ? entry : least;
+                most = most == null || entry.lostPercent() > most.lostPercent() ? entry : most;
+            }
+        }
+        if (most == null) {
+            return "";
+        }
+        String lowest = percent(least);
+        String highest = percent(most);
+        return "lost " + (lowest.equals(highest) ? lowest : lowest + "-" + highest) + " % of its lines";
+    }
+
+    /** Share of lines lost in whole percent, but never "100" for a peer that kept some lines, nor "0" for one that lost some. */
+    private static String percent(LineCheck entry) {
+        double percent = entry.lostPercent();
+        if (percent >= 99.5 && percent < 100) {
+            return String.format(Locale.ROOT, "%.1f", Math.min(Math.floor(percent * 10) / 10, 99.9));
+        }
+        if (percent >= 1) {
+            return String.format(Locale.ROOT, "%.0f", percent);
+        }
+        return percent >= 0.1 ? String.format(Locale.ROOT, "%.1f", percent) : "<0.1";
+    }
+}
