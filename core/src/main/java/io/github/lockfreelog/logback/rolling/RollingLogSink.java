@@ -11,7 +11,7 @@ import ch.qos.logback.core.rolling.helper.TimeBasedArchiveRemover;
 import io.github.lockfreelog.diagnostics.StatusReporter;
 import io.github.lockfreelog.files.SafeFiles;
 import io.github.lockfreelog.files.SharedFileLock;
-import io.github.lockfreelog.logback.LockFreeFileAppender;
+import io.github.lockfreelog.journal.JournalSlots;
 import io.github.lockfreelog.sink.FileLogSink;
 import io.github.lockfreelog.sink.LogSink;
 import java.io.IOException;
@@ -262,7 +262,7 @@ public final class RollingLogSink implements LogSink {
      * writes, renames it and opens the next one, so two instances never both rename it.
      */
     static Path lockFileOf(Path logFile) {
-        return logFile.resolveSibling(LockFreeFileAppender.JOURNAL_FOLDER).resolve(logFile.getFileName() + ".roll.lock");
+        return logFile.resolveSibling(JournalSlots.JOURNAL_FOLDER).resolve(logFile.getFileName() + ".roll.lock");
     }
 
     @Override
