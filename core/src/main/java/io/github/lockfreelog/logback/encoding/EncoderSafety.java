@@ -22,6 +22,10 @@ public final class EncoderSafety {
     private EncoderSafety() {
     }
 
+    /**
+     * Whether {@code encoder} may be called by many threads at once: {@code declared} (the
+     * appender's {@code encoderThreadSafe}) where set, else whether it is one of those known to be.
+     */
     public static boolean isThreadSafe(Encoder<?> encoder, Boolean declared) {
         if (declared != null) {
             return declared;

@@ -1,27 +1,17 @@
 package io.github.lockfreelog.logback.encoding;
 
-import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.PatternLayout;
 import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
-import ch.qos.logback.classic.pattern.DateConverter;
-import ch.qos.logback.classic.pattern.LevelConverter;
-import ch.qos.logback.classic.pattern.LineSeparatorConverter;
-import ch.qos.logback.classic.pattern.LoggerConverter;
-import ch.qos.logback.classic.pattern.MessageConverter;
-import ch.qos.logback.classic.pattern.ThreadConverter;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.encoder.Encoder;
 import ch.qos.logback.core.encoder.LayoutWrappingEncoder;
 import ch.qos.logback.core.pattern.Converter;
-import ch.qos.logback.core.pattern.FormattingConverter;
-import ch.qos.logback.core.pattern.LiteralConverter;
 import ch.qos.logback.core.pattern.PatternLayoutBase;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.Arrays;
 
 /**
  * Encodes an event of a plain {@link PatternLayoutEncoder} straight into a per-thread byte buffer:
@@ -29,10 +19,10 @@ import java.util.List;
  * and {@code byte[]} that Logback allocates for each event, and without encoding again the parts of a
  * line that rarely change.
  *
- * <p>The layout's converter chain is read once into a plan of segments. A segment whose converter
- * is one of Logback's own, of exactly its class, and whose whole output (padding included) depends
- * only on one property of the event is kept per thread as UTF-8 bytes and encoded again only when
- * that property changes:
+ * <p>The layout's converter chain is read once into an {@link EncodingPlan} of {@link Segment}s. A
+ * segment whose converter is one of Logback's own, of exactly its class, and whose whole output
+ * (padding included) depends only on one property of the event is kept per thread as UTF-8 bytes
+ * ({@link CachedOutput}) and encoded again only when that property changes:
  * <ul>
  * <li>literal text and {@code %n}: constant;</li>
  * <li>{@code %level}: the level; {@code %thread}: the thread's name; {@code %logger}: the logger's
@@ -40,7 +30,8 @@ import java.util.List;
  * </ul>
  * {@code %msg} without padding is encoded from the message itself. Every other converter (Spring
  * Boot's, the user's, composite ones, {@code %ex}, {@code %X}...) writes into a reused
- * {@code StringBuilder} as in Logback, and its characters are encoded from there.
+ * {@code StringBuilder} as in Logback, and its characters are encoded from there
+ * ({@link SegmentKind} lists the kinds).
  *
  * <p>Used only where the result is the same by construction: the encoder is exactly
  * {@code PatternLayoutEncoder} or {@code LayoutWrappingEncoder} (the Spring Boot starter's), its
@@ -53,12 +44,9 @@ public final class PatternEncoding {
     static final int MAX_BYTES = 16 * 1024;
     private static final VarHandle HEAD = headHandle();
 
-    /** How many logger names each thread keeps encoded, per {@code %logger} of the pattern (a power of two). */
-    static final int LOGGER_SLOTS = 32;
-
     private final PatternLayout layout;
     /** The plan of the layout's current converter chain; rebuilt if the layout is started again. */
-    private volatile Plan plan;
+    private volatile EncodingPlan plan;
 
     private final ThreadLocal<Scratch> scratch = ThreadLocal.withInitial(Scratch::new);
 
@@ -105,8 +93,9 @@ public final class PatternEncoding {
     /**
      * Encodes the event into this thread's buffer.
      *
-     * @return the scratch holding the bytes in {@code bytes[0..length)}, or {@code null} when the
-     *         event is too long for the fast path (the caller then uses the encoder)
+     * @return the scratch holding the bytes in {@code bytes[0..length)} (none while the layout is
+     *         stopped), or {@code null} when the event is too long for the fast path (the caller
+     *         then uses the encoder)
      */
     @SuppressWarnings("unchecked")
     public Scratch encode(ILoggingEvent event) {
@@ -116,9 +105,9 @@ public final class PatternEncoding {
             return s;
         }
         Converter<ILoggingEvent> head = (Converter<ILoggingEvent>) HEAD.get(layout);
-        Plan p = plan;
+        EncodingPlan p = plan;
         if (p == null || p.head != head) {
-            p = new Plan(head);
+            p = new EncodingPlan(head);
             plan = p;
         }
         if (s.plan != p) {
@@ -126,7 +115,7 @@ public final class PatternEncoding {
         }
         final Segment[] segments = p.segments;
         for (int i = 0; i < segments.length; i++) {
-            if (!segments[i].write(event, s, s.slots[i])) {
+            if (!segments[i].write(event, s, s.caches[i])) {
                 s.tooLong();
                 return null;
             }
@@ -134,162 +123,35 @@ public final class PatternEncoding {
         return s;
     }
 
-    /** The converter chain of one start of the layout, as segments. */
-    static final class Plan {
-        final Converter<ILoggingEvent> head;
-        final Segment[] segments;
-
-        Plan(Converter<ILoggingEvent> head) {
-            this.head = head;
-            List<Segment> list = new ArrayList<>();
-            for (Converter<ILoggingEvent> c = head; c != null; c = c.getNext()) {
-                list.add(Segment.of(c));
-            }
-            this.segments = list.toArray(new Segment[0]);
-        }
-    }
-
-    /** What a segment's output depends on; see the class comment. */
-    enum Kind { CONSTANT, LEVEL, THREAD, LOGGER, DATE, MESSAGE, OTHER }
-
-    /** One converter of the chain and how its output is produced. */
-    static final class Segment {
-        final Converter<ILoggingEvent> converter;
-        final Kind kind;
-        /** The output of a {@link Kind#CONSTANT} segment. */
-        final byte[] constant;
-
-        private Segment(Converter<ILoggingEvent> converter, Kind kind, byte[] constant) {
-            this.converter = converter;
-            this.kind = kind;
-            this.constant = constant;
-        }
-
-        static Segment of(Converter<ILoggingEvent> c) {
-            Class<?> type = c.getClass();
-            if (type == LiteralConverter.class || type == LineSeparatorConverter.class) {
-                try {
-                    StringBuilder text = new StringBuilder();
-                    c.write(text, null); // neither reads the event
-                    return new Segment(c, Kind.CONSTANT, text.toString().getBytes(StandardCharsets.UTF_8));
-                } catch (RuntimeException e) {
-                    return new Segment(c, Kind.OTHER, null);
-                }
-            }
-            Kind kind = type == LevelConverter.class ? Kind.LEVEL
-                    : type == ThreadConverter.class ? Kind.THREAD
-                    : type == LoggerConverter.class ? Kind.LOGGER
-                    : type == DateConverter.class ? Kind.DATE
-                    : type == MessageConverter.class && ((FormattingConverter<?>) c).getFormattingInfo() == null ? Kind.MESSAGE
-                    : Kind.OTHER;
-            return new Segment(c, kind, null);
-        }
-
-        /** The per-thread cache this segment needs, or {@code null}. */
-        Slot[] newSlots() {
-            int count = switch (kind) {
-                case LEVEL -> 8;
-                case THREAD, DATE -> 1;
-                case LOGGER -> LOGGER_SLOTS;
-                default -> 0;
-            };
-            if (count == 0) {
-                return null;
-            }
-            Slot[] slots = new Slot[count];
-            for (int i = 0; i < count; i++) {
-                slots[i] = new Slot();
-            }
-            return slots;
-        }
-
-        /** Appends this segment's bytes for the event; {@code false} if the event is too long for the fast path. */
-        boolean write(ILoggingEvent event, Scratch s, Slot[] slots) {
-            return switch (kind) {
-                case CONSTANT -> s.put(constant, constant.length);
-                case MESSAGE -> {
-                    String message = event.getFormattedMessage();
-                    yield s.putUtf8(message == null ? "null" : message);
-                }
-                case DATE -> {
-                    long millis = event.getTimeStamp();
-                    Slot slot = slots[0];
-                    yield (slot.filled && slot.millis == millis || slot.fill(this, event, s, null, millis))
-                            && s.put(slot.bytes, slot.length);
-                }
-                case LEVEL, THREAD, LOGGER -> {
-                    Object key = kind == Kind.LEVEL ? event.getLevel()
-                            : kind == Kind.THREAD ? event.getThreadName() : event.getLoggerName();
-                    if (key == null) {
-                        yield writeOther(event, s);
-                    }
-                    int index = kind == Kind.LEVEL ? ((Level) key).toInt() / Level.DEBUG_INT : key.hashCode();
-                    Slot slot = slots[index & (slots.length - 1)];
-                    yield (slot.holds(key) || slot.fill(this, event, s, key, 0)) && s.put(slot.bytes, slot.length);
-                }
-                case OTHER -> writeOther(event, s);
-            };
-        }
-
-        /** The way for any converter: it writes into the reused builder, whose characters are then encoded. */
-        private boolean writeOther(ILoggingEvent event, Scratch s) {
-            StringBuilder text = s.text;
-            text.setLength(0);
-            converter.write(text, event);
-            return s.putUtf8(text);
-        }
-    }
-
-    /** A segment's output for one key, kept by one thread. */
-    static final class Slot {
-        boolean filled;
-        Object key;
-        long millis;
-        public byte[] bytes = new byte[64];
-        public int length;
-
-        boolean holds(Object key) {
-            return filled && (key == this.key || key.equals(this.key));
-        }
-
-        /** Encodes the segment's converter output for this event into this slot, kept under {@code key} or {@code millis}. */
-        boolean fill(Segment segment, ILoggingEvent event, Scratch s, Object key, long millis) {
-            filled = false;
-            StringBuilder text = s.text;
-            text.setLength(0);
-            segment.converter.write(text, event);
-            int n = text.length();
-            if (n > MAX_BYTES) {
-                return false;
-            }
-            if (3 * n > bytes.length) {
-                bytes = new byte[3 * n];
-            }
-            length = s.encode(text, bytes, 0);
-            this.key = key;
-            this.millis = millis;
-            filled = true;
-            return true;
-        }
-    }
-
-    /** One thread's buffers; they grow to the longest event seen, at most about {@link #MAX_BYTES} bytes. */
+    /**
+     * Holds one thread's working memory for the fast path: the event's bytes, the builder and
+     * characters that converters and the UTF-8 writer use, and the outputs it keeps for the plan it
+     * last encoded with. The buffers grow to the longest event seen, at most 3 bytes per character
+     * of {@link #MAX_BYTES} characters.
+     */
     public static final class Scratch {
         private static final int INITIAL = 256;
 
         StringBuilder text = new StringBuilder(INITIAL);
-        char[] chars = new char[INITIAL];
+        private char[] chars = new char[INITIAL];
+        /** The encoded event, in {@code bytes[0..length)}. */
         public byte[] bytes = new byte[3 * INITIAL];
         public int length;
-        Plan plan;
-        Slot[][] slots;
+        /** The plan that {@link #caches} belong to. */
+        EncodingPlan plan;
+        /** Per segment of {@link #plan}, the outputs this thread keeps ({@code null} where its kind keeps none). */
+        CachedOutput[][] caches;
 
-        void use(Plan p) {
-            Slot[][] fresh = new Slot[p.segments.length][];
+        private Scratch() {
+        }
+
+        /** Starts encoding with {@code p}: empty caches for its segments. */
+        void use(EncodingPlan p) {
+            CachedOutput[][] fresh = new CachedOutput[p.segments.length][];
             for (int i = 0; i < fresh.length; i++) {
-                fresh[i] = p.segments[i].newSlots();
+                fresh[i] = p.segments[i].newCache();
             }
-            slots = fresh;
+            caches = fresh;
             plan = p;
         }
 
@@ -307,7 +169,7 @@ public final class PatternEncoding {
             }
         }
 
-        char[] chars(int n) {
+        private char[] chars(int n) {
             if (n > chars.length) {
                 chars = new char[Math.max(n, 2 * chars.length)];
             }
@@ -321,11 +183,12 @@ public final class PatternEncoding {
                 if (needed > 3 * MAX_BYTES) {
                     return false;
                 }
-                bytes = java.util.Arrays.copyOf(bytes, Math.max(needed, 2 * bytes.length));
+                bytes = Arrays.copyOf(bytes, Math.max(needed, 2 * bytes.length));
             }
             return true;
         }
 
+        /** Appends {@code from[0..n)}; {@code false} when the event is then longer than the fast path takes. */
         boolean put(byte[] from, int n) {
             if (!room(n)) {
                 return false;
@@ -335,7 +198,7 @@ public final class PatternEncoding {
             return length <= MAX_BYTES;
         }
 
-        /** Appends a {@code String} or a {@code StringBuilder} as UTF-8. */
+        /** Appends a {@code String} or a {@code StringBuilder} as UTF-8; {@code false} as {@link #put}. */
         boolean putUtf8(CharSequence text) {
             int n = text.length();
             if (length + n > MAX_BYTES || !room(3 * n)) {
@@ -357,53 +220,7 @@ public final class PatternEncoding {
             } else {
                 ((StringBuilder) text).getChars(0, n, chars, 0);
             }
-            return utf8(chars, n, out, at);
-        }
-
-        /**
-         * Writes {@code chars[0..n)} as UTF-8 at {@code out[o..)}, as {@code String.getBytes(UTF_8)}
-         * does: a lone surrogate becomes {@code '?'}. Returns the end position.
-         */
-        static int utf8(char[] chars, int n, byte[] out, int o) {
-            int any = 0;
-            for (int i = 0; i < n; i++) {
-                any |= chars[i];
-            }
-            if (any < 0x80) { // all ASCII, the common case: two branch-free loops the JIT can vectorize
-                for (int i = 0; i < n; i++) {
-                    out[o + i] = (byte) chars[i];
-                }
-                return o + n;
-            }
-            int i = 0;
-            while (i < n) {
-                char c = chars[i];
-                if (c < 0x80) {
-                    out[o++] = (byte) c;
-                    i++;
-                    continue;
-                }
-                if (c < 0x800) {
-                    out[o++] = (byte) (0xC0 | (c >> 6));
-                    out[o++] = (byte) (0x80 | (c & 0x3F));
-                } else if (Character.isSurrogate(c)) {
-                    if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(chars[i + 1])) {
-                        int cp = Character.toCodePoint(c, chars[++i]);
-                        out[o++] = (byte) (0xF0 | (cp >> 18));
-                        out[o++] = (byte) (0x80 | ((cp >> 12) & 0x3F));
-                        out[o++] = (byte) (0x80 | ((cp >> 6) & 0x3F));
-                        out[o++] = (byte) (0x80 | (cp & 0x3F));
-                    } else {
-                        out[o++] = '?';
-                    }
-                } else {
-                    out[o++] = (byte) (0xE0 | (c >> 12));
-                    out[o++] = (byte) (0x80 | ((c >> 6) & 0x3F));
-                    out[o++] = (byte) (0x80 | (c & 0x3F));
-                }
-                i++;
-            }
-            return o;
+            return Utf8.write(chars, n, out, at);
         }
     }
 }

@@ -1,0 +1,30 @@
+package io.github.lockfreelog.logback.encoding;
+
+/**
+ * What the whole output of one converter of a pattern (padding included) depends on, and so how
+ * many of its encoded outputs each thread keeps. Only Logback's own converters, of exactly their
+ * class, get a kind other than {@link #OTHER} (see {@link Segment#of}).
+ */
+enum SegmentKind {
+    /** Literal text and {@code %n}: the same bytes for every event, encoded once per plan. */
+    CONSTANT(0),
+    /** {@code %level}: one kept output per level. */
+    LEVEL(8),
+    /** {@code %thread}: the output for the thread's name. */
+    THREAD(1),
+    /** {@code %logger}: the outputs for a few logger names (a power of two; the name's hash picks one). */
+    LOGGER(32),
+    /** {@code %date}: the output for the millisecond of the last event. */
+    DATE(1),
+    /** {@code %msg} without padding: the message is encoded itself, nothing is kept. */
+    MESSAGE(0),
+    /** Any other converter: it writes into the thread's builder, whose characters are encoded; nothing is kept. */
+    OTHER(0);
+
+    /** How many outputs of a segment of this kind one thread keeps (0: none). */
+    final int keptOutputs;
+
+    SegmentKind(int keptOutputs) {
+        this.keptOutputs = keptOutputs;
+    }
+}
