@@ -5,15 +5,11 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.classic.spi.LoggingEvent;
-import ch.qos.logback.core.UnsynchronizedAppenderBase;
-import ch.qos.logback.core.encoder.Encoder;
-import ch.qos.logback.core.util.Duration;
 import ch.qos.logback.core.util.FileSize;
 import io.github.lockfreelog.diagnostics.AppenderStatistics;
 import io.github.lockfreelog.diagnostics.DropReason;
 import io.github.lockfreelog.diagnostics.PageFaults;
 import io.github.lockfreelog.diagnostics.StatusReporter;
-import io.github.lockfreelog.engine.Backpressure;
 import io.github.lockfreelog.engine.EngineConfig;
 import io.github.lockfreelog.engine.JournalEngine;
 import io.github.lockfreelog.engine.SettingProblem;
@@ -25,7 +21,6 @@ import io.github.lockfreelog.logback.encoding.EncoderSafety;
 import io.github.lockfreelog.logback.encoding.PatternEncoding;
 import io.github.lockfreelog.logback.rolling.RollingLogSink;
 import io.github.lockfreelog.sink.FileLogSink;
-import io.github.lockfreelog.sink.LogSink;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -34,10 +29,8 @@ import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
-import java.util.function.UnaryOperator;
 
 /**
  * A Logback appender that writes a log file without a lock: each calling thread encodes its own
@@ -52,40 +45,14 @@ import java.util.function.UnaryOperator;
  * </appender>
  * }</pre>
  */
-public class LockFreeFileAppender extends UnsynchronizedAppenderBase<ILoggingEvent> {
-
-    public static final String DEFAULT_BUFFER_SIZE = "8MB";
-    public static final int DEFAULT_BUFFER_COUNT = 3;
-    public static final String DEFAULT_MAX_BLOCK_TIME = "1 second";
-    public static final String DEFAULT_FLUSH_INTERVAL = "200 milliseconds";
-    /** Below {@link #DEFAULT_MAX_BLOCK_TIME}, so that a stalled writer is passed over before waiting callers give up. */
-    public static final String DEFAULT_UNBLOCK_TIMEOUT = "500 milliseconds";
-    public static final String DEFAULT_STOP_TIMEOUT = "10 seconds";
-    /** Name of the hidden folder, beside the log file, that holds the journal by default. */
-    public static final String JOURNAL_FOLDER = JournalSlots.JOURNAL_FOLDER;
-    /** Logger name of the line that reports events recovered at start. */
-    public static final String RECOVERY_LOGGER = "io.github.lockfreelog.recovery";
+public class LockFreeFileAppender extends LockFreeAppenderBase {
 
     private String file;
-    private String journal;
-    private Encoder<ILoggingEvent> encoder;
-    private FileSize bufferSize = FileSize.valueOf(DEFAULT_BUFFER_SIZE);
-    private int bufferCount = DEFAULT_BUFFER_COUNT;
-    private Backpressure backpressure = Backpressure.BLOCK;
-    private Duration maxBlockTime = Duration.valueOf(DEFAULT_MAX_BLOCK_TIME);
-    private FileSize maxEventSize;
-    private Duration flushInterval = Duration.valueOf(DEFAULT_FLUSH_INTERVAL);
-    private String dropBelowLevel;
-    private Duration unblockTimeout = Duration.valueOf(DEFAULT_UNBLOCK_TIMEOUT);
-    private Duration stopTimeout = Duration.valueOf(DEFAULT_STOP_TIMEOUT);
-    private Boolean encoderThreadSafe;
     private String fileNamePattern;
     private FileSize maxFileSize;
     private int maxHistory;
     private FileSize totalSizeCap;
     private boolean cleanHistoryOnStart;
-    private UnaryOperator<LogSink> sinkDecorator = UnaryOperator.identity();
-    private boolean keepEngineOnStop;
     /** Whether the engine runs on while this appender is stopped ({@link #setKeepEngineOnStop}). */
     private volatile boolean engineKept;
     /** Wall clock for time-based rolling; tests replace it. */
@@ -120,13 +87,9 @@ public class LockFreeFileAppender extends UnsynchronizedAppenderBase<ILoggingEve
             problems.forEach(problem -> addError(problem.message(String.valueOf(name))));
             return;
         }
-        dropBelow = (dropBelowLevel != null && !dropBelowLevel.isBlank())
-                ? Level.toLevel(dropBelowLevel.trim()).toInt() : Integer.MAX_VALUE;
-        if (backpressure == Backpressure.BLOCK && unblockTimeout.getMilliseconds() >= maxBlockTime.getMilliseconds()) {
-            addWarn("unblockTimeout=" + unblockTimeout + " is not below maxBlockTime=" + maxBlockTime + suffix
-                    + ": callers waiting behind a stalled writer give up (dropped, reason timeout) before it is passed"
-                    + " over; set unblockTimeout below maxBlockTime");
-        }
+        dropBelow = (getDropBelowLevel() != null && !getDropBelowLevel().isBlank())
+                ? Level.toLevel(getDropBelowLevel().trim()).toInt() : Integer.MAX_VALUE;
+        warnAboutSettings(suffix);
         Path logFile;
         Path journalFile;
         try {
@@ -138,7 +101,7 @@ public class LockFreeFileAppender extends UnsynchronizedAppenderBase<ILoggingEve
             return;
         }
         if (!claim(logFile, "log file", "<file>", suffix)
-                || (journal != null && !journal.isBlank() && !claim(journalFile, "journal", "<journal>", suffix))) {
+                || (isJournalSet() && !claim(journalFile, "journal", "<journal>", suffix))) {
             releaseClaims();
             return;
         }
@@ -146,20 +109,20 @@ public class LockFreeFileAppender extends UnsynchronizedAppenderBase<ILoggingEve
             releaseClaims();
             return;
         }
-        encoderGuard = EncoderSafety.isThreadSafe(encoder, encoderThreadSafe) ? null : new Object();
-        patternEncoding = encoderGuard == null ? PatternEncoding.of(encoder) : null;
+        encoderGuard = EncoderSafety.isThreadSafe(getEncoder(), getEncoderThreadSafe()) ? null : new Object();
+        patternEncoding = encoderGuard == null ? PatternEncoding.of(getEncoder()) : null;
         if (encoderGuard != null) {
-            addWarn("The encoder " + encoder.getClass().getName() + suffix + " is not known to be safe for"
+            addWarn("The encoder " + getEncoder().getClass().getName() + suffix + " is not known to be safe for"
                     + " concurrent use, so events are encoded one at a time; set <encoderThreadSafe>true</encoderThreadSafe>"
                     + " if it is");
         }
         // the default journal is the first of several slots, so that other processes may log to the same file
-        int slots = journal == null || journal.isBlank() ? JournalSlots.DEFAULT_SLOTS : 1;
+        int slots = isJournalSet() ? 1 : JournalSlots.DEFAULT_SLOTS;
         EngineConfig config = engineConfig().logFile(logFile).journalFile(journalFile).journalSlots(slots).build();
         try {
             Status status = new Status(suffix);
             RollingLogSink.Settings rolling = rollingSettings();
-            engine = JournalEngine.start(config, status, () -> sinkDecorator.apply(rolling == null
+            engine = JournalEngine.start(config, status, () -> sinkDecorator().apply(rolling == null
                     ? new FileLogSink(logFile, status)
                     : new RollingLogSink(logFile, rolling, getContext(), clock, status, String.valueOf(name))));
         } catch (IOException | RuntimeException e) {
@@ -167,7 +130,7 @@ public class LockFreeFileAppender extends UnsynchronizedAppenderBase<ILoggingEve
             addError("Could not start" + suffix + " with file " + logFile + " and journal " + journalFile + ": " + e, e);
             return;
         }
-        engineKept = keepEngineOnStop;
+        engineKept = isKeepEngineOnStop();
         super.start();
         reportRecovery();
     }
@@ -203,22 +166,13 @@ public class LockFreeFileAppender extends UnsynchronizedAppenderBase<ILoggingEve
      *
      * @return the settings whose values cannot be used, in the order of the settings; empty when all can
      */
+    @Override
     public List<SettingProblem> checkSettings() {
         List<SettingProblem> problems = new ArrayList<>();
         if (file == null || file.isBlank()) {
             problems.add(new SettingProblem("file", null, "the path of the log file"));
         }
-        if (encoder == null) {
-            problems.add(new SettingProblem("encoder", null, "an encoder, e.g. <encoder><pattern>%d %m%n</pattern></encoder>"));
-        }
-        problems.addAll(engineConfig().logFile(Path.of("")).journalFile(Path.of("")).build().problems());
-        checkPositive(problems, "maxBlockTime", maxBlockTime);
-        checkPositive(problems, "flushInterval", flushInterval);
-        checkPositive(problems, "unblockTimeout", unblockTimeout);
-        checkPositive(problems, "stopTimeout", stopTimeout);
-        if (dropBelowLevel != null && !dropBelowLevel.isBlank() && Level.toLevel(dropBelowLevel.trim(), null) == null) {
-            problems.add(new SettingProblem("dropBelowLevel", dropBelowLevel, "TRACE, DEBUG, INFO, WARN, ERROR or OFF"));
-        }
+        addSharedProblems(problems);
         checkRolling(problems);
         return problems;
     }
@@ -258,11 +212,6 @@ public class LockFreeFileAppender extends UnsynchronizedAppenderBase<ILoggingEve
                 totalSizeCap == null ? 0 : totalSizeCap.getSize(), cleanHistoryOnStart);
     }
 
-    private static void checkPositive(List<SettingProblem> problems, String setting, Duration value) {
-        if (value == null || value.getMilliseconds() <= 0) {
-            problems.add(new SettingProblem(setting, String.valueOf(value), "a positive duration, e.g. \"1 second\""));
-        }
-    }
 
     /** Claims {@code path} for this appender; reports the appender that holds it already. */
     private boolean claim(Path path, String what, String setting, String suffix) {
@@ -306,26 +255,13 @@ public class LockFreeFileAppender extends UnsynchronizedAppenderBase<ILoggingEve
     }
 
     private Path journalPath(Path logFile) {
-        if (journal != null && !journal.isBlank()) {
+        if (isJournalSet()) {
             // not created here: its folder is made owner-only, or checked, before anything is put in it
-            return FileIdentity.canonical(Paths.get(journal));
+            return FileIdentity.canonical(Paths.get(getJournal()));
         }
         return logFile.resolveSibling(JOURNAL_FOLDER).resolve(logFile.getFileName() + ".journal");
     }
 
-    /** The engine's settings as this appender holds them; the files are the caller's to add. */
-    private EngineConfig.Builder engineConfig() {
-        return EngineConfig.builder().name(String.valueOf(name)).buffers(bufferCount, (int) Math.min(bufferSize.getSize(),
-                Integer.MAX_VALUE)).maxEventSize(maxEventSize == null ? 0 : (int) Math.min(maxEventSize.getSize(),
-                Integer.MAX_VALUE)).backpressure(backpressure).maxBlock(millis(maxBlockTime), TimeUnit.MILLISECONDS)
-                .flushInterval(millis(flushInterval), TimeUnit.MILLISECONDS)
-                .unblockTimeout(millis(unblockTimeout), TimeUnit.MILLISECONDS)
-                .stopTimeout(millis(stopTimeout), TimeUnit.MILLISECONDS);
-    }
-
-    private static long millis(Duration duration) {
-        return duration == null ? 0 : duration.getMilliseconds();
-    }
 
     /**
      * Drains everything committed to the log file, unmaps the journal and leaves it empty; bounded
@@ -389,14 +325,14 @@ public class LockFreeFileAppender extends UnsynchronizedAppenderBase<ILoggingEve
         byte[] bytes;
         Object guard = encoderGuard;
         if (guard == null) {
-            bytes = encoder.encode(event);
+            bytes = getEncoder().encode(event);
         } else {
             // Only for an encoder that is not known to be thread-safe (a status warning said so at
             // start, naming encoderThreadSafe): sharing it unguarded would corrupt lines. The lock
             // covers the encoding alone, never the reservation or copy, and the lock-free path
             // (known-safe encoders) never takes this branch.
             synchronized (guard) {
-                bytes = encoder.encode(event);
+                bytes = getEncoder().encode(event);
             }
         }
         if (bytes == null || bytes.length == 0) {
@@ -434,8 +370,8 @@ public class LockFreeFileAppender extends UnsynchronizedAppenderBase<ILoggingEve
         }
         long dropped = droppedWhileNotRunning.sum();
         drops.put(DropReason.STOPPED.id(), dropped);
-        return new AppenderStatistics(String.valueOf(name), file, journal, false, (int) bufferSize.getSize(),
-                bufferCount, -1, 0, dropped, 0, 0, 0, dropped, drops, 0, 0, 0, 0, 0, 0, 0, 0, 0, null, 0,
+        return new AppenderStatistics(String.valueOf(name), file, getJournal(), false, (int) getBufferSize().getSize(),
+                getBufferCount(), -1, 0, dropped, 0, 0, 0, dropped, drops, 0, 0, 0, 0, 0, 0, 0, 0, 0, null, 0,
                 PageFaults.UNAVAILABLE);
     }
 
@@ -474,108 +410,6 @@ public class LockFreeFileAppender extends UnsynchronizedAppenderBase<ILoggingEve
         this.file = file;
     }
 
-    public String getJournal() {
-        return journal;
-    }
-
-    /**
-     * Path of the journal. Unset, each process takes the first free of {@code <log folder>/.lockfreelog/<log file
-     * name>.journal}, {@code <log file name>.1.journal}, ... (see {@link JournalSlots}), so that several processes
-     * may write one log file; set, it is this one journal, and a second process is refused.
-     */
-    public void setJournal(String journal) {
-        this.journal = journal;
-    }
-
-    public Encoder<ILoggingEvent> getEncoder() {
-        return encoder;
-    }
-
-    public void setEncoder(Encoder<ILoggingEvent> encoder) {
-        this.encoder = encoder;
-    }
-
-    public FileSize getBufferSize() {
-        return bufferSize;
-    }
-
-    public void setBufferSize(FileSize bufferSize) {
-        this.bufferSize = bufferSize;
-    }
-
-    public int getBufferCount() {
-        return bufferCount;
-    }
-
-    public void setBufferCount(int bufferCount) {
-        this.bufferCount = bufferCount;
-    }
-
-    public Backpressure getBackpressure() {
-        return backpressure;
-    }
-
-    public void setBackpressure(Backpressure backpressure) {
-        this.backpressure = backpressure;
-    }
-
-    public Duration getMaxBlockTime() {
-        return maxBlockTime;
-    }
-
-    public void setMaxBlockTime(Duration maxBlockTime) {
-        this.maxBlockTime = maxBlockTime;
-    }
-
-    public FileSize getMaxEventSize() {
-        return maxEventSize;
-    }
-
-    public void setMaxEventSize(FileSize maxEventSize) {
-        this.maxEventSize = maxEventSize;
-    }
-
-    public Duration getFlushInterval() {
-        return flushInterval;
-    }
-
-    public void setFlushInterval(Duration flushInterval) {
-        this.flushInterval = flushInterval;
-    }
-
-    public String getDropBelowLevel() {
-        return dropBelowLevel;
-    }
-
-    /** With {@code DROP}: only events below this level are dropped; the others block. */
-    public void setDropBelowLevel(String dropBelowLevel) {
-        this.dropBelowLevel = dropBelowLevel;
-    }
-
-    public Duration getUnblockTimeout() {
-        return unblockTimeout;
-    }
-
-    public void setUnblockTimeout(Duration unblockTimeout) {
-        this.unblockTimeout = unblockTimeout;
-    }
-
-    public Duration getStopTimeout() {
-        return stopTimeout;
-    }
-
-    public void setStopTimeout(Duration stopTimeout) {
-        this.stopTimeout = stopTimeout;
-    }
-
-    public Boolean getEncoderThreadSafe() {
-        return encoderThreadSafe;
-    }
-
-    /** Declares whether the encoder may be called by many threads at once; unset means detect. */
-    public void setEncoderThreadSafe(Boolean encoderThreadSafe) {
-        this.encoderThreadSafe = encoderThreadSafe;
-    }
 
     public String getFileNamePattern() {
         return fileNamePattern;
@@ -626,22 +460,4 @@ public class LockFreeFileAppender extends UnsynchronizedAppenderBase<ILoggingEve
         this.cleanHistoryOnStart = cleanHistoryOnStart;
     }
 
-    /** Test hook: wraps the log file sink, e.g. to slow down or fail the drainer's writes. */
-    public boolean isKeepEngineOnStop() {
-        return keepEngineOnStop;
-    }
-
-    /**
-     * With {@code true}, {@link #stop()} only stops appending: the journal stays mapped and the drainer runs, so
-     * that a later {@link #start()} appends again over the same engine and counters, and {@link #close()} ends it.
-     * For an owner that outlives Logback's resets and stops (the Spring Boot starter); settings apply at the first
-     * start only.
-     */
-    public void setKeepEngineOnStop(boolean keepEngineOnStop) {
-        this.keepEngineOnStop = keepEngineOnStop;
-    }
-
-    public void setSinkDecorator(UnaryOperator<LogSink> sinkDecorator) {
-        this.sinkDecorator = sinkDecorator == null ? UnaryOperator.identity() : sinkDecorator;
-    }
 }
