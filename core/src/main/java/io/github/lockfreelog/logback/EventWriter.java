@@ -1,0 +1,92 @@
+package io.github.lockfreelog.logback;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.encoder.Encoder;
+import io.github.lockfreelog.engine.JournalEngine;
+import io.github.lockfreelog.logback.encoding.EncoderSafety;
+import io.github.lockfreelog.logback.encoding.PatternEncoding;
+
+/**
+ * Encodes each event and hands its bytes to the engine, marked as one the {@code DROP} policy may drop when its
+ * level is below {@code dropBelowLevel}. A plain pattern encoder encodes without allocating; an encoder not known to
+ * be thread-safe encodes one event at a time. Allocates nothing of its own and throws nothing into the caller.
+ */
+final class EventWriter {
+
+    private final Encoder<ILoggingEvent> encoder;
+    /** Set only for an encoder that may not be called by many threads at once. */
+    private final Object encoderGuard;
+    /** Allocation-free encoding for a plain pattern encoder, or {@code null}. */
+    private final PatternEncoding patternEncoding;
+    /** Events below this level may be dropped; {@link Integer#MAX_VALUE} (all) when {@code dropBelowLevel} is unset. */
+    private final int dropBelow;
+
+    private EventWriter(Encoder<ILoggingEvent> encoder, Object encoderGuard, int dropBelow) {
+        this.encoder = encoder;
+        this.encoderGuard = encoderGuard;
+        this.patternEncoding = encoderGuard == null ? PatternEncoding.of(encoder) : null;
+        this.dropBelow = dropBelow;
+    }
+
+    /**
+     * The writer for the appender's settings, which {@link LockFreeAppenderBase#checkSettings()} found usable; warns
+     * in its status (naming it by {@code suffix}) when the encoder is to be called one event at a time.
+     */
+    static EventWriter of(LockFreeAppenderBase settings, String suffix) {
+        String level = settings.getDropBelowLevel();
+        int dropBelow = (level != null && !level.isBlank()) ? Level.toLevel(level.trim()).toInt() : Integer.MAX_VALUE;
+        Encoder<ILoggingEvent> encoder = settings.getEncoder();
+        Object guard = EncoderSafety.isThreadSafe(encoder, settings.getEncoderThreadSafe()) ? null : new Object();
+        if (guard != null) {
+            settings.addWarn("The encoder " + encoder.getClass().getName() + suffix + " is not known to be safe for"
+                    + " concurrent use, so events are encoded one at a time; set <encoderThreadSafe>true</encoderThreadSafe>"
+                    + " if it is");
+        }
+        return new EventWriter(encoder, guard, dropBelow);
+    }
+
+    /** Encodes {@code event} and appends it to {@code engine}; an event that encodes to nothing is not appended. */
+    void write(JournalEngine engine, ILoggingEvent event) {
+        PatternEncoding fast = patternEncoding;
+        if (fast != null) {
+            PatternEncoding.Scratch encoded = fast.encode(event);
+            if (encoded != null) {
+                if (encoded.length > 0) {
+                    appendSafely(engine, encoded.bytes, encoded.length, event.getLevel().toInt() < dropBelow);
+                }
+                return;
+            }
+        }
+        byte[] bytes;
+        Object guard = encoderGuard;
+        if (guard == null) {
+            bytes = encoder.encode(event);
+        } else {
+            // Only for an encoder that is not known to be thread-safe (a status warning said so at
+            // start, naming encoderThreadSafe): sharing it unguarded would corrupt lines. The lock
+            // covers the encoding alone, never the reservation or copy, and the lock-free path
+            // (known-safe encoders) never takes this branch.
+            synchronized (guard) {
+                bytes = encoder.encode(event);
+            }
+        }
+        if (bytes == null || bytes.length == 0) {
+            return;
+        }
+        appendSafely(engine, bytes, bytes.length, event.getLevel().toInt() < dropBelow);
+    }
+
+    /**
+     * Hands the bytes to the engine, which counts every outcome and throws nothing; a fault in
+     * mapped memory that the JVM delivers only as the engine returns (an {@code InternalError} at
+     * the next safepoint) is kept from the application's thread too: the engine counted that event.
+     */
+    private static void appendSafely(JournalEngine engine, byte[] bytes, int length, boolean mayDrop) {
+        try {
+            engine.append(bytes, length, mayDrop);
+        } catch (InternalError lateFault) {
+            // counted by the engine as dropped (reason io)
+        }
+    }
+}
