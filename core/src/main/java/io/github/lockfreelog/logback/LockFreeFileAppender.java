@@ -51,7 +51,8 @@ public class LockFreeFileAppender extends LockFreeAppenderBase {
     private volatile JournalEngine engine;
     /** Set at start, before {@code super.start()} publishes it to the callers of {@link #doAppend}. */
     private EventWriter writer;
-    private final AppenderFiles files = new AppenderFiles(this);
+    /** The files this appender claimed at its last start; {@code null} before. */
+    private AppenderFiles files;
     private final NotRunningStatistics notRunning = new NotRunningStatistics();
 
     @Override
@@ -80,6 +81,7 @@ public class LockFreeFileAppender extends LockFreeAppenderBase {
             addError("Cannot create the directory of the log file " + file + " or of the journal" + suffix + ": " + e);
             return;
         }
+        files = new AppenderFiles(this);
         if (!files.claim(logFile, journalFile, isJournalSet(), String.valueOf(name), suffix)) {
             return;
         }
@@ -154,7 +156,9 @@ public class LockFreeFileAppender extends LockFreeAppenderBase {
         if (running != null) {
             running.stop();
         }
-        files.release();
+        if (files != null) {
+            files.release();
+        }
     }
 
     @Override

@@ -406,7 +406,6 @@ class JournalModelCheckTest {
         }
     }
 
-    /** The log file: what the drainer wrote, in order. Only the drainer writes it. */
     /**
      * A drainer with an unblock timeout of 0: a frame it finds unfinished a second time is overdue,
      * so it pads over reservations and leaves frames out, and their writers write their events

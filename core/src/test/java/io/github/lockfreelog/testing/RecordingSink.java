@@ -4,7 +4,7 @@ import io.github.lockfreelog.sink.LogSink;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 
-/** A log sink that keeps in memory every byte written to it. */
+/** A log sink that keeps in memory every byte written to it, in order: the model check's log file. */
 public final class RecordingSink implements LogSink {
     private final ByteArrayOutputStream written = new ByteArrayOutputStream();
 
