@@ -18,14 +18,16 @@ final class Arguments {
     Integer warmupSeconds;
     Integer measureSeconds;
     Integer forks;
+    Integer events;
     Path results;
     Path docs;
     String label;
 
     static String usage() {
-        return "usage: java -jar benchmarks/target/benchmarks.jar quick|latency-quick|latency|full|report FILE.tsv"
-                + "|chart FILE.tsv [OUT.png]|peers"
+        return "usage: java -jar benchmarks/target/benchmarks.jar quick|latency-quick|latency|full|cost|virtual"
+                + "|report FILE.tsv|chart FILE.tsv [OUT.png]|peers"
                 + " [--peers a,b] [--threads 1,2,4] [--rates 10000,100000] [--warmup S] [--measure S] [--forks N]"
+                + " [--events N (virtual)]"
                 + " [--results DIR] [--docs DIR] [--label TEXT]\n"
                 + "peers: " + String.join(",", Peer.ids());
     }
@@ -63,6 +65,7 @@ final class Arguments {
                 case "--warmup" -> a.warmupSeconds = Integer.valueOf(value);
                 case "--measure" -> a.measureSeconds = Integer.valueOf(value);
                 case "--forks" -> a.forks = Integer.valueOf(value);
+                case "--events" -> a.events = Integer.valueOf(value);
                 case "--results" -> a.results = Paths.get(value);
                 case "--docs" -> a.docs = Paths.get(value);
                 case "--label" -> a.label = value;
@@ -80,7 +83,7 @@ final class Arguments {
     }
 
     List<String> peers() {
-        return peers != null ? peers : Peer.ids();
+        return peers != null ? peers : Peer.defaultIds(command);
     }
 
     /** {@code benchmarks/results} of the repository (run from its root or from benchmarks/), else {@code ./results}. */

@@ -33,6 +33,8 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * java -jar benchmarks/target/benchmarks.jar latency-quick    # latency at 100k events/s, 1 thread; about 2 minutes
  * java -jar benchmarks/target/benchmarks.jar latency          # latency at 10k, 100k, 500k events/s x 1, 2, 4 threads
  * java -jar benchmarks/target/benchmarks.jar full             # throughput, line sizes and latency; under 45 minutes
+ * java -jar benchmarks/target/benchmarks.jar cost             # CPU time per delivered line and per call, 1, 2, 4 threads, 3 rounds
+ * java -jar benchmarks/target/benchmarks.jar virtual          # a new virtual thread per event: allocation and waits (Java 21+)
  * java -jar benchmarks/target/benchmarks.jar report FILE.tsv  # the tables again, from a saved run
  * java -jar benchmarks/target/benchmarks.jar chart FILE.tsv [OUT.png] [--label "text for the title"]
  * java -jar benchmarks/target/benchmarks.jar peers            # what each peer is
@@ -64,6 +66,8 @@ public final class BenchmarkRunner {
         Plan plan = Plan.of(arguments);
         switch (arguments.command) {
             case "quick", "latency-quick", "latency", "full" -> runSession(arguments.command, plan, arguments);
+            case "cost" -> runCost(arguments);
+            case "virtual" -> runVirtual(arguments);
             case "report" -> report(arguments);
             case "chart" -> chart(arguments);
             case "peers" -> Arrays.stream(Peer.values())
@@ -147,6 +151,79 @@ public final class BenchmarkRunner {
         }
     }
 
+    /**
+     * The cost mode: per thread count, rounds of one fork per peer; writes {@code cost-STAMP-cost.tsv}
+     * (a row per fork), {@code cost-STAMP.txt} and {@code -cost.md} (the table and the targets), and
+     * {@code cost-STAMP-cost.png} (CPU time per delivered line by threads).
+     */
+    private void runCost(Arguments arguments) throws IOException, RunnerException {
+        Plan.Cost plan = Plan.cost(arguments);
+        List<String> peers = arguments.peers();
+        String stamp = stamp();
+        Path results = arguments.resultsDirectory();
+        Files.createDirectories(results);
+        Path tsv = results.resolve("cost-" + stamp + "-cost.tsv");
+        out.printf(Locale.ROOT, "lockfreelog benchmarks, cost mode: %d peers, threads %s, %d round(s), about %d minutes."
+                + " Results: %s%n", peers.size(), plan.threads(), plan.rounds(), (plan.estimateSeconds(peers.size()) + 59) / 60,
+                results);
+        String environment = environment("cost", stamp);
+        List<CostResult> cost = new CostRunner(out).runCost(plan, peers, tsv, environment);
+        String text = new CostReport(cost).render();
+        Files.writeString(results.resolve("cost-" + stamp + "-cost.md"), "# lockfreelog cost per line: " + environment
+                + "\n\n" + text, StandardCharsets.UTF_8);
+        printAndSave(results.resolve("cost-" + stamp + ".txt"), environment, text);
+        out.println("Cost results: " + tsv);
+        drawCostChart(cost, tsv, results.resolve("cost-" + stamp + "-cost.png"),
+                ", cost mode, " + Runtime.getRuntime().availableProcessors() + " CPUs");
+    }
+
+    /**
+     * The virtual mode: a fork per peer and executor (a new virtual thread per event, a pool of platform
+     * threads); writes {@code virtual-STAMP-virtual.tsv} and {@code virtual-STAMP.txt}. Skipped, with a
+     * message, on a JVM without virtual threads.
+     */
+    private void runVirtual(Arguments arguments) throws IOException, RunnerException {
+        if (!VirtualBenchmark.virtualThreadsAvailable()) {
+            out.println("virtual mode skipped: this JVM (Java " + System.getProperty("java.version")
+                    + ") has no virtual threads; run it with Java 21 or later, e.g."
+                    + " /usr/lib/jvm/temurin-25-jdk-amd64/bin/java -jar benchmarks/target/benchmarks.jar virtual");
+            return;
+        }
+        Plan.Virtual plan = Plan.virtual(arguments);
+        List<String> peers = arguments.peers != null ? arguments.peers : CostRunner.VIRTUAL_PEERS;
+        String stamp = stamp();
+        Path results = arguments.resultsDirectory();
+        Files.createDirectories(results);
+        Path tsv = results.resolve("virtual-" + stamp + "-virtual.tsv");
+        out.printf(Locale.ROOT, "lockfreelog benchmarks, virtual mode: peers %s and the executor alone, %d events per fork,"
+                + " virtual threads and %d platform threads, %d round(s). Allocation: %s. Results: %s%n", peers,
+                plan.events(), plan.platformThreads(), plan.rounds(),
+                Meters.measuresAllocation() ? "getTotalThreadAllocatedBytes()" : "not available in this JVM", results);
+        String environment = environment("virtual", stamp);
+        List<VirtualResult> virtual = new CostRunner(out).runVirtual(plan, peers, tsv, environment);
+        printAndSave(results.resolve("virtual-" + stamp + ".txt"), environment, VirtualResult.render(virtual));
+        out.println("Virtual-thread results: " + tsv);
+    }
+
+    private static String stamp() {
+        return DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").format(ZonedDateTime.now(ZoneOffset.UTC));
+    }
+
+    private static String environment(String name, String stamp) {
+        return String.format(Locale.ROOT, "%s mode, %s, Java %s (%s), %d CPUs, %s", name, stamp,
+                System.getProperty("java.version"), System.getProperty("java.vm.name"),
+                Runtime.getRuntime().availableProcessors(), System.getProperty("os.name"));
+    }
+
+    private void printAndSave(Path txt, String environment, String tables) throws IOException {
+        String text = "lockfreelog benchmark results: " + environment + "\n\n" + tables;
+        Files.writeString(txt, text, StandardCharsets.UTF_8);
+        out.println();
+        out.println("=".repeat(100));
+        out.print(text);
+        out.println("=".repeat(100));
+    }
+
     /** JMH's options for one phase at one thread count: every peer and line size, in ops/s, with {@code -prof gc}. */
     static Options options(Plan.Phase phase, int threads, List<String> peers) {
         List<String> jvmArgs = new ArrayList<>(LatencyRunner.FORK_JVM_ARGS);
@@ -171,12 +248,26 @@ public final class BenchmarkRunner {
 
     private void report(Arguments arguments) throws IOException {
         Path tsv = arguments.file(0, "report needs the .tsv file of a run");
+        if (CostResult.isCostRun(tsv)) {
+            out.print(new CostReport(CostResult.read(tsv)).render());
+            return;
+        }
+        if (VirtualResult.isVirtualRun(tsv)) {
+            out.print(VirtualResult.render(VirtualResult.read(tsv)));
+            return;
+        }
         out.print(LatencyResults.isLatencyRun(tsv) ? new LatencyReport(LatencyResults.read(tsv)).render()
                 : new Report(ThroughputResult.read(tsv)).render());
     }
 
     private void chart(Arguments arguments) throws IOException {
         Path tsv = arguments.file(0, "chart needs the .tsv file of a run");
+        if (CostResult.isCostRun(tsv)) {
+            Path png = arguments.files.size() > 1 ? Paths.get(arguments.files.get(1))
+                    : arguments.docsDirectory().resolve("benchmark-cost.png");
+            drawCostChart(CostResult.read(tsv), tsv, png, arguments.label == null ? "" : ", " + arguments.label);
+            return;
+        }
         boolean latency = LatencyResults.isLatencyRun(tsv);
         Path png = arguments.files.size() > 1 ? Paths.get(arguments.files.get(1))
                 : arguments.docsDirectory().resolve(latency ? "benchmark-latency.png" : "benchmark-throughput.png");
@@ -198,6 +289,19 @@ public final class BenchmarkRunner {
             }
         } catch (IOException | RuntimeException | LinkageError e) {
             out.println("Could not draw the charts (" + e + "); redraw later with: chart " + tsv);
+        }
+    }
+
+    /** Draws a cost run's chart; a failure is reported, not thrown. */
+    private void drawCostChart(List<CostResult> results, Path tsv, Path png, String subtitle) {
+        try {
+            List<Path> drawn = Charts.drawCost(results, png, subtitle);
+            drawn.forEach(p -> out.println("Chart: " + p));
+            if (drawn.isEmpty()) {
+                out.println("No cost results for a chart in " + tsv);
+            }
+        } catch (IOException | RuntimeException | LinkageError e) {
+            out.println("Could not draw the cost chart (" + e + "); redraw later with: chart " + tsv);
         }
     }
 

@@ -64,6 +64,27 @@ final class ChartLines {
         return lines;
     }
 
+    /**
+     * Per peer, the median over its rounds of the process's CPU time per delivered line, in ns, at each
+     * thread count; a peer that lost lines is labelled with how many (its figure is per line it wrote).
+     */
+    static List<Line> cost(List<CostResult> results, List<Integer> threads) {
+        CostReport report = new CostReport(results);
+        List<Line> lines = new ArrayList<>();
+        for (String peer : Peer.order(results.stream().map(CostResult::peer).distinct().toList())) {
+            List<Double> values = new ArrayList<>();
+            for (int t : threads) {
+                Spread total = report.total(peer, t);
+                values.add(total.isEmpty() ? null : total.median());
+            }
+            if (values.stream().anyMatch(v -> v != null)) {
+                lines.add(line(peer, results.stream().filter(r -> r.peer().equals(peer)).map(CostResult::lines).toList(),
+                        values));
+            }
+        }
+        return lines;
+    }
+
     /** Per peer, its percentiles in microseconds at one rate and thread count. */
     static List<Line> latency(List<LatencyPoint> points, long rate, int threads) {
         List<Line> lines = new ArrayList<>();
@@ -77,9 +98,13 @@ final class ChartLines {
         return lines;
     }
 
-    private static Line line(String peer, List<LineCheck> entries, List<Double> values) {
+    static Line line(String peer, List<LineCheck> entries, List<Double> values) {
         if (peer.equals(Peer.ENCODE_ONLY.id())) {
             return new Line(peer, peer + " (reference, not a peer: encoding alone, writes nothing)", Role.REFERENCE, values);
+        }
+        if (peer.equals(Peer.LOGBACK_NOP.id())) {
+            return new Line(peer, peer + " (reference, not a peer: Logback's front end alone, writes nothing)",
+                    Role.REFERENCE, values);
         }
         String lost = lossText(entries);
         return new Line(peer, lost.isEmpty() ? peer : peer + " (" + lost + ")",

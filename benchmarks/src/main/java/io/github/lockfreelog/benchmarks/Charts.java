@@ -86,6 +86,21 @@ final class Charts {
     }
 
     /**
+     * The cost mode's chart: the process's CPU time per delivered line (median of the rounds) against
+     * threads, one line per peer; returns the files written (none without results).
+     */
+    static List<Path> drawCost(List<CostResult> results, Path png, String subtitle) throws IOException {
+        List<Integer> threads = new CostReport(results).threadCounts();
+        if (threads.isEmpty()) {
+            return List.of();
+        }
+        draw(chart("CPU time per delivered line by threads (" + Workload.DEFAULT_LINE_SIZE + "-byte lines, whole process"
+                + subtitle + ")", "threads", "ns of CPU per line delivered (median of the rounds; lower is better)", false),
+                threads.stream().map(String::valueOf).toList(), ChartLines.cost(results, threads), png);
+        return List.of(png);
+    }
+
+    /**
      * Lines delivered per second against threads, one line per peer, for the default line size.
      * Returns whether a chart was written (there must be throughput results).
      */

@@ -48,6 +48,11 @@ final class Format {
         return micros < 1000 ? fixed(micros, 1) : String.format(Locale.ROOT, "%,.0f", micros);
     }
 
+    /** Nanoseconds per line or call, whole, with separators: 412.4 -> "412", 1234.5 -> "1,235"; NaN -> "-". */
+    static String nanos(double nanos) {
+        return Double.isNaN(nanos) ? "-" : String.format(Locale.ROOT, "%,.0f", nanos);
+    }
+
     /** "1 thread", "4 threads". */
     static String threads(int threads) {
         return threads + (threads == 1 ? " thread" : " threads");

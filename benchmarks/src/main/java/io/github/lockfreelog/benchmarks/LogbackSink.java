@@ -42,8 +42,10 @@ final class LogbackSink implements Sink {
         }
         Path file = directory.resolve(peer.id() + ".log");
         Appender<ILoggingEvent> appender = switch (peer) {
-            case LOCKFREELOG -> lockFree(context, file, directory);
+            case LOCKFREELOG -> lockFree(context, file, directory, "8MB", 0);
+            case LOCKFREELOG_2X64K -> lockFree(context, file, directory, "64KB", 2);
             case ENCODE_ONLY -> encodeOnly(context);
+            case LOGBACK_NOP -> nop(context);
             case LOGBACK_FILE_FLUSH -> fileAppender(context, file, true);
             case LOGBACK_FILE -> fileAppender(context, file, false);
             case LOGBACK_ASYNC -> asyncAppender(context, fileAppender(context, file, false));
@@ -68,14 +70,18 @@ final class LogbackSink implements Sink {
         return encoder;
     }
 
-    private static Appender<ILoggingEvent> lockFree(LoggerContext context, Path file, Path directory) {
+    private static Appender<ILoggingEvent> lockFree(LoggerContext context, Path file, Path directory, String bufferSize,
+            int bufferCount) {
         LockFreeFileAppender appender = new LockFreeFileAppender();
         appender.setContext(context);
         appender.setName("lockfreelog");
         appender.setFile(file.toString());
         appender.setJournal(directory.resolve(".lockfreelog").resolve("lockfreelog.journal").toString());
         appender.setEncoder(encoder(context));
-        appender.setBufferSize(FileSize.valueOf("8MB"));
+        appender.setBufferSize(FileSize.valueOf(bufferSize));
+        if (bufferCount > 0) { // else the appender's default
+            appender.setBufferCount(bufferCount);
+        }
         appender.setBackpressure(Backpressure.BLOCK);
         appender.start();
         return appender;
@@ -86,6 +92,14 @@ final class LogbackSink implements Sink {
         appender.setContext(context);
         appender.setName("encode-only");
         appender.setEncoder(encoder(context));
+        appender.start();
+        return appender;
+    }
+
+    private static Appender<ILoggingEvent> nop(LoggerContext context) {
+        NopAppender appender = new NopAppender();
+        appender.setContext(context);
+        appender.setName("nop");
         appender.start();
         return appender;
     }
@@ -146,6 +160,11 @@ final class LogbackSink implements Sink {
     @Override
     public Path logFile() {
         return file;
+    }
+
+    /** lockfreelog's own statistics, read after {@link #stop()}; null for another appender. */
+    AppenderStatistics lockFreeStatistics() {
+        return appender instanceof LockFreeFileAppender lockFree ? lockFree.getStatistics() : null;
     }
 
     @Override

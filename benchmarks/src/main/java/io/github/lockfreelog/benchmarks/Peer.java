@@ -16,6 +16,13 @@ public enum Peer {
             "lockfreelog LockFreeFileAppender, 8 MB buffers, backpressure BLOCK"),
     ENCODE_ONLY("encode-only", Framework.LOGBACK,
             "Logback PatternLayoutEncoder whose bytes are discarded (the ceiling; writes no file)"),
+    /** Logback's front end alone: the floor under every Logback peer in the cost mode. */
+    LOGBACK_NOP("logback-nop", Framework.LOGBACK,
+            "Logback with an appender whose append does nothing (the front end alone; writes no file; cost mode only)",
+            Use.COST),
+    /** lockfreelog with buffers so small that callers wait for the drainer: the virtual mode's waits. */
+    LOCKFREELOG_2X64K("lockfreelog-2x64k", Framework.LOGBACK,
+            "lockfreelog LockFreeFileAppender, 2 buffers of 64 KB, backpressure BLOCK (virtual mode only)", Use.VIRTUAL),
     LOGBACK_FILE_FLUSH("logback-file-flush", Framework.LOGBACK,
             "Logback FileAppender, immediateFlush=true (Logback's default)"),
     LOGBACK_FILE("logback-file", Framework.LOGBACK,
@@ -38,14 +45,25 @@ public enum Peer {
         LOGBACK, LOG4J2
     }
 
+    /** Which modes run a peer when {@code --peers} does not name it: every mode, or one only. */
+    enum Use {
+        EVERY_MODE, COST, VIRTUAL
+    }
+
     private final String id;
     private final Framework framework;
     private final String description;
+    private final Use use;
 
     Peer(String id, Framework framework, String description) {
+        this(id, framework, description, Use.EVERY_MODE);
+    }
+
+    Peer(String id, Framework framework, String description, Use use) {
         this.id = id;
         this.framework = framework;
         this.description = description;
+        this.use = use;
     }
 
     public String id() {
@@ -62,7 +80,17 @@ public enum Peer {
 
     /** Whether the peer writes a log file whose lines can be counted. */
     public boolean writesFile() {
-        return this != ENCODE_ONLY;
+        return !isReference();
+    }
+
+    /** Whether the peer is a yardstick rather than a peer: it writes nothing (encode-only, logback-nop). */
+    public boolean isReference() {
+        return this == ENCODE_ONLY || this == LOGBACK_NOP;
+    }
+
+    /** Whether {@code id} names a reference ({@link #isReference()}); false for an unknown id. */
+    static boolean isReference(String id) {
+        return Arrays.stream(values()).anyMatch(p -> p.id.equals(id) && p.isReference());
     }
 
     public static Peer of(String id) {
@@ -74,23 +102,36 @@ public enum Peer {
         throw new IllegalArgumentException("unknown peer=" + id + ", known=" + ids());
     }
 
+    /** Every peer, those of one mode only included. */
     public static List<String> ids() {
         return Arrays.stream(values()).map(Peer::id).toList();
     }
 
+    /** The peers a mode runs when {@code --peers} names none: those of every mode, and the mode's own. */
+    static List<String> defaultIds(String command) {
+        Use own = switch (command) {
+            case "cost" -> Use.COST;
+            case "virtual" -> Use.VIRTUAL;
+            default -> Use.EVERY_MODE;
+        };
+        return Arrays.stream(values()).filter(p -> p.use == Use.EVERY_MODE || p.use == own).map(Peer::id).toList();
+    }
+
     /**
-     * The peers named in {@code ids}, in the order of this enum, the encode-only reference last (it is
-     * a yardstick, not one of them), unknown ids after them.
+     * The peers named in {@code ids}, in the order of this enum, the references last (encode-only, then
+     * logback-nop: yardsticks, not peers), unknown ids after them.
      */
     public static List<String> order(Collection<String> ids) {
         List<String> ordered = new ArrayList<>();
         for (Peer peer : values()) {
-            if (peer != ENCODE_ONLY && ids.contains(peer.id)) {
+            if (!peer.isReference() && ids.contains(peer.id)) {
                 ordered.add(peer.id);
             }
         }
-        if (ids.contains(ENCODE_ONLY.id)) {
-            ordered.add(ENCODE_ONLY.id);
+        for (Peer reference : List.of(ENCODE_ONLY, LOGBACK_NOP)) {
+            if (ids.contains(reference.id)) {
+                ordered.add(reference.id);
+            }
         }
         ids.stream().filter(id -> !ordered.contains(id)).distinct().forEach(ordered::add);
         return ordered;

@@ -56,6 +56,51 @@ record Plan(List<Phase> jmh, Latency latency) {
         }
     }
 
+    /** Seconds a cost or virtual fork takes beyond its own time: JVM start, configuring, stopping, counting lines. */
+    static final int COST_FORK_OVERHEAD_SECONDS = 4;
+
+    /**
+     * The cost mode: per thread count, {@code rounds} rounds of one fork per peer (peers taking turns in
+     * each round), each with {@code warmupSeconds} of warm-up and {@code measureSeconds} measured.
+     */
+    record Cost(List<Integer> threads, int warmupSeconds, int measureSeconds, int rounds) {
+
+        Cost {
+            if (rounds < 1) {
+                throw new IllegalArgumentException("--forks (rounds) must be at least 1, got " + rounds);
+            }
+        }
+
+        long estimateSeconds(int peers) {
+            return (long) threads.size() * rounds * peers * (warmupSeconds + measureSeconds + COST_FORK_OVERHEAD_SECONDS);
+        }
+    }
+
+    /** The cost mode's plan: {@link #QUICK_THREADS}, 3 rounds of 2 s warm-up + 4 s measured; about 17 minutes for 11 peers. */
+    static Cost cost(Arguments arguments) {
+        return new Cost(orElse(arguments.threads, QUICK_THREADS), orElse(arguments.warmupSeconds, 2),
+                orElse(arguments.measureSeconds, 4), orElse(arguments.forks, 3));
+    }
+
+    /**
+     * The virtual mode: {@code events} measured events (after {@code warmupEvents}) per fork, per peer, from
+     * a new virtual thread each and from a pool of {@code platformThreads}; {@code rounds} rounds.
+     */
+    record Virtual(int events, int warmupEvents, int platformThreads, int rounds) {
+
+        Virtual {
+            if (rounds < 1 || events < 1) {
+                throw new IllegalArgumentException("--forks and --events must be at least 1, got " + rounds + ", " + events);
+            }
+        }
+    }
+
+    static Virtual virtual(Arguments arguments) {
+        int events = orElse(arguments.events, 500_000);
+        return new Virtual(events, Math.max(1, events / 2), orElse(arguments.threads, List.of(4)).get(0),
+                orElse(arguments.forks, 1));
+    }
+
     long estimateSeconds(int peers) {
         return jmh.stream().mapToLong(p -> p.estimateSeconds(peers)).sum()
                 + (latency == null ? 0 : latency.estimateSeconds(peers));

@@ -51,7 +51,17 @@ final class Trial {
      * the folder unless told to keep it.
      */
     LineCheck finish(String mode, int threads, long accepted) throws IOException {
+        return finish(mode, threads, accepted, () -> { });
+    }
+
+    /**
+     * As {@link #finish(String, int, long)}, running {@code afterStop} once the framework has stopped and
+     * before the lines are counted: the cost mode samples the process's CPU time there, so that
+     * stopping and flushing count and counting the file does not.
+     */
+    LineCheck finish(String mode, int threads, long accepted, Runnable afterStop) throws IOException {
         sink.stop();
+        afterStop.run();
         LineCounter.Count count = peer.writesFile() ? LineCounter.count(sink.logFile()) : new LineCounter.Count(-1, 0, 0);
         LineCheck check = new LineCheck(accepted, count.lines(), count.bytes(), count.nulBytes());
         String details = sink.details();
