@@ -23,7 +23,7 @@ class LockFreeLogRuntimeHints implements RuntimeHintsRegistrar {
     /** The chain's field in {@link #PATTERN_LAYOUT_BASE}. */
     static final String PATTERN_HEAD_FIELD = "head";
 
-    /** The JDK class through which core's {@code io.github.lockfreelog.files.Unmapper} unmaps the journal at stop. */
+    /** The JDK class through which core's {@code io.github.lockfreelog.files.FileMapping} unmaps the journal before Java 22. */
     static final String UNSAFE = "sun.misc.Unsafe";
 
     /** Where the starter reads the removed properties from at start-up. */

@@ -1,16 +1,15 @@
 package io.github.lockfreelog.journal;
 
+import io.github.lockfreelog.files.FileMapping;
 import io.github.lockfreelog.files.FileTimes;
 import io.github.lockfreelog.files.PrivateFolders;
 import io.github.lockfreelog.files.SafeFiles;
-import io.github.lockfreelog.files.Unmapper;
 import io.github.lockfreelog.sink.LandedBytes;
 import java.io.IOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -61,13 +60,15 @@ public final class WriteLedger implements AutoCloseable {
 
     private final Path file;
     private final FileChannel channel;
-    private final MappedByteBuffer map;
+    private final FileMapping mapping;
+    private final ByteBuffer map;
     private boolean closed;
 
-    private WriteLedger(Path file, FileChannel channel, MappedByteBuffer map) {
+    private WriteLedger(Path file, FileChannel channel, FileMapping mapping) {
         this.file = file;
         this.channel = channel;
-        this.map = map;
+        this.mapping = mapping;
+        this.map = mapping.buffer();
     }
 
     /** The ledger file of {@code logFile} (a real path), beside its journals. */
@@ -93,7 +94,7 @@ public final class WriteLedger implements AutoCloseable {
                 ByteBuffer zeros = ByteBuffer.allocate((int) (length - channel.size()));
                 channel.write(zeros, channel.size()); // written, not sparse: a store never faults on a full disk
             }
-            return new WriteLedger(file, channel, channel.map(FileChannel.MapMode.READ_WRITE, 0, length));
+            return new WriteLedger(file, channel, FileMapping.map(channel, length));
         } catch (IOException | RuntimeException e) {
             channel.close();
             throw e;
@@ -175,6 +176,6 @@ public final class WriteLedger implements AutoCloseable {
             return;
         }
         closed = true;
-        Unmapper.closeAndUnmap(channel, map);
+        mapping.closeAndRelease(channel);
     }
 }

@@ -2,12 +2,12 @@ package io.github.lockfreelog.term;
 
 import static io.github.lockfreelog.term.JournalDescriptor.*;
 
+import io.github.lockfreelog.files.FileMapping;
 import io.github.lockfreelog.files.PrivateFolders;
 import io.github.lockfreelog.files.SafeFiles;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -64,8 +64,8 @@ public final class JournalFiles {
             position += channel.write(zeros, position);
         }
         channel.force(false);
-        MappedByteBuffer mapped = channel.map(FileChannel.MapMode.READ_WRITE, 0, length);
-        Journal journal = new MappedJournal(path, bufferCount, bufferSize, channel, mapped, ownsChannel);
+        Journal journal = new MappedJournal(path, bufferCount, bufferSize, channel, FileMapping.map(channel, length),
+                ownsChannel);
         journal.initialise();
         return journal;
     }
@@ -124,7 +124,6 @@ public final class JournalFiles {
             throw new JournalFormatException("journal " + path + " is " + size + " bytes long, expected " + length
                     + " for bufferCount=" + count + " bufferSize=" + bufferSize);
         }
-        MappedByteBuffer mapped = channel.map(FileChannel.MapMode.READ_WRITE, 0, length);
-        return new MappedJournal(path, count, bufferSize, channel, mapped, ownsChannel);
+        return new MappedJournal(path, count, bufferSize, channel, FileMapping.map(channel, length), ownsChannel);
     }
 }

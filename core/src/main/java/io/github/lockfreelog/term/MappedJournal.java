@@ -2,39 +2,44 @@ package io.github.lockfreelog.term;
 
 import static io.github.lockfreelog.term.JournalDescriptor.*;
 
-import io.github.lockfreelog.files.Unmapper;
+import io.github.lockfreelog.files.FileMapping;
 import java.io.IOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 
 /**
- * The journal's memory in production: the file, mapped once by {@link Journal#create} or
- * {@link Journal#open} and kept mapped until {@link #close()}. Shared words are read and written
- * with {@code VarHandle}s over the mapping, so ordered and atomic access needs no
- * {@code sun.misc.Unsafe}; bytes are copied with absolute bulk gets and puts.
+ * The journal's memory in production: the file, mapped once by {@link JournalFiles} (through a
+ * {@link FileMapping}: the foreign memory API on Java 22 and later) and kept mapped until
+ * {@link #close()}. Shared words are read and written with {@code VarHandle}s over the mapping, so
+ * ordered and atomic access needs no {@code sun.misc.Unsafe}; bytes are copied with absolute bulk
+ * gets and puts.
  */
 final class MappedJournal extends Journal {
 
     private static final VarHandle INT = MethodHandles.byteBufferViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
     private static final VarHandle LONG = MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle ARRAY_LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     private static final int FILL_CHUNK = 64 * 1024;
 
     private final FileChannel channel;
-    private final MappedByteBuffer buffer;
+    private final FileMapping mapping;
+    private final ByteBuffer buffer;
+    /** The free-slot pattern that {@link #fillEmpty} copies, made once: the drainer allocates nothing per refill. */
+    private final byte[] fillPattern = new byte[FILL_CHUNK];
     /** Whether closing the journal closes its file (else the file's lock holder owns the channel). */
     private final boolean ownsChannel;
     private boolean closed;
 
-    MappedJournal(Path path, int bufferCount, int bufferSize, FileChannel channel, MappedByteBuffer buffer,
+    MappedJournal(Path path, int bufferCount, int bufferSize, FileChannel channel, FileMapping mapping,
             boolean ownsChannel) {
         super(path, bufferCount, bufferSize);
         this.channel = channel;
-        this.buffer = buffer;
+        this.mapping = mapping;
+        this.buffer = mapping.buffer();
         this.ownsChannel = ownsChannel;
     }
 
@@ -120,8 +125,8 @@ final class MappedJournal extends Journal {
 
     @Override
     public void fillEmpty(int offset, int length, int termId) {
-        byte[] pattern = new byte[FILL_CHUNK];
-        ByteBuffer.wrap(pattern).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer().put(0, emptyHeader(termId));
+        final byte[] pattern = fillPattern; // the drainer's alone, and the creating thread's before it starts
+        ARRAY_LONG.set(pattern, 0, emptyHeader(termId));
         for (int i = Long.BYTES; i < FILL_CHUNK; i += i) {
             System.arraycopy(pattern, 0, pattern, i, Math.min(i, FILL_CHUNK - i));
         }
@@ -138,7 +143,7 @@ final class MappedJournal extends Journal {
             return;
         }
         closed = true;
-        Unmapper.closeAndUnmap(ownsChannel ? channel : null, buffer);
+        mapping.closeAndRelease(ownsChannel ? channel : null);
     }
 
     @Override
@@ -146,7 +151,7 @@ final class MappedJournal extends Journal {
         boolean wasClosed = closed;
         closed = true;
         if (!wasClosed) {
-            Unmapper.unmap(buffer); // before the truncation: a store past the file's end would fault
+            mapping.release(); // before the truncation: a store past the file's end would fault
         }
         try {
             channel.truncate(0);
