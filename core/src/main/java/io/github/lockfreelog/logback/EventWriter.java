@@ -43,6 +43,11 @@ final class EventWriter {
                     + " concurrent use, so events are encoded one at a time; set <encoderThreadSafe>true</encoderThreadSafe>"
                     + " if it is");
         }
+        if (guard == null && PatternEncoding.isEligibleButUnavailable(encoder)) {
+            settings.addInfo("The allocation-free pattern path is not available with this Logback version ("
+                    + PatternEncoding.logbackVersion() + ": its converter chain cannot be read)" + suffix
+                    + ", so events are encoded by the encoder itself, which allocates per event");
+        }
         return new EventWriter(encoder, guard, dropBelow);
     }
 
@@ -52,8 +57,12 @@ final class EventWriter {
         if (fast != null) {
             PatternEncoding.Scratch encoded = fast.encode(event);
             if (encoded != null) {
-                if (encoded.length > 0) {
-                    appendSafely(engine, encoded.bytes, encoded.length, event.getLevel().toInt() < dropBelow);
+                try {
+                    if (encoded.length > 0) {
+                        appendSafely(engine, encoded.bytes, encoded.length, event.getLevel().toInt() < dropBelow);
+                    }
+                } finally {
+                    fast.release(encoded);
                 }
                 return;
             }

@@ -1,6 +1,7 @@
 package io.github.lockfreelog.logback;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.LoggerContext;
@@ -12,12 +13,14 @@ import io.github.lockfreelog.diagnostics.PageFaults;
 import io.github.lockfreelog.engine.Backpressure;
 import io.github.lockfreelog.testing.GatedSink;
 import io.github.lockfreelog.testing.TestAppenders;
+import io.github.lockfreelog.testing.TestThreads;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
@@ -155,6 +158,34 @@ class AppenderBehaviourTest {
         for (int i = 0; i < n; i++) {
             assertThat(lines.get(i)).isEqualTo("event " + i + " ........................");
         }
+    }
+
+    @Test
+    void eventsEachLoggedFromANewVirtualThreadAreEachWrittenOnceWhole() throws Exception {
+        ExecutorService executor = TestThreads.virtualThreadPerTask();
+        assumeTrue(executor != null, "virtual threads need Java 21");
+        Path log = dir.resolve("virtual.log");
+        // two small buffers: callers wait for the drainer now and then, parked rather than spinning
+        LockFreeFileAppender appender = start(log, a -> {
+            a.setBufferCount(2);
+            a.setMaxBlockTime(Duration.valueOf("30 seconds"));
+        });
+        int events = 20_000;
+        try {
+            for (int i = 0; i < events; i++) {
+                String message = "virtual " + i;
+                executor.execute(() -> log(appender, Level.INFO, message));
+            }
+        } finally {
+            executor.shutdown();
+            assertThat(executor.awaitTermination(60, TimeUnit.SECONDS)).isTrue();
+        }
+        appender.stop();
+        List<String> lines = TestAppenders.lines(log);
+        assertThat(appender.getStatistics().dropped()).isZero();
+        assertThat(lines).hasSize(events).doesNotHaveDuplicates();
+        assertThat(new java.util.HashSet<>(lines)).isEqualTo(java.util.stream.IntStream.range(0, events)
+                .mapToObj(i -> "virtual " + i).collect(java.util.stream.Collectors.toSet()));
     }
 
     @Test

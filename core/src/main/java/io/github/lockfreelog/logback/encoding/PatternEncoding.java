@@ -7,6 +7,7 @@ import ch.qos.logback.core.encoder.Encoder;
 import ch.qos.logback.core.encoder.LayoutWrappingEncoder;
 import ch.qos.logback.core.pattern.Converter;
 import ch.qos.logback.core.pattern.PatternLayoutBase;
+import io.github.lockfreelog.engine.VirtualThreads;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.charset.Charset;
@@ -14,7 +15,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * Encodes an event of a plain {@link PatternLayoutEncoder} straight into a per-thread byte buffer:
+ * Encodes an event of a plain {@link PatternLayoutEncoder} straight into a per-thread byte buffer
+ * (a platform thread's own, or one a virtual thread borrows from a fixed pool):
  * the same bytes as {@code encoder.encode(event)}, without the {@code StringBuilder}, {@code String}
  * and {@code byte[]} that Logback allocates for each event, and without encoding again the parts of a
  * line that rarely change.
@@ -48,7 +50,10 @@ public final class PatternEncoding {
     /** The plan of the layout's current converter chain; rebuilt if the layout is started again. */
     private volatile EncodingPlan plan;
 
-    private final ThreadLocal<Scratch> scratch = ThreadLocal.withInitial(Scratch::new);
+    /** Platform threads keep a scratch each (bounded by the threads alive; freed with them). */
+    private final ThreadLocal<Scratch> scratch = ThreadLocal.withInitial(() -> new Scratch(Scratch.OWN));
+    /** Virtual threads borrow one: see {@link ScratchPool}. */
+    final ScratchPool pool = ScratchPool.forThisMachine();
 
     private PatternEncoding(PatternLayout layout) {
         this.layout = layout;
@@ -72,10 +77,31 @@ public final class PatternEncoding {
         return HEAD != null;
     }
 
+    /** The running Logback's version, as its jar names it, or {@code "unknown"}. */
+    public static String logbackVersion() {
+        String version = PatternLayoutBase.class.getPackage().getImplementationVersion();
+        return version != null ? version : "unknown";
+    }
+
     /** The fast path for this encoder, or {@code null} where it would not give the same bytes. */
-    @SuppressWarnings("unchecked")
     public static PatternEncoding of(Encoder<ILoggingEvent> encoder) {
-        if (HEAD == null || encoder == null
+        PatternLayout layout = eligibleLayout(encoder);
+        return HEAD == null || layout == null ? null : new PatternEncoding(layout);
+    }
+
+    /**
+     * Whether {@code encoder} is one the fast path would take but cannot, because this Logback's
+     * converter chain cannot be read ({@link #available()} is {@code false}): its events are then
+     * encoded the ordinary way, allocating per event, and the appender says so.
+     */
+    public static boolean isEligibleButUnavailable(Encoder<ILoggingEvent> encoder) {
+        return HEAD == null && eligibleLayout(encoder) != null;
+    }
+
+    /** The layout of a plain pattern encoder in UTF-8, or {@code null} for any other encoder. */
+    @SuppressWarnings("unchecked")
+    private static PatternLayout eligibleLayout(Encoder<ILoggingEvent> encoder) {
+        if (encoder == null
                 || (encoder.getClass() != PatternLayoutEncoder.class && encoder.getClass() != LayoutWrappingEncoder.class)) {
             return null; // a subclass may encode differently
         }
@@ -84,22 +110,23 @@ public final class PatternEncoding {
             return null;
         }
         Charset charset = wrapping.getCharset() != null ? wrapping.getCharset() : Charset.defaultCharset();
-        if (!StandardCharsets.UTF_8.equals(charset)) {
-            return null;
-        }
-        return new PatternEncoding(layout);
+        return StandardCharsets.UTF_8.equals(charset) ? layout : null;
     }
 
     /**
-     * Encodes the event into this thread's buffer.
+     * Encodes the event into this thread's buffer (a virtual thread's is lent from a pool: the
+     * caller gives it back with {@link #release} once it has used the bytes).
      *
      * @return the scratch holding the bytes in {@code bytes[0..length)} (none while the layout is
-     *         stopped), or {@code null} when the event is too long for the fast path (the caller
-     *         then uses the encoder)
+     *         stopped), or {@code null} when the event is too long for the fast path, or a virtual
+     *         thread finds every pooled scratch lent (the caller then uses the encoder)
      */
     @SuppressWarnings("unchecked")
     public Scratch encode(ILoggingEvent event) {
-        Scratch s = scratch.get();
+        Scratch s = VirtualThreads.isCurrent() ? pool.take() : scratch.get();
+        if (s == null) {
+            return null;
+        }
         s.length = 0;
         if (!layout.isStarted()) {
             return s;
@@ -117,10 +144,18 @@ public final class PatternEncoding {
         for (int i = 0; i < segments.length; i++) {
             if (!segments[i].write(event, s, s.caches[i])) {
                 s.tooLong();
+                release(s);
                 return null;
             }
         }
         return s;
+    }
+
+    /** Gives back a scratch that {@link #encode} returned, once its bytes are used; a no-op for a thread's own. */
+    public void release(Scratch s) {
+        if (s.home != Scratch.OWN) {
+            pool.give(s);
+        }
     }
 
     /**
@@ -131,6 +166,8 @@ public final class PatternEncoding {
      */
     public static final class Scratch {
         private static final int INITIAL = 256;
+        /** The {@link #home} of a platform thread's own scratch. */
+        static final int OWN = -1;
 
         StringBuilder text = new StringBuilder(INITIAL);
         private char[] chars = new char[INITIAL];
@@ -141,8 +178,11 @@ public final class PatternEncoding {
         EncodingPlan plan;
         /** Per segment of {@link #plan}, the outputs this thread keeps ({@code null} where its kind keeps none). */
         CachedOutput[][] caches;
+        /** Where in its {@link ScratchPool} this scratch is kept, or {@link #OWN}. */
+        final int home;
 
-        private Scratch() {
+        Scratch(int home) {
+            this.home = home;
         }
 
         /** Starts encoding with {@code p}: empty caches for its segments. */

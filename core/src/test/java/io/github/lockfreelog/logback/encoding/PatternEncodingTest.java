@@ -1,6 +1,7 @@
 package io.github.lockfreelog.logback.encoding;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.LoggerContext;
@@ -11,12 +12,19 @@ import ch.qos.logback.classic.spi.ThrowableProxy;
 import ch.qos.logback.core.pattern.PatternLayoutBase;
 import io.github.lockfreelog.logback.LockFreeFileAppender;
 import io.github.lockfreelog.testing.TestAppenders;
+import io.github.lockfreelog.testing.TestThreads;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -287,6 +295,54 @@ class PatternEncodingTest {
                 PatternEncoding.of(encoder).encode(event).length), StandardCharsets.UTF_8))
                 .startsWith("failed\njava.lang.IllegalArgumentException: deep").isEqualTo(
                         new String(encoder.encode(event), StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void virtualThreadsBorrowFromABoundedPoolAndGetTheEncodersBytes() throws Exception {
+        ExecutorService executor = TestThreads.virtualThreadPerTask();
+        assumeTrue(executor != null, "virtual threads need Java 21");
+        PatternLayoutEncoder encoder = encoder("%-5level [%thread] %logger{36} - %msg%n");
+        PatternEncoding fast = PatternEncoding.of(encoder);
+        Set<PatternEncoding.Scratch> used = ConcurrentHashMap.newKeySet();
+        List<Future<String>> results = new ArrayList<>();
+        try {
+            for (int i = 0; i < 2_000; i++) {
+                ILoggingEvent event = event("event " + i, null);
+                results.add(executor.submit(() -> {
+                    PatternEncoding.Scratch s = fast.encode(event);
+                    if (s == null) {
+                        return "every pooled scratch lent";
+                    }
+                    try {
+                        used.add(s);
+                        return s.home == PatternEncoding.Scratch.OWN ? "a thread-local scratch"
+                                : new String(Arrays.copyOf(s.bytes, s.length), StandardCharsets.UTF_8);
+                    } finally {
+                        fast.release(s);
+                    }
+                }));
+            }
+            for (int i = 0; i < results.size(); i++) {
+                assertThat(results.get(i).get()).isEqualTo(new String(encoder.encode(event("event " + i, null)),
+                        StandardCharsets.UTF_8));
+            }
+        } finally {
+            executor.shutdown();
+            assertThat(executor.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
+        }
+        assertThat(used).as("scratches used by 2,000 virtual threads").isNotEmpty().hasSizeLessThanOrEqualTo(fast.pool.size());
+    }
+
+    @Test
+    void aPoolLendsEachScratchOnceAndNoneWhenAllAreLent() {
+        ScratchPool pool = new ScratchPool(2);
+        PatternEncoding.Scratch first = pool.take();
+        PatternEncoding.Scratch second = pool.take();
+        assertThat(first).isNotNull().isNotSameAs(second);
+        assertThat(second).isNotNull();
+        assertThat(pool.take()).as("every scratch is lent").isNull();
+        pool.give(second);
+        assertThat(pool.take()).isSameAs(second);
     }
 
     static final class ThrowableProxyHolder {
