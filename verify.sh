@@ -15,3 +15,21 @@ mvn -B verify -Pboot3 -pl '!benchmarks' "$@"
 # tests (*Test) do not depend on Spring Boot and ran above.
 mvn -B verify -Dspring-boot4.version=4.1.2 -pl '!benchmarks' -Dtest='*Tests,PatternEncodingTest' \
     -Dsurefire.failIfNoSpecifiedTests=false "$@"
+
+# Logback 1.6 (Spring Boot 4.2 moves to it): core's tests, on Logback 1.6.6 in place of Spring Boot's.
+mvn -B verify -pl core -Dlogback.version=1.6.6 "$@"
+
+# JDK 25, when one is installed (JAVA25_HOME, else Temurin 25 where these machines have it): core's and
+# the starter's tests on it, so the build stays free of JDK 25's warnings and its tests pass there too.
+jdk25="${JAVA25_HOME:-}"
+if [ -z "$jdk25" ]; then
+  for candidate in /usr/lib/jvm/temurin-25-jdk-amd64 /usr/lib/jvm/temurin-25-jdk /usr/lib/jvm/java-25-openjdk-amd64; do
+    if [ -x "$candidate/bin/javac" ]; then jdk25="$candidate"; break; fi
+  done
+fi
+if [ -n "$jdk25" ] && [ -x "$jdk25/bin/javac" ]; then
+  echo "verify.sh: core and the starter on JDK 25 ($jdk25)"
+  JAVA_HOME="$jdk25" mvn -B verify -pl core,autoconfigure,starter "$@"
+else
+  echo "verify.sh: no JDK 25 found (set JAVA25_HOME to one): core and the starter were not tested on JDK 25"
+fi
