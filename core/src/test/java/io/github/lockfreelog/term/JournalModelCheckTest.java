@@ -3,13 +3,13 @@ package io.github.lockfreelog.term;
 import static io.github.lockfreelog.term.JournalDescriptor.*;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.github.lockfreelog.diagnostics.StatusReporter;
 import io.github.lockfreelog.drain.DrainLog;
 import io.github.lockfreelog.drain.Drainer;
 import io.github.lockfreelog.engine.Backpressure;
 import io.github.lockfreelog.engine.EngineConfig;
 import io.github.lockfreelog.engine.JournalEngine;
 import io.github.lockfreelog.testing.RecordingSink;
+import io.github.lockfreelog.testing.TestStatus;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.reflect.Method;
@@ -65,20 +65,6 @@ class JournalModelCheckTest {
     /** Most events one caller appends in a scenario. */
     static final int MAX_EVENTS = 8;
     static final int MAX_CALLERS = 4;
-
-    private static final StatusReporter QUIET = new StatusReporter() {
-        @Override
-        public void info(String message) {
-        }
-
-        @Override
-        public void warn(String message, Throwable cause) {
-        }
-
-        @Override
-        public void error(String message, Throwable cause) {
-        }
-    };
 
     /** Executions explored per scenario; {@code -Dlockfreelog.modelCheck.invocations=10000} explores deeper. */
     static final int INVOCATIONS = Integer.getInteger("lockfreelog.modelCheck.invocations", 1000);
@@ -226,7 +212,7 @@ class JournalModelCheckTest {
                 .maxBlock(0, TimeUnit.NANOSECONDS).flushInterval(1, TimeUnit.HOURS)
                 .unblockTimeout(unblockTimeoutNanos, TimeUnit.NANOSECONDS).stopTimeout(1, TimeUnit.SECONDS).build();
             try {
-                this.engine = JournalEngine.withoutDrainerThread(config, journal, sink, QUIET);
+                this.engine = JournalEngine.withoutDrainerThread(config, journal, sink, TestStatus.QUIET);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
