@@ -35,6 +35,15 @@ public final class JournalEngine {
     private static final long NOT_WAITING = Long.MIN_VALUE;
     private static final long DROPPED = Long.MAX_VALUE;
 
+    static {
+        // Classes the caller's path needs are loaded here, with the engine: a class first loaded inside
+        // append holds the class loader's monitor there, which pins a virtual caller to its carrier.
+        VirtualThreads.isCurrent();
+        BackOff.pause(0, 0);
+        TermAppender.Commit.values();
+        TermAppender.Rotation.values();
+    }
+
     private final EngineState state;
     private final JournalCounters counters;
     private final int maxEventSize;

@@ -57,6 +57,7 @@ public final class PatternEncoding {
 
     private PatternEncoding(PatternLayout layout) {
         this.layout = layout;
+        VirtualThreads.isCurrent(); // loaded now, not inside a virtual caller's first event (which would pin it)
     }
 
     private static VarHandle headHandle() {
