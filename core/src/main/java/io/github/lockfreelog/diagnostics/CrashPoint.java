@@ -56,7 +56,7 @@ public final class CrashPoint {
      * {@code lockfreelog.crashPoint} for this very point ever gets here (a crash test's child),
      * never an application's append path.
      */
-    private static synchronized void count() {
+    private static synchronized void count() { // crash tests' children only, see above
         if (++reached >= AT) {
             System.out.flush();
             Runtime.getRuntime().halt(HALT_STATUS);

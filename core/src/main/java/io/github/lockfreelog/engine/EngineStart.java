@@ -29,9 +29,11 @@ final class EngineStart implements JournalReplacer {
     private final int slots;
     private final LogSink sink;
     private final StatusReporter status;
-    private JournalCounters counters;
+    private final JournalCounters counters;
 
-    private EngineStart(EngineConfig config, Path firstSlot, int slots, LogSink sink, StatusReporter status) {
+    private EngineStart(EngineConfig config, Path firstSlot, int slots, LogSink sink, StatusReporter status,
+            JournalCounters counters) {
+        this.counters = counters;
         this.config = config;
         this.firstSlot = firstSlot;
         this.slots = slots;
@@ -46,7 +48,7 @@ final class EngineStart implements JournalReplacer {
         EngineConfig config = requested.withJournal(taken.journal());
         // Locks on the journal slot, taken once here at start and held for the engine's life
         // (released when the engine closes); append never touches them.
-        JournalLock lock = taken.lock();
+        JournalLock lock = taken.lock(); // file locks of start-up, never taken or waited for on append
         int entry = WriteLedger.entryOf(taken.slot(), taken.journal());
         LogSink sink = null;
         Journal journal = null;
@@ -61,8 +63,8 @@ final class EngineStart implements JournalReplacer {
             }
             journal = JournalFiles.create(config.journalFile(), lock.journalChannel(), config.bufferCount(), config.bufferSize());
             EngineState state = new EngineState(new ActiveJournal(journal, lock, ledger, entry));
-            EngineStart replacer = new EngineStart(config, requested.journalFile(), requested.journalSlots(), sink, status);
-            replacer.counters = state.counters;
+            EngineStart replacer = new EngineStart(config, requested.journalFile(), requested.journalSlots(), sink, status,
+                    state.counters);
             replacer.count(recovered);
             JournalEngine engine = new JournalEngine(config, state, sink, status, replacer);
             engine.startDrainer();
@@ -111,20 +113,21 @@ final class EngineStart implements JournalReplacer {
         // File locks of the new slot, taken here by the drainer (as at start), held until the engine
         // closes; callers never take or wait for them.
         JournalSlots.Taken taken = JournalSlots.take(firstSlot, slots, status);
+        JournalLock lock = taken.lock(); // the drainer's, taken here; callers never take or wait for it
         WriteLedger ledger = openLedger(config.logFile(), status); // the old one went with its folder, most likely
         int entry = WriteLedger.entryOf(taken.slot(), taken.journal());
         try {
             // the slot taken may hold what a killed instance left: recovered before it is made anew,
             // as at start (the drainer, which calls this, owns the sink)
-            count(Recovery.recover(taken.lock(), sink, ledger == null ? null : ledger.entry(entry), status));
-            Journal journal = JournalFiles.create(taken.journal(), taken.lock().journalChannel(), config.bufferCount(),
+            count(Recovery.recover(lock, sink, ledger == null ? null : ledger.entry(entry), status));
+            Journal journal = JournalFiles.create(taken.journal(), lock.journalChannel(), config.bufferCount(),
                     config.bufferSize());
-            return new ActiveJournal(journal, taken.lock(), ledger, entry);
+            return new ActiveJournal(journal, lock, ledger, entry);
         } catch (IOException | RuntimeException | Error e) {
             if (ledger != null) {
                 ledger.close();
             }
-            taken.lock().close();
+            lock.close(); // releases the file locks just taken; no caller holds or waits for them
             throw e;
         }
     }

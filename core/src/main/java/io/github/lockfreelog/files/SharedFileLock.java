@@ -10,7 +10,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
-import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.locks.ReentrantLock; // the roll lock's in-JVM half: only a drainer that rolls takes it
 
 /**
  * A lock file that the users of one JVM share and take one at a time, across processes (the roll
@@ -35,7 +35,7 @@ public final class SharedFileLock implements AutoCloseable {
          * Taken before the file lock: one holder per JVM, so the file lock is never asked for twice.
          * Only the drainer takes it, to roll; callers of append never touch it.
          */
-        final ReentrantLock inJvm = new ReentrantLock();
+        final ReentrantLock inJvm = new ReentrantLock(); // the drainer's, to roll; never on an append
         /** Replaced, under {@link #inJvm}, when an interrupt closed it or the name stands for another file. */
         FileChannel channel;
         Object key;
@@ -130,7 +130,7 @@ public final class SharedFileLock implements AutoCloseable {
             }
         } finally {
             if (!taken) {
-                s.inJvm.unlock();
+                s.inJvm.unlock(); // the drainer's roll lock, see inJvm
             }
         }
     }
@@ -141,7 +141,7 @@ public final class SharedFileLock implements AutoCloseable {
         } catch (IOException e) {
             // the channel was closed under it, which released it
         } finally {
-            shared.inJvm.unlock();
+            shared.inJvm.unlock(); // the drainer's roll lock, see inJvm
         }
     }
 

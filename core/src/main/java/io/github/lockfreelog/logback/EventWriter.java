@@ -76,7 +76,7 @@ final class EventWriter {
             // start, naming encoderThreadSafe): sharing it unguarded would corrupt lines. The lock
             // covers the encoding alone, never the reservation or copy, and the lock-free path
             // (known-safe encoders) never takes this branch.
-            synchronized (guard) {
+            synchronized (guard) { // only an encoder not known to be thread-safe; see above
                 bytes = encoder.encode(event);
             }
         }
