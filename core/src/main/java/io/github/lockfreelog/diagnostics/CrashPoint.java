@@ -10,6 +10,11 @@ public final class CrashPoint {
 
     /** After the intent of a write to the log file, before the write. */
     public static final String BEFORE_LOG_WRITE = "before-log-write";
+    /**
+     * In a write to the log file: the first half of it is written, then the JVM halts, as when a
+     * kill -9 cuts a {@code write} short at a page.
+     */
+    public static final String MID_LOG_WRITE = "mid-log-write";
     /** After a write to the log file, before its drain record. */
     public static final String AFTER_LOG_WRITE = "after-log-write";
     /** While the drainer refills a drained buffer with the next term's free slots. */
@@ -46,9 +51,23 @@ public final class CrashPoint {
 
     /** Halts the JVM if the crash tests asked for this point (and this is the n-th time it is reached). */
     public static void reached(String point) {
-        if (POINT != null && POINT.equals(point)) {
-            count();
+        if (isDue(point)) {
+            halt();
         }
+    }
+
+    /**
+     * Whether the crash tests asked for this point and this is the n-th time it is reached: for a
+     * point that does part of its work before it {@linkplain #halt halts}.
+     */
+    public static boolean isDue(String point) {
+        return POINT != null && POINT.equals(point) && count();
+    }
+
+    /** Halts the JVM, as abruptly as kill -9. */
+    public static void halt() {
+        System.out.flush();
+        Runtime.getRuntime().halt(HALT_STATUS);
     }
 
     /**
@@ -56,10 +75,7 @@ public final class CrashPoint {
      * {@code lockfreelog.crashPoint} for this very point ever gets here (a crash test's child),
      * never an application's append path.
      */
-    private static synchronized void count() { // crash tests' children only, see above
-        if (++reached >= AT) {
-            System.out.flush();
-            Runtime.getRuntime().halt(HALT_STATUS);
-        }
+    private static synchronized boolean count() { // crash tests' children only, see above
+        return ++reached >= AT;
     }
 }

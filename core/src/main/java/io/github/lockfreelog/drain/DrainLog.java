@@ -8,6 +8,8 @@ import io.github.lockfreelog.term.Journal;
 import io.github.lockfreelog.term.JournalDescriptor;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Every write to the log file, by the drainer or by recovery, goes through here, so that the
@@ -16,6 +18,19 @@ import java.nio.ByteBuffer;
  * (see {@link JournalDescriptor}). A crash at any point leaves at most one write unsettled, and
  * recovery settles it by content; a write that failed is recorded as such, with how much of the
  * range had landed, so recovery writes the rest without a search.
+ *
+ * <p><b>A line another process left cut.</b> The kernel may cut a {@code write} short at any page
+ * when its process is killed, and the cut line stays at the end of a log file that other instances
+ * share. A write of whole lines that starts where another writer left off first looks at the
+ * file's last byte. If it is not a newline while another instance's write is in flight (by the
+ * {@link WriteLedger}), that write is given time to finish: until the file and the writes in flight
+ * stay unchanged for {@link #CUT_LINE_WAIT_NANOS}. A line still cut then (its writer is dead, or
+ * wrote without a ledger) is ended with a newline before this write, so this instance's lines stay
+ * whole; the dead instance's recovery writes the cut event again, whole ({@code Recovery}). A writer
+ * wrongly taken for dead costs an empty line, never a torn one: its write finishes before ours
+ * begins (appends to one file are serialised). What this cannot see is a kill that cuts a write in
+ * the microseconds between this look and this write: then this write's first line follows the cut
+ * part. Closing that window would take a lock across processes around every write.
  */
 public final class DrainLog {
 
@@ -23,6 +38,10 @@ public final class DrainLog {
     private final LogSink sink;
     /** This journal's entry in the log file's {@link WriteLedger}; {@code null} without one. */
     private final WriteLedger.Entry ledger;
+    /** How long a cut line at the end of the log, with no sign of progress, is left to its writer. */
+    static final long CUT_LINE_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
+    private static final long CUT_LINE_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+
     private long drainSeq;
     private long intentSeq;
     private long logSize;
@@ -44,8 +63,21 @@ public final class DrainLog {
      * position {@code (termCount, to)} once all is written.
      */
     public void write(ByteBuffer src, int start, long termCount, int from, int to) throws IOException {
+        write(src, start, termCount, from, to, src.position() == start);
+    }
+
+    /**
+     * As {@link #write(ByteBuffer, int, long, int, int)}; {@code startsEvent} says whether the
+     * bytes remaining in {@code src} begin with an event (else they finish one that a crash cut,
+     * and must follow its first part).
+     */
+    public void write(ByteBuffer src, int start, long termCount, int from, int to, boolean startsEvent)
+            throws IOException {
+        boolean first = true;
         while (src.hasRemaining()) {
             sink.follow(); // first: the size in the intent must be that of the file written
+            boolean endCutLine = first && startsEvent && writesLines(src) && lineLeftCut();
+            first = false;
             final long before = sink.size();
             final int at = src.position();
             final long seq = ++intentSeq;
@@ -55,6 +87,13 @@ public final class DrainLog {
             journal.writeIntent(seq, termCount, from, to, at - start, before);
             CrashPoint.reached(CrashPoint.BEFORE_LOG_WRITE);
             try {
+                if (endCutLine && sink.endsMidLine()) {
+                    // after begin: the cut write's search ends where the cut line does, before this newline
+                    writeFully(ByteBuffer.wrap(NEWLINE));
+                }
+                if (CrashPoint.isDue(CrashPoint.MID_LOG_WRITE)) {
+                    cutAndHalt(src);
+                }
                 sink.write(src);
             } catch (InterruptedWriteException e) {
                 // whether the bytes went out is unknown: the same content check as recovery's
@@ -76,6 +115,59 @@ public final class DrainLog {
         record(termCount, to);
         if (ledger != null) {
             ledger.end();
+        }
+    }
+
+    private static final byte[] NEWLINE = {'\n'};
+
+    private static boolean writesLines(ByteBuffer src) {
+        return src.get(src.limit() - 1) == '\n';
+    }
+
+    /**
+     * Whether the log file ends in a line that another writer left cut and will not finish; waits
+     * for one still being written (see the class comment). Costs nothing while no other process
+     * wrote since this one's last write.
+     */
+    private boolean lineLeftCut() throws IOException {
+        if (sink.size() == logSize || !sink.endsMidLine()) {
+            return false;
+        }
+        long lastSize = -1;
+        long lastFlight = 0;
+        long quietSince = System.nanoTime();
+        do {
+            long flight = ledger == null ? 0 : ledger.othersInFlight();
+            if (flight == 0) {
+                return true; // no write of an instance in flight: the line's writer is gone or not one of ours
+            }
+            long size = sink.size();
+            long now = System.nanoTime();
+            if (size != lastSize || flight != lastFlight) {
+                lastSize = size;
+                lastFlight = flight;
+                quietSince = now;
+            } else if (now - quietSince >= CUT_LINE_WAIT_NANOS || Thread.currentThread().isInterrupted()) {
+                return true;
+            }
+            LockSupport.parkNanos(CUT_LINE_POLL_NANOS);
+        } while (sink.endsMidLine());
+        return false;
+    }
+
+    /** The crash tests' kill during a write: about half of it, cut mid-line, then a halt. */
+    private void cutAndHalt(ByteBuffer src) throws IOException {
+        int cut = src.position() + src.remaining() / 2;
+        while (cut > src.position() && cut < src.limit() - 1 && src.get(cut - 1) == '\n') {
+            cut++;
+        }
+        writeFully(src.duplicate().limit(cut));
+        CrashPoint.halt();
+    }
+
+    private void writeFully(ByteBuffer bytes) throws IOException {
+        while (bytes.hasRemaining()) {
+            sink.write(bytes);
         }
     }
 

@@ -140,6 +140,22 @@ public final class WriteLedger implements AutoCloseable {
             }
         }
 
+        /**
+         * The other journals' writes in flight, as one number that changes whenever one of them
+         * begins or ends (0 if none): a write that stays in flight while the log file does not
+         * grow is one whose process died during it.
+         */
+        public long othersInFlight() {
+            long flight = 0;
+            for (int other = 0; other < ENTRIES * ENTRY_LENGTH; other += ENTRY_LENGTH) {
+                long seq = other == at ? 0 : (long) LONG.getVolatile(map, other + SEQ);
+                if (seq != 0) {
+                    flight = flight * 31 + other + seq;
+                }
+            }
+            return flight;
+        }
+
         /** After the write was recorded in the journal (or found failed): nothing of this journal's is in flight. */
         public void end() {
             LONG.setRelease(map, at + SEQ, 0L);

@@ -30,8 +30,11 @@ import java.nio.file.Path;
  * written. If the write intent names the range right after it, in whichever term that is, the
  * process died during or just after that write: the log file is searched, by content, for those
  * bytes after the size it had then ({@link LogSink#landed}), and only what did not land is written.
- * Bytes that others appended to the log meanwhile therefore never cost an event or tear a line. An
- * intent marked failed (the write returned an error) is not searched for: exactly its
+ * Bytes that others appended to the log meanwhile therefore never cost an event or tear a line. A
+ * write the crash cut short mid-line is finished where it was cut when the cut is still the end of
+ * the file; when others wrote after it (another instance ended the cut line, see {@code DrainLog}),
+ * the cut event is written again, whole: the log keeps the cut part as a line of its own, and the
+ * event once whole. An intent marked failed (the write returned an error) is not searched for: exactly its
  * {@code skip} bytes landed.
  *
  * <p>Frames are then read from there onwards, term after term while a buffer's tail still carries
@@ -196,9 +199,19 @@ public final class Recovery {
             int skip = (int) Math.min(Math.max(intent.skip(), 0), length);
             // a write known to have failed landed exactly skip bytes: nothing is searched for, so bytes
             // that another process wrote meanwhile, however alike, are never taken for it
+            // the file's size bounds the search too, so that a cut found at the bound is known to be
+            // followed by other bytes, or not
+            long until = Math.min(searchEnd, sink.size());
             int landed = intent.failed() ? 0
-                    : sink.landed(intent.logSizeBefore(), searchEnd, java.util.Arrays.copyOfRange(bytes, skip, length));
+                    : sink.landed(intent.logSizeBefore(), until, java.util.Arrays.copyOfRange(bytes, skip, length));
             int done = skip + landed;
+            boolean startsEvent = false;
+            if (landed > 0 && done < length && until < sink.size()) {
+                // cut at the bound, and others wrote after the cut (or ended the cut line): the cut event is
+                // written again, whole, on a line of its own; what was cut stays as it is
+                done = eventStart(ends, done);
+                startsEvent = true;
+            }
             for (int i = 0; i < events; i++) {
                 if (ends[i] > done) {
                     recovered++;
@@ -206,10 +219,22 @@ public final class Recovery {
             }
             recoveredBytes += length - done;
             if (done < length) {
-                log.write(ByteBuffer.wrap(bytes, done, length - done), 0, term, from, to);
+                log.write(ByteBuffer.wrap(bytes, done, length - done), 0, term, from, to, startsEvent || done == 0);
             } else {
                 log.record(term, to);
             }
+        }
+
+        /** Where the event that {@code offset} falls in begins: the end of the one before it, or 0. */
+        private static int eventStart(int[] ends, int offset) {
+            int start = 0;
+            for (int end : ends) {
+                if (end > offset) {
+                    break;
+                }
+                start = end;
+            }
+            return start;
         }
 
         /** Writes the data frames of {@code [offset, limit)} of term {@code term}, in batches. */

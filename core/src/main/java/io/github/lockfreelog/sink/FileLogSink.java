@@ -45,6 +45,9 @@ public final class FileLogSink implements LogSink {
     /** Where the name pointed at start, if it was a link then; {@code null} if it was not. */
     private final Path linkAtStart;
     private FileChannel channel;
+    /** The same file, open for reading: appending and reading need two descriptors. */
+    private FileChannel reader;
+    private final ByteBuffer lastByte = ByteBuffer.allocate(1);
     /** Key of the open file, or {@code null} where the file system has none. */
     private Object key;
 
@@ -56,7 +59,7 @@ public final class FileLogSink implements LogSink {
         this.file = file;
         this.status = status;
         this.linkAtStart = Files.isSymbolicLink(file) ? Files.readSymbolicLink(file) : null;
-        this.channel = openByName();
+        openByName();
     }
 
     /**
@@ -64,20 +67,35 @@ public final class FileLogSink implements LogSink {
      * the name is looked up before and after opening it; when both name the same file, that is
      * the file opened (another instance may rename or create the file at the same moment).
      */
-    private FileChannel openByName() throws IOException {
-        return Uninterruptible.call(() -> {
+    private void openByName() throws IOException {
+        Uninterruptible.call(() -> {
             for (int tries = 0;; tries++) {
                 refuseNewLink();
                 Object before = key();
                 FileChannel opened = open();
+                FileChannel reading;
+                try {
+                    reading = openForReading();
+                } catch (IOException | RuntimeException e) {
+                    opened.close();
+                    throw e;
+                }
                 Object after = key();
                 if ((before != FileIdentity.ABSENT && Objects.equals(before, after)) || tries == 3) {
                     key = after;
-                    return opened;
+                    channel = opened;
+                    reader = reading;
+                    return null;
                 }
                 opened.close();
+                reading.close();
             }
         });
+    }
+
+    private FileChannel openForReading() throws IOException {
+        return linkAtStart != null ? FileChannel.open(file, StandardOpenOption.READ)
+                : SafeFiles.open(file, StandardOpenOption.READ);
     }
 
     /** Moves a link aside that was not at the name at start (or points elsewhere now); see the class comment. */
@@ -129,8 +147,10 @@ public final class FileLogSink implements LogSink {
     /** Closes the open file and opens the name again; see {@link #follow}. */
     public void reopen() throws IOException {
         FileChannel old = channel;
-        channel = openByName();
+        FileChannel oldReader = reader;
+        openByName();
         old.close();
+        oldReader.close();
     }
 
     @Override
@@ -145,22 +165,36 @@ public final class FileLogSink implements LogSink {
     @Override
     public int write(ByteBuffer src) throws IOException {
         if (!channel.isOpen()) {
-            channel = openByName();
+            reopen();
         }
         try {
             return channel.write(src);
         } catch (ClosedByInterruptException e) {
             Thread.interrupted();
-            channel = openByName();
+            reopen();
             throw new InterruptedWriteException(e);
         }
     }
 
     @Override
+    public boolean endsMidLine() throws IOException {
+        return Uninterruptible.call(() -> {
+            if (!reader.isOpen()) {
+                reopen();
+            }
+            long size = reader.size();
+            if (size == 0) {
+                return false;
+            }
+            lastByte.clear();
+            return reader.read(lastByte, size - 1) == 1 && lastByte.get(0) != '\n';
+        });
+    }
+
+    @Override
     public int landed(long from, long until, byte[] expected) throws IOException {
-        try (FileChannel reader = linkAtStart != null ? FileChannel.open(file, StandardOpenOption.READ)
-                : SafeFiles.open(file, StandardOpenOption.READ)) {
-            return LandedBytes.find(reader, from, until, expected);
+        try (FileChannel reading = openForReading()) {
+            return LandedBytes.find(reading, from, until, expected);
         }
     }
 
@@ -168,7 +202,7 @@ public final class FileLogSink implements LogSink {
     public long size() throws IOException {
         return Uninterruptible.call(() -> {
             if (!channel.isOpen()) {
-                channel = openByName();
+                reopen();
             }
             return channel.size();
         });
@@ -176,6 +210,10 @@ public final class FileLogSink implements LogSink {
 
     @Override
     public void close() throws IOException {
-        channel.close();
+        try {
+            channel.close();
+        } finally {
+            reader.close();
+        }
     }
 }

@@ -31,6 +31,11 @@ public class ForwardingLogSink implements LogSink {
     }
 
     @Override
+    public boolean endsMidLine() throws IOException {
+        return delegate.endsMidLine();
+    }
+
+    @Override
     public long size() throws IOException {
         return delegate.size();
     }

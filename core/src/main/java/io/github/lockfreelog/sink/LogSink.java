@@ -19,6 +19,15 @@ public interface LogSink extends AutoCloseable {
         return false;
     }
 
+    /**
+     * Whether the log file's last byte is not a newline: another writer's line is being written,
+     * or was cut (a process killed during its write, which the kernel may cut short at any page).
+     * Sinks that cannot read their file back say no.
+     */
+    default boolean endsMidLine() throws IOException {
+        return false;
+    }
+
     /** Current size of the log file in bytes. */
     long size() throws IOException;
 

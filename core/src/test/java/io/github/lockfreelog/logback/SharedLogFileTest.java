@@ -123,7 +123,9 @@ class SharedLogFileTest {
         long[] survivorAcks = readAcks(dir.resolve("ack-0"));
 
         List<String> lines = read(List.of(log));
-        Map<String, Long> counts = checkSequences(lines);
+        List<String> cut = new ArrayList<>();
+        Map<String, Long> counts = checkSequences(lines, 1, cut);
+        assertThat(cut).as("at most the one line the kill cut, if it came during a write").hasSizeLessThanOrEqualTo(1);
         assertThat(recoveryReports(lines)).as("one report, by the start that recovered").isEqualTo(1);
         for (int t = 0; t < THREADS; t++) {
             assertThat(counts.getOrDefault(key(0, t), 0L)).as("survivor thread %d: every line, once", t)
@@ -132,7 +134,66 @@ class SharedLogFileTest {
                     .isGreaterThanOrEqualTo(killedAcks[t] + 1);
         }
         assertThat(recovered).as("recovery had work to do").isPositive();
-        System.out.printf("shared log, kill of one of two: %d recovered by the next start%n", recovered);
+        System.out.printf("shared log, kill of one of two: %d recovered by the next start, %d line cut by the kill%n",
+                recovered, cut.size());
+    }
+
+    /**
+     * The kill cuts a write short in the middle of a line (a crash point that writes half of it,
+     * then halts, as the kernel may when kill -9 arrives during a write) while another instance
+     * keeps logging. The survivor ends the cut line before its own next write, so none of its lines
+     * is glued to it, and the next start writes the cut event again, whole. The log then holds
+     * every line of both once and whole, and the cut part, on a line of its own. Before: the
+     * survivor's next line was glued to the cut part, and recovery wrote only the cut event's rest,
+     * a second broken line.
+     */
+    @Test
+    void aWriteTheKillCutMidLineLeavesTheOtherInstancesLinesWholeAndIsWrittenAgainWhole() throws Exception {
+        Path log = dir.resolve("app.log");
+        Child survivor = start(log, 0, "write", "ack=" + dir.resolve("ack-0"), "pauseMicros=2000");
+        assertThat(survivor.awaitStarted()).isEqualTo(journal(0).toString());
+        Child dying = startWith(List.of("-Dlockfreelog.crashPoint=" + CrashPoint.MID_LOG_WRITE + ":20"), log, 1,
+                "write", "ack=" + dir.resolve("ack-1"));
+        assertThat(dying.awaitStarted()).isEqualTo(journal(1).toString());
+        survivor.await("READY");
+        dying.await("READY");
+        dying.send("GO");
+        assertThat(dying.process.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(dying.process.exitValue()).as("halted in its 20th write").isEqualTo(CrashPoint.HALT_STATUS);
+        long[] dyingAcks = readAcks(dir.resolve("ack-1"));
+        // the survivor starts its burst after the kill: see DrainLog for a write that starts as the kill cuts one
+        survivor.send("GO");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (readAcks(dir.resolve("ack-0"))[0] < 300) {
+            assertThat(System.nanoTime() - deadline).as("the survivor logs on").isNegative();
+            TimeUnit.MILLISECONDS.sleep(20);
+        }
+        TimeUnit.MILLISECONDS.sleep(500); // its drainer wrote after the cut line
+
+        List<String> meanwhile = new ArrayList<>();
+        checkSequences(read(List.of(log)), 1, meanwhile);
+        assertThat(meanwhile).as("the cut line, ended by the survivor, before any recovery").hasSize(1);
+
+        Child next = start(log, 2, "recover");
+        assertThat(next.awaitStarted()).isEqualTo(journal(1).toString());
+        next.await("STOPPED");
+        next.awaitExit();
+        survivor.send("STOP");
+        assertThat(survivor.await("DONE")).isEqualTo("DONE dropped=0");
+        survivor.awaitExit();
+        long[] survivorAcks = readAcks(dir.resolve("ack-0"));
+
+        List<String> lines = read(List.of(log));
+        List<String> cut = new ArrayList<>();
+        Map<String, Long> counts = checkSequences(lines, 1, cut);
+        assertThat(cut).as("the cut part stays, on a line of its own").isEqualTo(meanwhile);
+        for (int t = 0; t < THREADS; t++) {
+            assertThat(counts.getOrDefault(key(0, t), 0L)).as("survivor thread %d: every line, once", t)
+                    .isEqualTo(survivorAcks[t] + 1);
+            assertThat(counts.getOrDefault(key(1, t), 0L)).as("dying thread %d: every acknowledged line", t)
+                    .isGreaterThanOrEqualTo(dyingAcks[t] + 1);
+        }
+        assertThat(next.recovered).as("the cut event and the rest were recovered").isPositive();
     }
 
     /**
@@ -549,13 +610,27 @@ class SharedLogFileTest {
      * ... with none missing, none twice, in order; returns how many each wrote.
      */
     private static Map<String, Long> checkSequences(List<String> lines) {
+        return checkSequences(lines, -1, new ArrayList<>());
+    }
+
+    /**
+     * As {@link #checkSequences(List)}, but lines of instance {@code killed} that a kill cut short
+     * are collected in {@code cut} instead of failing the check: each must be the start of a whole
+     * line of that instance found later in the file (or of the next one a thread would write).
+     */
+    private static Map<String, Long> checkSequences(List<String> lines, int killed, List<String> cut) {
         Map<String, Long> next = new HashMap<>();
-        for (String line : lines) {
+        for (int i = 0; i < lines.size(); i++) {
+            String line = lines.get(i);
             if (line.startsWith("Recovered ")) {
                 assertThat(line).as("a start's report of what it recovered").matches(RECOVERY_REPORT);
                 continue;
             }
-            assertThat(line).as("intact line").matches("R\\d+ T\\d+ \\d+ check=\\d+ \\.+");
+            if (killed >= 0 && !isIntact(line) && isCutLineOf(killed, line, lines.subList(i + 1, lines.size()), next)) {
+                cut.add(line);
+                continue;
+            }
+            assertThat(line).as("intact line").matches(INTACT);
             String[] parts = line.split(" ");
             int instance = Integer.parseInt(parts[0].substring(1));
             int thread = Integer.parseInt(parts[1].substring(1));
@@ -567,6 +642,34 @@ class SharedLogFileTest {
             next.put(key, expected + 1);
         }
         return next;
+    }
+
+    private static final String INTACT = "R\\d+ T\\d+ \\d+ check=\\d+ \\.+";
+
+    private static boolean isIntact(String line) {
+        if (!line.matches(INTACT)) {
+            return false;
+        }
+        String[] parts = line.split(" ");
+        return line.equals(CrashChild.line(Integer.parseInt(parts[0].substring(1)), Integer.parseInt(parts[1].substring(1)),
+                Long.parseLong(parts[2])));
+    }
+
+    /**
+     * Whether {@code line} is the first part of a line of instance {@code instance} that follows
+     * whole in {@code later}, or of the next line one of its threads would write ({@code next}).
+     */
+    private static boolean isCutLineOf(int instance, String line, List<String> later, Map<String, Long> next) {
+        if (line.isEmpty() || !CrashChild.line(instance, 0, 0).startsWith(line.substring(0, Math.min(line.length(), 2)))) {
+            return false;
+        }
+        for (int t = 0; t < THREADS; t++) {
+            String whole = CrashChild.line(instance, t, next.getOrDefault(key(instance, t), 0L));
+            if (whole.startsWith(line) && !whole.equals(line)) {
+                return true;
+            }
+        }
+        return later.stream().anyMatch(l -> l.startsWith(line) && !l.equals(line));
     }
 
     private static final String RECOVERY_REPORT =

@@ -162,6 +162,11 @@ public final class RollingLogSink implements LogSink {
     }
 
     @Override
+    public boolean endsMidLine() throws IOException {
+        return live.endsMidLine();
+    }
+
+    @Override
     public long size() throws IOException {
         size = live.size(); // an outside tool may have truncated the file
         return size;
