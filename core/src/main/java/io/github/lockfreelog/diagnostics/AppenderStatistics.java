@@ -9,7 +9,8 @@ import java.util.Map;
  * read these numbers. At any moment {@code appended = eventsWritten + dropped + inFlight}.
  *
  * @param name appender name
- * @param file log file
+ * @param target where the lines go: {@code file} or {@code console}
+ * @param file log file; for the console, the stream ({@code stdout} or {@code stderr})
  * @param journal journal file in use (when the journal is not set, the slot this appender took)
  * @param started whether the appender is running
  * @param bufferSize bytes per buffer
@@ -38,7 +39,7 @@ import java.util.Map;
  *        its latest write succeeded or it has met no error
  * @param pageFaults page faults since start
  */
-public record AppenderStatistics(String name, String file, String journal, boolean started, int bufferSize,
+public record AppenderStatistics(String name, String target, String file, String journal, boolean started, int bufferSize,
         int bufferCount, int activeBuffer, long activeBufferFill, long appended, long eventsWritten,
         long bytesWritten, long inFlight, long dropped, Map<String, Long> drops, long truncated, long swaps,
         long waits, long waitTotalNanos, long waitMaxNanos, long recoveredFrames, long recoveredBytes, long skippedFrames,
@@ -53,13 +54,13 @@ public record AppenderStatistics(String name, String file, String journal, boole
      * The statistics of an appender that is not running: its names and settings, and the events
      * that arrived meanwhile, {@code stoppedDrops}, all dropped with reason {@code stopped}.
      */
-    public static AppenderStatistics notStarted(String name, String file, String journal, int bufferSize,
-            int bufferCount, long stoppedDrops) {
+    public static AppenderStatistics notStarted(String name, String target, String file, String journal,
+            int bufferSize, int bufferCount, long stoppedDrops) {
         Map<String, Long> drops = new LinkedHashMap<>();
         for (DropReason reason : DropReason.values()) {
             drops.put(reason.id(), reason == DropReason.STOPPED ? stoppedDrops : 0L);
         }
-        return new AppenderStatistics(name, file, journal, false, bufferSize, bufferCount, -1, 0, stoppedDrops, 0, 0, 0,
+        return new AppenderStatistics(name, target, file, journal, false, bufferSize, bufferCount, -1, 0, stoppedDrops, 0, 0, 0,
                 stoppedDrops, drops, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, null, 0, PageFaults.UNAVAILABLE);
     }
 }

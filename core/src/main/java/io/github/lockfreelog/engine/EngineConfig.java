@@ -1,5 +1,6 @@
 package io.github.lockfreelog.engine;
 
+import io.github.lockfreelog.sink.LogTarget;
 import io.github.lockfreelog.term.JournalDescriptor;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -17,10 +18,12 @@ import java.util.concurrent.TimeUnit;
  *        {@code bufferSize} (at most {@link #MAX_MAX_EVENT_SIZE})
  * @param journalSlots 1: use {@code journalFile} or fail if it is in use; more: take the first
  *        free one of that many slots and recover the free ones that processes which died left behind
+ * @param target a log file ({@code logFile} is its path), or the console ({@code logFile} only names
+ *        the stream, and no write ledger is kept: nothing is read back)
  */
 public record EngineConfig(String name, Path logFile, Path journalFile, int bufferCount, int bufferSize,
         int maxEventSize, Backpressure backpressure, long maxBlockNanos, long flushIntervalNanos,
-        long unblockTimeoutNanos, long stopTimeoutNanos, int journalSlots) {
+        long unblockTimeoutNanos, long stopTimeoutNanos, int journalSlots, LogTarget target) {
 
     /** Events above {@code bufferSize / MAX_EVENT_SIZE_DIVISOR} are truncated unless maxEventSize says otherwise. */
     public static final int MAX_EVENT_SIZE_DIVISOR = 4;
@@ -85,7 +88,7 @@ public record EngineConfig(String name, Path logFile, Path journalFile, int buff
     /** This config, bound to the one journal {@code journal} (the slot taken). */
     EngineConfig withJournal(Path journal) {
         return new EngineConfig(name, logFile, journal, bufferCount, bufferSize, maxEventSize, backpressure,
-                maxBlockNanos, flushIntervalNanos, unblockTimeoutNanos, stopTimeoutNanos, 1);
+                maxBlockNanos, flushIntervalNanos, unblockTimeoutNanos, stopTimeoutNanos, 1, target);
     }
 
     /** Builds an {@link EngineConfig}; times in any unit, sizes in bytes. */
@@ -102,6 +105,7 @@ public record EngineConfig(String name, Path logFile, Path journalFile, int buff
         private long unblockTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(500);
         private long stopTimeoutNanos = TimeUnit.SECONDS.toNanos(10);
         private int journalSlots = 1;
+        private LogTarget target = LogTarget.FILE;
 
         private Builder() {
         }
@@ -162,11 +166,17 @@ public record EngineConfig(String name, Path logFile, Path journalFile, int buff
             return this;
         }
 
+        public Builder target(LogTarget target) {
+            this.target = target;
+            return this;
+        }
+
         /** The config; its values are checked by {@link EngineConfig#problems()}, not here. */
         public EngineConfig build() {
             return new EngineConfig(name, Objects.requireNonNull(logFile, "logFile"),
                     Objects.requireNonNull(journalFile, "journalFile"), bufferCount, bufferSize, maxEventSize,
-                    backpressure, maxBlockNanos, flushIntervalNanos, unblockTimeoutNanos, stopTimeoutNanos, journalSlots);
+                    backpressure, maxBlockNanos, flushIntervalNanos, unblockTimeoutNanos, stopTimeoutNanos, journalSlots,
+                    Objects.requireNonNull(target, "target"));
         }
     }
 }

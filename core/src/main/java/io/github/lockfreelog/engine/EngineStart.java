@@ -10,6 +10,7 @@ import io.github.lockfreelog.journal.JournalSlots;
 import io.github.lockfreelog.journal.WriteLedger;
 import io.github.lockfreelog.recovery.Recovery;
 import io.github.lockfreelog.sink.LogSink;
+import io.github.lockfreelog.sink.LogTarget;
 import io.github.lockfreelog.term.Journal;
 import io.github.lockfreelog.term.JournalFiles;
 import java.io.IOException;
@@ -54,7 +55,7 @@ final class EngineStart implements JournalReplacer {
         Journal journal = null;
         WriteLedger ledger = null;
         try {
-            ledger = openLedger(config.logFile(), status);
+            ledger = openLedger(config, status);
             sink = sinkFactory.open();
             Recovery.Result recovered = Recovery.recover(lock, sink, ledger == null ? null : ledger.entry(entry), status);
             if (requested.journalSlots() > 1) {
@@ -84,8 +85,15 @@ final class EngineStart implements JournalReplacer {
         }
     }
 
-    /** The log file's write ledger; without one (it cannot be made) recovery searches as before, and a WARN says so. */
-    private static WriteLedger openLedger(Path logFile, StatusReporter status) {
+    /**
+     * The log file's write ledger; without one (it cannot be made) recovery searches as before, and a WARN says
+     * so. The console has none: nothing is read back from it.
+     */
+    private static WriteLedger openLedger(EngineConfig config, StatusReporter status) {
+        if (config.target() != LogTarget.FILE) {
+            return null;
+        }
+        Path logFile = config.logFile();
         try {
             return WriteLedger.open(logFile);
         } catch (IOException | RuntimeException e) {
@@ -114,7 +122,7 @@ final class EngineStart implements JournalReplacer {
         // closes; callers never take or wait for them.
         JournalSlots.Taken taken = JournalSlots.take(firstSlot, slots, status);
         JournalLock lock = taken.lock(); // the drainer's, taken here; callers never take or wait for it
-        WriteLedger ledger = openLedger(config.logFile(), status); // the old one went with its folder, most likely
+        WriteLedger ledger = openLedger(config, status); // the old one went with its folder, most likely
         int entry = WriteLedger.entryOf(taken.slot(), taken.journal());
         try {
             // the slot taken may hold what a killed instance left: recovered before it is made anew,

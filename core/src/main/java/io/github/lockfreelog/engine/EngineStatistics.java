@@ -64,7 +64,8 @@ final class EngineStatistics {
             state.exitMapping();
         }
         Path journalPath = current.journal.path() != null ? current.journal.path() : config.journalFile();
-        return new AppenderStatistics(config.name(), config.logFile().toString(), journalPath.toString(),
+        return new AppenderStatistics(config.name(), config.target().id(), config.logFile().toString(),
+                journalPath.toString(),
                 state.isRunning(), config.bufferSize(), config.bufferCount(), activeBuffer, fill, appended, written, bytes,
                 appended - written - dropped, dropped, drops, c.truncated.sum(), c.swaps.sum(), c.waits.sum(),
                 c.waitTotalNanos.sum(), c.waitMaxNanos.get(), c.recoveredFrames, c.recoveredBytes,

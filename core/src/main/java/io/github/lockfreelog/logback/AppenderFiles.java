@@ -13,7 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Claims an appender's log file and journal for it alone and checks that it may write both: while it runs, no
+ * Claims an appender's log file (if it has one) and journal for it alone and checks that it may write both: while it runs, no
  * other appender of the JVM uses either, by any path ({@link FileClaims}). Problems go to the appender's status.
  */
 final class AppenderFiles {
@@ -51,6 +51,20 @@ final class AppenderFiles {
             return false;
         }
         if (!checkWritable(logFile, false, suffix) || !checkWritable(journalFile, true, suffix)) {
+            release();
+            return false;
+        }
+        return true;
+    }
+
+    /**
+     * Claims the journal alone (an appender without a log file: the console), then checks that its folder
+     * exists, closed to other users, and that it may be written.
+     *
+     * @return whether all went well; if not, each problem was reported and nothing stays claimed
+     */
+    boolean claimJournal(Path journalFile, String name, String suffix) {
+        if (!claim(journalFile, "journal", "<journal>", name, suffix) || !checkWritable(journalFile, true, suffix)) {
             release();
             return false;
         }

@@ -6,20 +6,24 @@ import ch.qos.logback.core.UnsynchronizedAppenderBase;
 import ch.qos.logback.core.encoder.Encoder;
 import ch.qos.logback.core.util.Duration;
 import ch.qos.logback.core.util.FileSize;
+import io.github.lockfreelog.diagnostics.AppenderStatistics;
 import io.github.lockfreelog.engine.Backpressure;
 import io.github.lockfreelog.engine.EngineConfig;
+import io.github.lockfreelog.engine.JournalEngine;
 import io.github.lockfreelog.engine.SettingProblem;
 import io.github.lockfreelog.journal.JournalSlots;
 import io.github.lockfreelog.sink.LogSink;
+import io.github.lockfreelog.sink.LogTarget;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
 
 /**
- * Holds the settings that every lock-free appender shares, whatever it writes to: the fields, the getters and
- * setters that Joran and the Spring Boot starter call, and their defaults. The log file and rolling settings
- * belong to {@link LockFreeFileAppender}; this class starts nothing.
+ * What every lock-free appender shares, whatever it writes to: the settings (the fields, the getters and setters
+ * that Joran and the Spring Boot starter call, and their defaults) and the life cycle (start checks the settings,
+ * then has the subclass start the engine where its lines go; stop, close, append and the statistics). The log
+ * file and rolling settings belong to {@link LockFreeFileAppender}, the stream to {@link LockFreeConsoleAppender}.
  */
 public abstract class LockFreeAppenderBase extends UnsynchronizedAppenderBase<ILoggingEvent> {
 
@@ -49,6 +53,121 @@ public abstract class LockFreeAppenderBase extends UnsynchronizedAppenderBase<IL
     private Boolean encoderThreadSafe;
     private boolean keepEngineOnStop;
     private UnaryOperator<LogSink> sinkDecorator = UnaryOperator.identity();
+
+    /** Whether the engine runs on while this appender is stopped ({@link #setKeepEngineOnStop}). */
+    private volatile boolean engineKept;
+    private volatile JournalEngine engine;
+    /** Set at start, before {@code super.start()} publishes it to the callers of {@link #doAppend}. */
+    private EventWriter writer;
+    private final NotRunningStatistics notRunning = new NotRunningStatistics();
+
+    @Override
+    public void start() {
+        if (isStarted()) {
+            return;
+        }
+        if (engineKept) {
+            super.start(); // stopped by Logback while its owner kept the engine: append again, same engine and counters
+            return;
+        }
+        String suffix = " for the appender named \"" + name + "\"";
+        List<SettingProblem> problems = checkSettings();
+        if (!problems.isEmpty()) {
+            problems.forEach(problem -> addError(problem.message(String.valueOf(name))));
+            return;
+        }
+        warnAboutSettings(suffix);
+        writer = EventWriter.of(this, suffix);
+        JournalEngine started = startEngine(suffix);
+        if (started == null) {
+            return;
+        }
+        engine = started;
+        engineKept = isKeepEngineOnStop();
+        super.start();
+        RecoveryReport.report(started.statistics(), this, name, this::append);
+    }
+
+    /**
+     * Starts the engine where this appender's lines go, once the settings passed {@link #checkSettings()}: claims
+     * what it needs, builds the config from {@link #engineConfig()} and recovers what a process that died left.
+     *
+     * @param suffix names the appender, for status messages
+     * @return the running engine, or {@code null} when it could not start (each problem reported, nothing claimed)
+     */
+    protected abstract JournalEngine startEngine(String suffix);
+
+    /** Gives back what {@link #startEngine} claimed; called once the engine is stopped. */
+    protected void releaseClaims() {
+    }
+
+    /** What this appender writes to, for its statistics while it has no engine. */
+    protected abstract LogTarget target();
+
+    /** The log file or stream this appender writes to, as its statistics name it. */
+    protected abstract String targetName();
+
+    /**
+     * Drains everything committed to the log, unmaps the journal and leaves it empty; bounded by
+     * {@code stopTimeout}. Events that arrive afterwards are counted as dropped ({@code stopped}). With
+     * {@link #setKeepEngineOnStop keepEngineOnStop} it only stops appending, and {@link #close()} does the rest.
+     */
+    @Override
+    public void stop() {
+        if (!isStarted()) {
+            return;
+        }
+        super.stop();
+        if (!engineKept) {
+            closeEngine();
+        }
+    }
+
+    /**
+     * Stops appending and closes the engine, as {@link #stop()} does without {@link #setKeepEngineOnStop
+     * keepEngineOnStop}: for the owner of an appender whose engine outlives Logback's stops.
+     */
+    public void close() {
+        super.stop();
+        closeEngine();
+    }
+
+    private void closeEngine() {
+        engineKept = false;
+        JournalEngine running = engine;
+        if (running != null) {
+            running.stop();
+        }
+        releaseClaims();
+    }
+
+    @Override
+    public void doAppend(ILoggingEvent event) {
+        if (!isStarted()) {
+            JournalEngine stopped = engine;
+            if (stopped != null) {
+                stopped.countStopped(); // counted, not silently ignored
+                return;
+            }
+            notRunning.countDropped(); // start failed or never ran: counted too
+        }
+        super.doAppend(event);
+    }
+
+    @Override
+    protected void append(ILoggingEvent event) {
+        writer.write(engine, event);
+    }
+
+    /** An immutable snapshot of this appender's counters. */
+    public AppenderStatistics getStatistics() {
+        JournalEngine current = engine;
+        if (current == null) {
+            return notRunning.snapshot(String.valueOf(name), target().id(), targetName(), getJournal(),
+                    (int) getBufferSize().getSize(), getBufferCount());
+        }
+        return current.statistics();
+    }
 
     /**
      * Checks every setting that needs no file system access, each once.

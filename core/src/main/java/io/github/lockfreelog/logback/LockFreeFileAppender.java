@@ -1,8 +1,6 @@
 package io.github.lockfreelog.logback;
 
-import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.util.FileSize;
-import io.github.lockfreelog.diagnostics.AppenderStatistics;
 import io.github.lockfreelog.diagnostics.StatusReporter;
 import io.github.lockfreelog.engine.EngineConfig;
 import io.github.lockfreelog.engine.JournalEngine;
@@ -11,6 +9,7 @@ import io.github.lockfreelog.files.FileIdentity;
 import io.github.lockfreelog.journal.JournalSlots;
 import io.github.lockfreelog.logback.rolling.RollingLogSink;
 import io.github.lockfreelog.sink.FileLogSink;
+import io.github.lockfreelog.sink.LogTarget;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -46,31 +45,11 @@ public class LockFreeFileAppender extends LockFreeAppenderBase {
     /** Wall clock for time-based rolling; tests replace it. */
     LongSupplier clock = System::currentTimeMillis;
 
-    /** Whether the engine runs on while this appender is stopped ({@link #setKeepEngineOnStop}). */
-    private volatile boolean engineKept;
-    private volatile JournalEngine engine;
-    /** Set at start, before {@code super.start()} publishes it to the callers of {@link #doAppend}. */
-    private EventWriter writer;
     /** The files this appender claimed at its last start; {@code null} before. */
     private AppenderFiles files;
-    private final NotRunningStatistics notRunning = new NotRunningStatistics();
 
     @Override
-    public void start() {
-        if (isStarted()) {
-            return;
-        }
-        if (engineKept) {
-            super.start(); // stopped by Logback while its owner kept the engine: append again, same engine and counters
-            return;
-        }
-        String suffix = " for the appender named \"" + name + "\"";
-        List<SettingProblem> problems = checkSettings();
-        if (!problems.isEmpty()) {
-            problems.forEach(problem -> addError(problem.message(String.valueOf(name))));
-            return;
-        }
-        warnAboutSettings(suffix);
+    protected JournalEngine startEngine(String suffix) {
         Path logFile;
         Path journalFile;
         try {
@@ -79,30 +58,43 @@ public class LockFreeFileAppender extends LockFreeAppenderBase {
             journalFile = AppenderFiles.journalOf(logFile, getJournal());
         } catch (IOException | RuntimeException e) {
             addError("Cannot create the directory of the log file " + file + " or of the journal" + suffix + ": " + e);
-            return;
+            return null;
         }
         files = new AppenderFiles(this);
         if (!files.claim(logFile, journalFile, isJournalSet(), String.valueOf(name), suffix)) {
-            return;
+            return null;
         }
-        writer = EventWriter.of(this, suffix);
         // the default journal is the first of several slots, so that other processes may log to the same file
         int slots = isJournalSet() ? 1 : JournalSlots.DEFAULT_SLOTS;
         EngineConfig config = engineConfig().logFile(logFile).journalFile(journalFile).journalSlots(slots).build();
         try {
             StatusReporter status = new LogbackStatusReporter(this, suffix);
             RollingLogSink.Settings rolling = rollingSettings().sinkSettings();
-            engine = JournalEngine.start(config, status, () -> sinkDecorator().apply(rolling == null
+            return JournalEngine.start(config, status, () -> sinkDecorator().apply(rolling == null
                     ? new FileLogSink(logFile, status)
                     : new RollingLogSink(logFile, rolling, getContext(), clock, status, String.valueOf(name))));
         } catch (IOException | RuntimeException e) {
             files.release();
             addError("Could not start" + suffix + " with file " + logFile + " and journal " + journalFile + ": " + e, e);
-            return;
+            return null;
         }
-        engineKept = isKeepEngineOnStop();
-        super.start();
-        RecoveryReport.report(engine.statistics(), this, name, this::append);
+    }
+
+    @Override
+    protected void releaseClaims() {
+        if (files != null) {
+            files.release();
+        }
+    }
+
+    @Override
+    protected LogTarget target() {
+        return LogTarget.FILE;
+    }
+
+    @Override
+    protected String targetName() {
+        return file;
     }
 
     /**
@@ -123,70 +115,6 @@ public class LockFreeFileAppender extends LockFreeAppenderBase {
 
     private RollingSettings rollingSettings() {
         return new RollingSettings(fileNamePattern, maxFileSize, maxHistory, totalSizeCap, cleanHistoryOnStart);
-    }
-
-    /**
-     * Drains everything committed to the log file, unmaps the journal and leaves it empty; bounded
-     * by {@code stopTimeout}. Events that arrive afterwards are counted as dropped ({@code stopped}).
-     * With {@link #setKeepEngineOnStop keepEngineOnStop} it only stops appending, and {@link #close()} does the rest.
-     */
-    @Override
-    public void stop() {
-        if (!isStarted()) {
-            return;
-        }
-        super.stop();
-        if (!engineKept) {
-            closeEngine();
-        }
-    }
-
-    /**
-     * Stops appending and closes the engine, as {@link #stop()} does without {@link #setKeepEngineOnStop keepEngineOnStop}:
-     * for the owner of an appender whose engine outlives Logback's stops.
-     */
-    public void close() {
-        super.stop();
-        closeEngine();
-    }
-
-    private void closeEngine() {
-        engineKept = false;
-        JournalEngine running = engine;
-        if (running != null) {
-            running.stop();
-        }
-        if (files != null) {
-            files.release();
-        }
-    }
-
-    @Override
-    public void doAppend(ILoggingEvent event) {
-        if (!isStarted()) {
-            JournalEngine stopped = engine;
-            if (stopped != null) {
-                stopped.countStopped(); // counted, not silently ignored
-                return;
-            }
-            notRunning.countDropped(); // start failed or never ran: counted too
-        }
-        super.doAppend(event);
-    }
-
-    @Override
-    protected void append(ILoggingEvent event) {
-        writer.write(engine, event);
-    }
-
-    /** An immutable snapshot of this appender's counters. */
-    public AppenderStatistics getStatistics() {
-        JournalEngine current = engine;
-        if (current == null) {
-            return notRunning.snapshot(String.valueOf(name), file, getJournal(), (int) getBufferSize().getSize(),
-                    getBufferCount());
-        }
-        return current.statistics();
     }
 
     // ---- settings of the log file and its rolling --------------------------------------------

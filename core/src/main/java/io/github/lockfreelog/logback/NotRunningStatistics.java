@@ -17,7 +17,8 @@ final class NotRunningStatistics {
     }
 
     /** A snapshot for an appender without an engine, with the settings it would start with. */
-    AppenderStatistics snapshot(String name, String file, String journal, int bufferSize, int bufferCount) {
-        return AppenderStatistics.notStarted(name, file, journal, bufferSize, bufferCount, dropped.sum());
+    AppenderStatistics snapshot(String name, String target, String file, String journal, int bufferSize,
+            int bufferCount) {
+        return AppenderStatistics.notStarted(name, target, file, journal, bufferSize, bufferCount, dropped.sum());
     }
 }

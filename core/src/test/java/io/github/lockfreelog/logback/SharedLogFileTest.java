@@ -531,7 +531,7 @@ class SharedLogFileTest {
         io.github.lockfreelog.engine.EngineConfig config = new io.github.lockfreelog.engine.EngineConfig(
                 "engine", log, journal(0), 3, 64 * 1024, 16 * 1024, io.github.lockfreelog.engine.Backpressure.BLOCK,
                 TimeUnit.SECONDS.toNanos(1), TimeUnit.MILLISECONDS.toNanos(20), TimeUnit.MILLISECONDS.toNanos(500),
-                TimeUnit.SECONDS.toNanos(10), 16);
+                TimeUnit.SECONDS.toNanos(10), 16, io.github.lockfreelog.sink.LogTarget.FILE);
         LoggerContext context = TestAppenders.newContext();
         var engines = new ArrayList<io.github.lockfreelog.engine.JournalEngine>();
         long acknowledged;

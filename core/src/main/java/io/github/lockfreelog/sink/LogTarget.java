@@ -1,0 +1,16 @@
+package io.github.lockfreelog.sink;
+
+import java.util.Locale;
+
+/** What an engine's lines go to: a log file, or the process's standard output (or error). */
+public enum LogTarget {
+    /** A log file, which other instances may share and which can be read back. */
+    FILE,
+    /** Standard output or standard error, often a pipe that the platform reads; nothing to read back. */
+    CONSOLE;
+
+    /** The name the statistics, the endpoint and the meters give it: {@code file} or {@code console}. */
+    public String id() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+}

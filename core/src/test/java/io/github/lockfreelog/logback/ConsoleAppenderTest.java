@@ -1,0 +1,365 @@
+package io.github.lockfreelog.logback;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@link LockFreeConsoleAppender} in a child process whose standard output is a pipe that this
+ * test reads ({@link ConsoleChild}), as a container runtime or a shell pipe would. Every line is
+ * checked: whole, once, in order per thread.
+ */
+class ConsoleAppenderTest {
+
+    private static final int THREADS = CrashChild.THREADS;
+
+    @TempDir
+    Path dir;
+
+    private final List<Child> children = new ArrayList<>();
+
+    @AfterEach
+    void killLeftovers() {
+        children.forEach(c -> c.process.destroyForcibly());
+    }
+
+    /**
+     * Four threads log while a fifth prints long lines with {@code System.out.println}: each
+     * appender write is whole lines of at most a pipe's atomic size, so no printed line lands inside
+     * a logged one, or the other way round.
+     */
+    @Test
+    void everyLineArrivesOnceWholeAndInOrderWhileAnotherThreadPrints() throws Exception {
+        int lines = 20_000;
+        int printed = 20_000;
+        Child child = start(0, "write", "lines=" + lines, "printed=" + printed);
+        child.await("READY");
+        child.send("GO");
+        String done = child.await("DONE");
+        child.awaitExit();
+        assertThat(done).contains("dropped=0");
+
+        List<String> out = child.output();
+        Map<String, Long> counts = checkLines(out);
+        for (int t = 0; t < THREADS; t++) {
+            assertThat(counts.get("0/" + t)).as("thread %d", t).isEqualTo(lines);
+        }
+        assertThat(counts.get("printed")).as("every printed line, whole and in order").isEqualTo(printed);
+        assertThat(out).hasSize(THREADS * lines + printed);
+    }
+
+    /**
+     * A burst is killed with SIGKILL; the next start, on the same journal, writes what the killed
+     * one had acknowledged but not written, before any line of its own, then one INFO line. The two
+     * captures together hold every acknowledged line once, but for the one piece (at most
+     * {@link io.github.lockfreelog.sink.ConsoleLogSink#PIPE_BUF} bytes of whole lines) that may
+     * have been in the kernel when the kill came: it may come again, never be lost.
+     */
+    @Test
+    void afterAKillTheNextStartWritesWhatWasLeftOnceBeforeAnyNewLine() throws Exception {
+        Child killed = start(0, "burst");
+        killed.await("READY");
+        killed.send("GO");
+        TimeUnit.MILLISECONDS.sleep(400);
+        killed.process.destroyForcibly();
+        assertThat(killed.process.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        long[] acks = readAcks(dir.resolve("ack"));
+        List<String> first = killed.output();
+
+        Child next = start(1, "recover");
+        String started = next.await("STARTED");
+        next.await("STOPPED");
+        next.awaitExit();
+        List<String> second = next.output();
+        long recovered = Long.parseLong(started.replaceAll(".*recovered=", ""));
+        assertThat(recovered).as("the kill left acknowledged lines unwritten").isPositive();
+        assertThat(second).as("the recovered lines, then the report").hasSize((int) recovered + 1);
+        assertThat(second.get(second.size() - 1)).startsWith("Recovered " + recovered + " event(s)");
+
+        // the piece a full pipe held back when the kill came may have been taken by the reader: it comes again
+        int repeated = repeatedPiece(first, second);
+        List<String> both = new ArrayList<>(first);
+        both.addAll(second.subList(repeated, second.size() - 1));
+        Map<String, Long> counts = checkLines(both);
+        for (int t = 0; t < THREADS; t++) {
+            assertThat(counts.getOrDefault("0/" + t, 0L)).as("thread %d: every acknowledged line", t)
+                    .isGreaterThanOrEqualTo(acks[t] + 1);
+        }
+    }
+
+    /**
+     * The reader stops reading for 3 s under load (as a stalled log shipper, or a reader stopped with
+     * SIGSTOP): callers wait at most {@code maxBlockTime} and then drop, counted; once it reads again
+     * every line that was not dropped arrives, once and in order.
+     */
+    @Test
+    void aStalledReaderCostsCallersAtMostMaxBlockTimeAndEveryOtherLineArrives() throws Exception {
+        int lines = 200_000;
+        Child child = start(0, "write", "lines=" + lines, "maxBlockTime=100");
+        child.stallReading();
+        child.await("READY");
+        child.send("GO");
+        TimeUnit.SECONDS.sleep(3);
+        child.resumeReading();
+        String done = child.await("DONE");
+        child.awaitExit();
+        Matcher m = Pattern.compile("DONE appended=(\\d+) written=(\\d+) dropped=(\\d+) .*longestAppendMillis=(\\d+) .*")
+                .matcher(done);
+        assertThat(m.matches()).as(done).isTrue();
+        long written = Long.parseLong(m.group(2));
+        long dropped = Long.parseLong(m.group(3));
+        assertThat(dropped).as("the stall filled the buffers: drops, counted").isPositive();
+        assertThat(done).contains("timeout=" + dropped);
+        assertThat(Long.parseLong(m.group(1))).isEqualTo(written + dropped);
+        assertThat(Long.parseLong(m.group(4))).as("longest append: maxBlockTime (100 ms), with room for a slow machine")
+                .isLessThan(1_000);
+
+        List<String> out = child.output();
+        assertThat(out).as("every line written arrived").hasSize((int) written);
+        Map<String, Long> last = new HashMap<>();
+        for (String line : out) {
+            String[] parts = line.split(" ");
+            assertThat(line).as("whole").isEqualTo(CrashChild.line(0, Integer.parseInt(parts[1].substring(1)),
+                    Long.parseLong(parts[2])));
+            long n = Long.parseLong(parts[2]);
+            long before = last.getOrDefault(parts[1], -1L);
+            assertThat(n).as("%s in order, once", parts[1]).isGreaterThan(before);
+            last.put(parts[1], n);
+        }
+    }
+
+    /** The reader goes away: writes fail with a broken pipe, the drops are counted as {@code io}, and the child runs on. */
+    @Test
+    void aReaderThatGoesAwayIsReportedAndTheDropsCounted() throws Exception {
+        Child child = startUnread(0, "write", "lines=20000", "backpressure=DROP");
+        child.await("READY");
+        child.send("GO");
+        String done = child.await("DONE");
+        child.awaitExit();
+        assertThat(done).contains("Broken pipe");
+        Matcher m = Pattern.compile(".* dropped=(\\d+) drops=.*io=(\\d+).*").matcher(done);
+        assertThat(m.matches()).as(done).isTrue();
+        assertThat(Long.parseLong(m.group(2))).as("dropped because the writes fail").isPositive();
+    }
+
+    // ---- checks ---------------------------------------------------------------------------------
+
+    /**
+     * How many lines at the start of {@code second} repeat the end of {@code first}: 0, or the
+     * last piece written before the kill, whole lines of at most a pipe's atomic size.
+     */
+    private static int repeatedPiece(List<String> first, List<String> second) {
+        int repeated = 0;
+        int bytes = 0;
+        for (int n = 1; n <= Math.min(first.size(), second.size()); n++) {
+            bytes += second.get(n - 1).length() + 1;
+            if (bytes > io.github.lockfreelog.sink.ConsoleLogSink.PIPE_BUF) {
+                break;
+            }
+            if (first.subList(first.size() - n, first.size()).equals(second.subList(0, n))) {
+                repeated = n;
+            }
+        }
+        return repeated;
+    }
+
+    /** Checks every line: a logged one whole and next in its thread's order, or a printed one next in order. */
+    private static Map<String, Long> checkLines(List<String> lines) {
+        Map<String, Long> next = new HashMap<>();
+        for (String line : lines) {
+            if (line.startsWith("PRINTED ")) {
+                long n = next.getOrDefault("printed", 0L);
+                assertThat(line).as("printed line, whole, in order").isEqualTo(ConsoleChild.printed(n));
+                next.put("printed", n + 1);
+                continue;
+            }
+            assertThat(line).as("logged line, whole").matches("R\\d+ T\\d+ \\d+ check=\\d+ \\.+");
+            String[] parts = line.split(" ");
+            int run = Integer.parseInt(parts[0].substring(1));
+            int thread = Integer.parseInt(parts[1].substring(1));
+            long n = Long.parseLong(parts[2]);
+            assertThat(line).as("logged line, whole").isEqualTo(CrashChild.line(run, thread, n));
+            String key = run + "/" + thread;
+            long expected = next.getOrDefault(key, 0L);
+            assertThat(n).as("%s: once, in order", key).isEqualTo(expected);
+            next.put(key, expected + 1);
+        }
+        return next;
+    }
+
+    private static long[] readAcks(Path ackFile) throws IOException {
+        ByteBuffer bytes = ByteBuffer.wrap(Files.readAllBytes(ackFile)).order(ByteOrder.LITTLE_ENDIAN);
+        long[] acks = new long[THREADS];
+        for (int t = 0; t < THREADS; t++) {
+            acks[t] = bytes.getLong(t * ConsoleChild.SLOT);
+        }
+        return acks;
+    }
+
+    // ---- child processes --------------------------------------------------------------------------
+
+    private Child start(int run, String mode, String... options) throws IOException, InterruptedException {
+        return start(true, run, mode, options);
+    }
+
+    /** A child whose standard output nobody reads: its read end is closed at once. */
+    private Child startUnread(int run, String mode, String... options) throws IOException, InterruptedException {
+        return start(false, run, mode, options);
+    }
+
+    /**
+     * Starts a child whose standard output is a named pipe that this test reads with a plain file
+     * stream: {@code Process.getInputStream()} may lose the last bytes of a child that was killed
+     * (it drains the pipe as the process exits), which would look like a line cut by the appender.
+     */
+    private Child start(boolean read, int run, String mode, String... options) throws IOException, InterruptedException {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+                "-cp", System.getProperty("java.class.path"), ConsoleChild.class.getName(),
+                dir.resolve("console.journal").toString(), dir.resolve("ack").toString(), Integer.toString(run), mode));
+        command.addAll(List.of(options));
+        Path pipe = dir.resolve("stdout-" + children.size());
+        assertThat(new ProcessBuilder("mkfifo", pipe.toString()).start().waitFor()).as("mkfifo").isZero();
+        Child child = new Child(pipe, read);
+        child.attach(new ProcessBuilder(command).redirectOutput(pipe.toFile()).start());
+        children.add(child);
+        return child;
+    }
+
+    /** A child JVM: its standard output (read into memory, unless stalled), its standard error lines, its input. */
+    static final class Child {
+        Process process;
+        final BlockingQueue<String> errLines = new LinkedBlockingQueue<>();
+        final List<String> seen = new ArrayList<>();
+        private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+        private final Object reading = new Object();
+        private boolean stalled;
+        private final Thread outReader;
+        OutputStream input;
+
+        /** Opens the pipe's read end (in the background: it waits for the writer) and reads it, or closes it at once. */
+        Child(Path pipe, boolean read) {
+            outReader = new Thread(() -> {
+                try (InputStream in = Files.newInputStream(pipe)) {
+                    if (read) {
+                        copy(in);
+                    }
+                } catch (IOException e) {
+                    errLines.add("IO " + e);
+                }
+            });
+            outReader.setDaemon(true);
+            outReader.start();
+        }
+
+        void attach(Process process) {
+            this.process = process;
+            this.input = process.getOutputStream();
+            Thread errReader = new Thread(() -> {
+                try (var in = new java.io.BufferedReader(new java.io.InputStreamReader(process.getErrorStream(),
+                        StandardCharsets.UTF_8))) {
+                    for (String line; (line = in.readLine()) != null;) {
+                        errLines.add(line);
+                    }
+                } catch (IOException e) {
+                    errLines.add("IO " + e);
+                }
+            });
+            errReader.setDaemon(true);
+            errReader.start();
+        }
+
+        private void copy(InputStream in) throws IOException {
+            byte[] buffer = new byte[8192];
+            try {
+                while (true) {
+                    synchronized (reading) { // the test's own gate on its reader, never the appender's
+                        while (stalled) {
+                            reading.wait();
+                        }
+                    }
+                    int n = in.read(buffer);
+                    if (n < 0) {
+                        return;
+                    }
+                    synchronized (out) { // between this reader and the test thread that reads the capture
+                        out.write(buffer, 0, n);
+                    }
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+
+        void stallReading() {
+            synchronized (reading) {
+                stalled = true;
+            }
+        }
+
+        void resumeReading() {
+            synchronized (reading) {
+                stalled = false;
+                reading.notifyAll();
+            }
+        }
+
+        /** Everything the child wrote to standard output, once it exited; split into lines, each ended by a newline. */
+        List<String> output() throws InterruptedException {
+            outReader.join(TimeUnit.SECONDS.toMillis(30));
+            byte[] bytes;
+            synchronized (out) {
+                bytes = out.toByteArray();
+            }
+            if (bytes.length == 0) {
+                return List.of();
+            }
+            assertThat(bytes[bytes.length - 1]).as("the output ends with a whole line").isEqualTo((byte) '\n');
+            return List.of(new String(bytes, StandardCharsets.UTF_8).split("\n"));
+        }
+
+        String await(String prefix) throws InterruptedException {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (System.nanoTime() < deadline) {
+                String line = errLines.poll(100, TimeUnit.MILLISECONDS);
+                if (line != null) {
+                    seen.add(line);
+                    if (line.startsWith(prefix)) {
+                        return line;
+                    }
+                }
+            }
+            throw new AssertionError("child never printed " + prefix + "; it printed " + seen);
+        }
+
+        void send(String command) throws IOException {
+            input.write((command + "\n").getBytes(StandardCharsets.UTF_8));
+            input.flush();
+        }
+
+        void awaitExit() throws InterruptedException {
+            assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+            assertThat(process.exitValue()).as("exit status; it printed %s", seen).isZero();
+        }
+    }
+}
