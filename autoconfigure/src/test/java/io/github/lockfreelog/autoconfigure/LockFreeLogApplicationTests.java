@@ -74,7 +74,7 @@ class LockFreeLogApplicationTests {
                     .isSameAs(runtime());
             assertThat(lockFreeAppenders()).singleElement()
                     .isSameAs(runtime().appender())
-                    .satisfies(a -> assertThat(a.getFile()).isEqualTo(dir.resolve("app.log").toString()));
+                    .satisfies(a -> assertThat(((LockFreeFileAppender) a).getFile()).isEqualTo(dir.resolve("app.log").toString()));
         }
     }
 
@@ -295,7 +295,7 @@ class LockFreeLogApplicationTests {
         try (ConfigurableApplicationContext context = application(
                 "logging.config=classpath:lockfreelog-declared-logback.xml").run()) {
             assertThat(runtime().appender()).isNull();
-            LockFreeFileAppender declared = context.getBean(LockFreeLogAppenders.class).get("XML_FILE");
+            LockFreeFileAppender declared = (LockFreeFileAppender) context.getBean(LockFreeLogAppenders.class).get("XML_FILE");
             assertThat(declared).isNotNull();
             assertThat(context.getBean(LockFreeLogAppenders.class).isAutoConfigured(declared)).isFalse();
             assertThat(lockFreeAppenders()).containsExactly(declared);

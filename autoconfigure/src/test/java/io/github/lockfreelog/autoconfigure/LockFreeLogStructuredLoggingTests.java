@@ -4,11 +4,8 @@ import static io.github.lockfreelog.autoconfigure.LogbackTestSupport.awaitConten
 import static io.github.lockfreelog.autoconfigure.LogbackTestSupport.lockFreeAppenders;
 import static io.github.lockfreelog.autoconfigure.LogbackTestSupport.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import ch.qos.logback.core.encoder.LayoutWrappingEncoder;
 import io.github.lockfreelog.autoconfigure.actuate.LockFreeLogAppenders;
-import io.github.lockfreelog.autoconfigure.logging.LockFreeLogRuntime;
 import io.github.lockfreelog.logback.LockFreeFileAppender;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -22,12 +19,9 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.SpringBootConfiguration;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.logging.logback.StructuredLogEncoder;
-import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ConfigurableApplicationContext;
 import tools.jackson.databind.JsonNode;
@@ -111,7 +105,7 @@ class LockFreeLogStructuredLoggingTests {
     void jsonEncoderDeclaredInTheLogbackConfigurationShouldWriteOneJsonDocumentALine(String config, String messageField) {
         try (ConfigurableApplicationContext context = application("logging.config=classpath:" + config).run()) {
             assertThat(runtime().appender()).isNull();
-            LockFreeFileAppender declared = context.getBean(LockFreeLogAppenders.class).get("JSON_FILE");
+            LockFreeFileAppender declared = (LockFreeFileAppender) context.getBean(LockFreeLogAppenders.class).get("JSON_FILE");
             assertThat(lockFreeAppenders()).containsExactly(declared);
             logAndParse(messageField);
         }

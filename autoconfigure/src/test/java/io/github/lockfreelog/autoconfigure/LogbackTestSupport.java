@@ -8,7 +8,7 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.Appender;
 import io.github.lockfreelog.autoconfigure.actuate.LockFreeLogAppenders;
 import io.github.lockfreelog.autoconfigure.logging.LockFreeLogRuntime;
-import io.github.lockfreelog.logback.LockFreeFileAppender;
+import io.github.lockfreelog.logback.LockFreeAppenderBase;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.Charset;
@@ -52,7 +52,7 @@ final class LogbackTestSupport {
     }
 
     /** Every lock-free appender attached to any logger, each instance once (as the endpoint finds them). */
-    static List<LockFreeFileAppender> lockFreeAppenders() {
+    static List<LockFreeAppenderBase> lockFreeAppenders() {
         return LockFreeLogAppenders.find(loggerContext());
     }
 
@@ -101,7 +101,7 @@ final class LogbackTestSupport {
             runtime.shutdown();
             loggerContext().removeObject(LockFreeLogRuntime.KEY);
         }
-        for (LockFreeFileAppender appender : lockFreeAppenders()) {
+        for (LockFreeAppenderBase appender : lockFreeAppenders()) {
             for (Logger logger : loggerContext().getLoggerList()) {
                 logger.detachAppender(appender);
             }

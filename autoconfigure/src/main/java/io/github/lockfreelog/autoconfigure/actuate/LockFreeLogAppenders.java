@@ -5,7 +5,7 @@ import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.Appender;
 import io.github.lockfreelog.autoconfigure.logging.StarterAppender;
-import io.github.lockfreelog.logback.LockFreeFileAppender;
+import io.github.lockfreelog.logback.LockFreeAppenderBase;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.IdentityHashMap;
@@ -16,8 +16,8 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * Every {@link LockFreeFileAppender} attached to a logger of the Logback context: the starter's own
- * and those declared in the Logback configuration. Read afresh on each call, so appenders added by
+ * Every lock-free appender ({@link LockFreeAppenderBase}: file or console) attached to a logger of
+ * the Logback context: the starter's own and those declared in the Logback configuration. Read afresh on each call, so appenders added by
  * a later reconfiguration are seen, and none is held: a detached appender can be collected.
  *
  * <p>What it knows of the starter's own appender it asks a {@link StarterAppender} (the starter's
@@ -65,20 +65,20 @@ public class LockFreeLogAppenders {
     }
 
     /** The appenders, by name (sorted), each with the loggers it is attached to. */
-    public Map<LockFreeFileAppender, List<String>> attachments() {
+    public Map<LockFreeAppenderBase, List<String>> attachments() {
         return attachments(loggerContext);
     }
 
     /** The appenders, sorted by name. */
-    public List<LockFreeFileAppender> all() {
+    public List<LockFreeAppenderBase> all() {
         return List.copyOf(attachments().keySet());
     }
 
     /** The appender with this name attached now, or {@code null}. */
-    public LockFreeFileAppender get(String name) {
+    public LockFreeAppenderBase get(String name) {
         for (Logger logger : loggerContext.getLoggerList()) {
             for (Iterator<Appender<ILoggingEvent>> it = logger.iteratorForAppenders(); it.hasNext();) {
-                if (it.next() instanceof LockFreeFileAppender appender && name != null && name.equals(appender.getName())) {
+                if (it.next() instanceof LockFreeAppenderBase appender && name != null && name.equals(appender.getName())) {
                     return appender;
                 }
             }
@@ -110,25 +110,25 @@ public class LockFreeLogAppenders {
      * Whether this appender is the one the starter attached (rather than one from the Logback
      * configuration).
      */
-    public boolean isAutoConfigured(LockFreeFileAppender appender) {
-        return appender != null && appender == starter.appender();
+    public boolean isAutoConfigured(LockFreeAppenderBase appender) {
+        return appender != null && (appender == starter.appender() || appender == starter.console());
     }
 
     /** Every lock-free appender attached to a logger of this context, sorted by name. */
-    public static List<LockFreeFileAppender> find(LoggerContext loggerContext) {
+    public static List<LockFreeAppenderBase> find(LoggerContext loggerContext) {
         return List.copyOf(attachments(loggerContext).keySet());
     }
 
-    private static Map<LockFreeFileAppender, List<String>> attachments(LoggerContext loggerContext) {
-        Map<LockFreeFileAppender, List<String>> byIdentity = new IdentityHashMap<>();
+    private static Map<LockFreeAppenderBase, List<String>> attachments(LoggerContext loggerContext) {
+        Map<LockFreeAppenderBase, List<String>> byIdentity = new IdentityHashMap<>();
         for (Logger logger : loggerContext.getLoggerList()) {
             for (Iterator<Appender<ILoggingEvent>> it = logger.iteratorForAppenders(); it.hasNext();) {
-                if (it.next() instanceof LockFreeFileAppender appender) {
+                if (it.next() instanceof LockFreeAppenderBase appender) {
                     byIdentity.computeIfAbsent(appender, a -> new ArrayList<>()).add(logger.getName());
                 }
             }
         }
-        Map<LockFreeFileAppender, List<String>> sorted = new LinkedHashMap<>();
+        Map<LockFreeAppenderBase, List<String>> sorted = new LinkedHashMap<>();
         byIdentity.entrySet().stream()
                 .sorted(Comparator.comparing(e -> String.valueOf(e.getKey().getName())))
                 .forEach(e -> sorted.put(e.getKey(), List.copyOf(e.getValue())));

@@ -3,7 +3,7 @@ package io.github.lockfreelog.autoconfigure.actuate;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import io.github.lockfreelog.diagnostics.AppenderStatistics;
-import io.github.lockfreelog.logback.LockFreeFileAppender;
+import io.github.lockfreelog.logback.LockFreeAppenderBase;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -39,7 +39,7 @@ public class LockFreeLogEndpoint {
 
     @ReadOperation
     public AppenderDescriptor appender(@Selector String name) {
-        for (Map.Entry<LockFreeFileAppender, List<String>> entry : appenders.attachments().entrySet()) {
+        for (Map.Entry<LockFreeAppenderBase, List<String>> entry : appenders.attachments().entrySet()) {
             if (name.equals(entry.getKey().getName())) {
                 return describe(entry.getKey(), entry.getValue());
             }
@@ -47,7 +47,7 @@ public class LockFreeLogEndpoint {
         return null;
     }
 
-    private AppenderDescriptor describe(LockFreeFileAppender appender, List<String> loggers) {
+    private AppenderDescriptor describe(LockFreeAppenderBase appender, List<String> loggers) {
         return new AppenderDescriptor(appender.getName(), appenders.isAutoConfigured(appender), loggers,
                 appender.getStatistics());
     }

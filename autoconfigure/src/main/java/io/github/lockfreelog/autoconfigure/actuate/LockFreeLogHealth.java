@@ -2,7 +2,7 @@ package io.github.lockfreelog.autoconfigure.actuate;
 
 import io.github.lockfreelog.diagnostics.AppenderStatistics;
 import io.github.lockfreelog.diagnostics.DropReason;
-import io.github.lockfreelog.logback.LockFreeFileAppender;
+import io.github.lockfreelog.logback.LockFreeAppenderBase;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -37,7 +37,7 @@ public class LockFreeLogHealth {
      * @return the status, and the details of each appender under {@code appenders} (or why there is none under {@code reason})
      */
     public Check check() {
-        List<LockFreeFileAppender> all = appenders.all();
+        List<LockFreeAppenderBase> all = appenders.all();
         Map<String, Object> details = new LinkedHashMap<>();
         if (all.isEmpty()) {
             details.put("reason", appenders.whyNone());
@@ -45,7 +45,7 @@ public class LockFreeLogHealth {
         }
         boolean up = true;
         Map<String, Object> byName = new LinkedHashMap<>();
-        for (LockFreeFileAppender appender : all) {
+        for (LockFreeAppenderBase appender : all) {
             AppenderStatistics s = appender.getStatistics();
             Map<String, Object> detail = new LinkedHashMap<>();
             boolean appenderUp = s.started() && s.failingSinceEpochMillis() == 0;
@@ -53,11 +53,12 @@ public class LockFreeLogHealth {
             if (!s.started()) {
                 detail.put("reason", "not started");
             } else if (!appenderUp) {
-                detail.put("reason", "writing the log file fails; events wait in the journal while the drainer retries");
+                detail.put("reason", "writing the log fails; events wait in the journal while the drainer retries");
                 detail.put("failingSince", Instant.ofEpochMilli(s.failingSinceEpochMillis()).toString());
             } else if (s.drainerErrors() > 0) {
                 detail.put("warning", "the drainer met errors earlier; its latest write succeeded");
             }
+            detail.put("target", String.valueOf(s.target()));
             detail.put("file", String.valueOf(s.file()));
             detail.put("drainerErrors", s.drainerErrors());
             detail.put("droppedIo", s.drops().getOrDefault(DropReason.IO.id(), 0L));

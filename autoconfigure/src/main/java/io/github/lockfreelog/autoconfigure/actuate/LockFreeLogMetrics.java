@@ -3,7 +3,8 @@ package io.github.lockfreelog.autoconfigure.actuate;
 import io.github.lockfreelog.diagnostics.AppenderStatistics;
 import io.github.lockfreelog.diagnostics.DropReason;
 import io.github.lockfreelog.diagnostics.ProcStat;
-import io.github.lockfreelog.logback.LockFreeFileAppender;
+import io.github.lockfreelog.logback.LockFreeAppenderBase;
+import io.github.lockfreelog.sink.LogTarget;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.FunctionTimer;
 import io.micrometer.core.instrument.Gauge;
@@ -14,7 +15,7 @@ import io.micrometer.core.instrument.binder.BaseUnits;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -65,24 +66,22 @@ public class LockFreeLogMetrics implements MeterBinder {
 
     @Override
     public void bindTo(MeterRegistry registry) {
-        Set<String> names = new TreeSet<>();
-        for (LockFreeFileAppender appender : appenders.all()) {
+        Map<String, String> targets = new TreeMap<>(); // appender name to its target, file or console
+        for (LockFreeAppenderBase appender : appenders.all()) {
             if (appender.getName() != null) {
-                names.add(appender.getName());
+                targets.put(appender.getName(), appender.getStatistics().target());
             }
         }
         if (appenders.starterRunsAppender()) {
-            names.add(LockFreeLogAppenders.STARTER_APPENDER_NAME);
+            targets.putIfAbsent(LockFreeLogAppenders.STARTER_APPENDER_NAME, LogTarget.FILE.id());
         }
         boolean procAvailable = processFaults.get() != null;
-        for (String name : names) {
-            bind(registry, name, readings.computeIfAbsent(name, n -> new Reading(appenders, n)), procAvailable);
-        }
+        targets.forEach((name, target) -> bind(registry, Tags.of("appender", name, "target", target),
+                readings.computeIfAbsent(name, n -> new Reading(appenders, n)), procAvailable));
         bindProcessPageFaults(registry, procAvailable);
     }
 
-    private static void bind(MeterRegistry registry, String name, Reading reading, boolean procAvailable) {
-        Tags tags = Tags.of("appender", name);
+    private static void bind(MeterRegistry registry, Tags tags, Reading reading, boolean procAvailable) {
         counter(registry, reading, tags, "lockfreelog.events.appended", null, "Events handed to the appender",
                 AppenderStatistics::appended);
         counter(registry, reading, tags, "lockfreelog.events.written", null, "Events written to the log file",
@@ -172,7 +171,7 @@ public class LockFreeLogMetrics implements MeterBinder {
 
         Reading(LockFreeLogAppenders appenders, String name) {
             this.current = new Snapshot<>(() -> {
-                LockFreeFileAppender appender = appenders.get(name);
+                LockFreeAppenderBase appender = appenders.get(name);
                 return (appender != null) ? appender.getStatistics() : null;
             });
         }

@@ -4,6 +4,7 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.core.util.Duration;
 import ch.qos.logback.core.util.FileSize;
 import io.github.lockfreelog.engine.SettingProblem;
+import io.github.lockfreelog.logback.LockFreeAppenderBase;
 import io.github.lockfreelog.logback.LockFreeFileAppender;
 import java.util.List;
 import java.util.Objects;
@@ -26,13 +27,13 @@ final class AppenderSettings {
 
     /** Every setting the starter sets; the engine's ({@code lockfreelog.*}) first, then Spring Boot's rolling. */
     static final List<Setting<?>> TABLE = List.of(
-            engine("journal", "journal", LockFreeLogProperties::getJournal, LockFreeFileAppender::setJournal),
+            engine("journal", "journal", LockFreeLogProperties::getJournal, LockFreeAppenderBase::setJournal),
             engine("bufferSize", "buffer-size", LockFreeLogProperties::getBufferSize,
                     (a, v) -> ifSet(v, a, (x, s) -> x.setBufferSize(size(s)))),
             engine("bufferCount", "buffer-count", LockFreeLogProperties::getBufferCount,
-                    LockFreeFileAppender::setBufferCount),
+                    LockFreeAppenderBase::setBufferCount),
             engine("backpressure", "backpressure", LockFreeLogProperties::getBackpressure,
-                    LockFreeFileAppender::setBackpressure),
+                    LockFreeAppenderBase::setBackpressure),
             engine("maxBlockTime", "max-block-time", LockFreeLogProperties::getMaxBlockTime,
                     (a, v) -> a.setMaxBlockTime(duration(v))),
             engine("maxEventSize", "max-event-size", LockFreeLogProperties::getMaxEventSize,
@@ -42,14 +43,14 @@ final class AppenderSettings {
             engine("dropBelowLevel", "drop-below-level", LockFreeLogProperties::getDropBelowLevel,
                     (a, v) -> a.setDropBelowLevel(level(v))),
             rolling("fileNamePattern", "file-name-pattern", FileFormat.Rolling::fileNamePattern,
-                    LockFreeFileAppender::setFileNamePattern),
+                    (a, v) -> file(a).setFileNamePattern(v)),
             rolling("maxFileSize", "max-file-size", FileFormat.Rolling::maxFileSize,
-                    (a, v) -> ifSet(v > 0 ? v : null, a, (x, s) -> x.setMaxFileSize(new FileSize(s)))),
-            rolling("maxHistory", "max-history", FileFormat.Rolling::maxHistory, LockFreeFileAppender::setMaxHistory),
+                    (a, v) -> ifSet(v > 0 ? v : null, a, (x, s) -> file(x).setMaxFileSize(new FileSize(s)))),
+            rolling("maxHistory", "max-history", FileFormat.Rolling::maxHistory, (a, v) -> file(a).setMaxHistory(v)),
             rolling("totalSizeCap", "total-size-cap", FileFormat.Rolling::totalSizeCap,
-                    (a, v) -> ifSet(v > 0 ? v : null, a, (x, s) -> x.setTotalSizeCap(new FileSize(s)))),
+                    (a, v) -> ifSet(v > 0 ? v : null, a, (x, s) -> file(x).setTotalSizeCap(new FileSize(s)))),
             rolling("cleanHistoryOnStart", "clean-history-on-start", FileFormat.Rolling::cleanHistoryOnStart,
-                    LockFreeFileAppender::setCleanHistoryOnStart));
+                    (a, v) -> file(a).setCleanHistoryOnStart(v)));
 
     private AppenderSettings() {
     }
@@ -58,6 +59,20 @@ final class AppenderSettings {
     static void apply(LockFreeFileAppender appender, LockFreeLogProperties properties, FileFormat.Rolling rolling) {
         Sources sources = new Sources(properties, rolling);
         TABLE.forEach(setting -> setting.apply(appender, sources));
+    }
+
+    /**
+     * Sets the engine's settings but the journal on an appender without a file (the console, whose journal is
+     * {@code lockfreelog.console.journal}).
+     */
+    static void applyEngine(LockFreeAppenderBase appender, LockFreeLogProperties properties) {
+        Sources sources = new Sources(properties, null);
+        TABLE.stream().filter(s -> s.isEngine() && !"journal".equals(s.name)).forEach(s -> s.apply(appender, sources));
+    }
+
+    /** The rolling settings are the file appender's alone; the table sets them only on one. */
+    private static LockFreeFileAppender file(LockFreeAppenderBase appender) {
+        return (LockFreeFileAppender) appender;
     }
 
     /** The engine's settings as one string: equal strings need no new engine. */
@@ -86,16 +101,16 @@ final class AppenderSettings {
     }
 
     private static <T> Setting<T> engine(String name, String property, Function<LockFreeLogProperties, T> value,
-            BiConsumer<LockFreeFileAppender, T> setter) {
+            BiConsumer<LockFreeAppenderBase, T> setter) {
         return new Setting<>(name, P + property, s -> value.apply(s.properties()), setter);
     }
 
     private static <T> Setting<T> rolling(String name, String property, Function<FileFormat.Rolling, T> value,
-            BiConsumer<LockFreeFileAppender, T> setter) {
+            BiConsumer<LockFreeAppenderBase, T> setter) {
         return new Setting<>(name, ROLLING + property, s -> value.apply(s.rolling()), setter);
     }
 
-    private static <T> void ifSet(T value, LockFreeFileAppender appender, BiConsumer<LockFreeFileAppender, T> setter) {
+    private static <T> void ifSet(T value, LockFreeAppenderBase appender, BiConsumer<LockFreeAppenderBase, T> setter) {
         if (value != null) {
             setter.accept(appender, value);
         }
@@ -127,14 +142,14 @@ final class AppenderSettings {
      * @param <T> type of the value as the starter holds it
      */
     record Setting<T>(String name, String property, Function<Sources, T> value,
-            BiConsumer<LockFreeFileAppender, T> setter) {
+            BiConsumer<LockFreeAppenderBase, T> setter) {
 
         /** Whether it is a setting of the engine ({@code lockfreelog.*}), rather than of Spring Boot's rolling. */
         boolean isEngine() {
             return property.startsWith(P);
         }
 
-        void apply(LockFreeFileAppender appender, Sources sources) {
+        void apply(LockFreeAppenderBase appender, Sources sources) {
             setter.accept(appender, value.apply(sources));
         }
     }

@@ -54,6 +54,9 @@ public class LockFreeLogProperties {
     /** Loggers to attach the appender to. */
     private List<String> loggers = new ArrayList<>(List.of("ROOT"));
 
+    /** The lock-free console, in place of Spring Boot's own CONSOLE appender. */
+    private final Console console = new Console();
+
     private static Duration logbackDuration(String value) {
         return Duration.ofMillis(ch.qos.logback.core.util.Duration.valueOf(value).getMilliseconds());
     }
@@ -144,5 +147,40 @@ public class LockFreeLogProperties {
 
     public void setLoggers(List<String> loggers) {
         this.loggers = loggers;
+    }
+
+    public Console getConsole() {
+        return console;
+    }
+
+    /**
+     * The lock-free console: standard output written through a journal of its own, in place of Spring Boot's
+     * {@code CONSOLE} appender, with that appender's encoder (pattern, colours, {@code logging.structured.format.console}),
+     * threshold ({@code logging.threshold.console}) and charset. The engine's other settings are the file's
+     * ({@code lockfreelog.buffer-size} and the rest).
+     */
+    public static class Console {
+
+        /** Whether to replace Spring Boot's CONSOLE appender with the lock-free console. */
+        private boolean enabled;
+
+        /** Journal of the console. When unset, the first free one of "<java.io.tmpdir>/.lockfreelog-<application>-<user>/LOCKFREE_CONSOLE.journal", ".1.journal", ..., the application being spring.application.name, else the main class. Put it on a volume that outlives what it must survive (a Kubernetes emptyDir outlives container restarts, not the pod). */
+        private String journal;
+
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        public String getJournal() {
+            return journal;
+        }
+
+        public void setJournal(String journal) {
+            this.journal = journal;
+        }
     }
 }

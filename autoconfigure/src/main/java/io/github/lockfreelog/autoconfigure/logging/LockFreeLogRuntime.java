@@ -7,6 +7,7 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.classic.spi.LoggerContextListener;
 import ch.qos.logback.core.Appender;
 import io.github.lockfreelog.files.FileIdentity;
+import io.github.lockfreelog.logback.LockFreeConsoleAppender;
 import io.github.lockfreelog.logback.LockFreeFileAppender;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -51,6 +52,9 @@ public final class LockFreeLogRuntime implements StarterAppender {
     private final Runnable shutdownHandler = this::shutdown;
     private LockFreeFileAppender appender;
     private String identity;
+    /** The lock-free console ({@code lockfreelog.console.enabled}), or {@code null}. */
+    private LockFreeConsoleAppender console;
+    private String consoleIdentity;
     private List<String> loggers = List.of();
     private ResetWatcher watcher;
     private volatile String absence = NO_LOG_FILE;
@@ -89,6 +93,11 @@ public final class LockFreeLogRuntime implements StarterAppender {
     }
 
     @Override
+    public synchronized LockFreeConsoleAppender console() {
+        return console;
+    }
+
+    @Override
     public String absence() {
         return absence;
     }
@@ -106,32 +115,50 @@ public final class LockFreeLogRuntime implements StarterAppender {
      */
     public synchronized void loggingInitialized(ConfigurableEnvironment environment) {
         keepInContext();
-        if (appender != null && watcher != null && watcher.untouched()) {
+        if ((appender != null || console != null) && watcher != null && watcher.untouched()) {
             return; // Spring Boot left logging as it was for this run, and so does the starter
         }
         StarterProperties starter = StarterProperties.of(environment);
         if (!starter.enabled()) {
             end("the starter is turned off (lockfreelog.enabled=false, or spring.autoconfigure.exclude names it)");
+            closeConsole();
             return;
         }
         removed.check(environment);
+        List<String> wantedLoggers = starter.loggers();
+        detachFromLoggers();
+        loggers = wantedLoggers;
+        applyFile(starter, environment);
+        applyConsole(starter, environment);
+        attachToLoggers();
+        if (watcher != null) {
+            loggerContext.removeListener(watcher);
+        }
+        watcher = new ResetWatcher();
+        loggerContext.addListener(watcher);
+    }
+
+    /** The file's part of a run: the lock-free file the settings ask for, or why there is none ({@link #absence}). */
+    private void applyFile(StarterProperties starter, ConfigurableEnvironment environment) {
         LockFreeLogProperties properties = starter.properties();
         String file = StringUtils.hasText(properties.getFile()) ? properties.getFile()
                 : (LogFile.get(environment) != null ? LogFile.get(environment).toString() : null);
         if (file == null) {
-            end(NO_LOG_FILE);
-            LoggerFactory.getLogger(LockFreeLogRuntime.class).info("lockfreelog: {}", NO_LOG_FILE);
+            endFile(NO_LOG_FILE);
+            if (!properties.getConsole().isEnabled()) {
+                LoggerFactory.getLogger(LockFreeLogRuntime.class).info("lockfreelog: {}", NO_LOG_FILE);
+            }
             return;
         }
         Path target = FileIdentity.canonical(Paths.get(file));
         LogFileWriters writers = LogFileWriters.of(loggerContext, target, appender);
         if (writers.declared() != null) {
-            end("the Logback configuration writes " + target + " with its own lock-free appender '"
+            endFile("the Logback configuration writes " + target + " with its own lock-free appender '"
                     + writers.declared().getName() + "'");
             return;
         }
         if (!writers.others().isEmpty()) {
-            end("the Logback configuration" + starter.configurationName() + " writes " + target
+            endFile("the Logback configuration" + starter.configurationName() + " writes " + target
                     + " with its own appender " + writers.describeOthers() + ", so lockfreelog leaves it as configured");
             LoggerFactory.getLogger(LockFreeLogRuntime.class).info("lockfreelog: {}. To write that file lock-free, "
                     + "declare io.github.lockfreelog.logback.LockFreeFileAppender for it in that configuration, or"
@@ -140,24 +167,63 @@ public final class LockFreeLogRuntime implements StarterAppender {
         }
         FileFormat format = (writers.bootFile() != null) ? FileFormat.of(writers.bootFile(), loggerContext, environment)
                 : FileFormat.of(loggerContext, target, environment);
-        List<String> wantedLoggers = starter.loggers();
         String wanted = target + "|" + format.identity() + "|" + AppenderSettings.engineIdentity(properties);
         if (appender != null && wanted.equals(identity)) {
             appender.start(); // the same file, format and engine: go on over the running engine and its counters
         } else {
-            close();
+            closeFile();
             appender = StarterAppenderFactory.create(loggerContext, target, starter, format, environment);
             identity = wanted;
         }
-        detachFromLoggers();
-        loggers = wantedLoggers;
-        attachToLoggers();
         if (writers.bootFile() != null) {
             replace(writers.bootFile());
         }
-        watcher = new ResetWatcher();
-        loggerContext.addListener(watcher);
         absence = null;
+    }
+
+    /**
+     * The console's part of a run ({@code lockfreelog.console.enabled}): the lock-free console in place of Spring
+     * Boot's {@code CONSOLE}; a console of the user's own, or a journal that cannot be made, leaves the console as it
+     * is, with one line that says why.
+     */
+    private void applyConsole(StarterProperties starter, ConfigurableEnvironment environment) {
+        LockFreeLogProperties properties = starter.properties();
+        if (!properties.getConsole().isEnabled()) {
+            closeConsole();
+            return;
+        }
+        org.slf4j.Logger log = LoggerFactory.getLogger(LockFreeLogRuntime.class);
+        ConsoleTakeOver consoles = ConsoleTakeOver.of(loggerContext, console);
+        if (consoles.declared() != null) {
+            closeConsole(); // the configuration's own lock-free console is used as it is
+            return;
+        }
+        if (consoles.bootConsole() == null) {
+            closeConsole();
+            log.info("lockfreelog: lockfreelog.console.enabled is set, but the Logback configuration{} has no Spring Boot"
+                    + " CONSOLE appender to replace{}; the console is left as configured. To write it lock-free,"
+                    + " declare io.github.lockfreelog.logback.LockFreeConsoleAppender in that configuration.",
+                    starter.configurationName(), consoles.others().isEmpty() ? "" : " (it has its own: "
+                            + consoles.describeOthers() + ")");
+            return;
+        }
+        String wanted = consoles.formatIdentity(loggerContext) + "|" + properties.getConsole().getJournal() + "|"
+                + AppenderSettings.engineIdentity(properties);
+        if (console != null && wanted.equals(consoleIdentity)) {
+            console.start();
+        } else {
+            closeConsole();
+            ConsoleTakeOver.Started started = consoles.start(loggerContext, starter, environment);
+            if (started.appender() == null) {
+                log.warn("lockfreelog: the console stays Spring Boot's own: the lock-free console could not start ({})."
+                        + " Set lockfreelog.console.journal to a folder this application may write (a volume, with a"
+                        + " read-only root file system).", started.failure());
+                return;
+            }
+            console = started.appender();
+            consoleIdentity = wanted;
+        }
+        replace(consoles.bootConsole());
     }
 
     /** What the starter's shutdown handler runs at JVM shutdown, after Spring Boot has stopped Logback: ends the engine. */
@@ -177,19 +243,38 @@ public final class LockFreeLogRuntime implements StarterAppender {
         }
     }
 
-    /** Takes the appender off its loggers and ends its engine (it drains first). Safe to call at any time. */
+    /** Takes the appenders off their loggers and ends their engines (they drain first). Safe to call at any time. */
     public synchronized void close() {
-        if (appender != null) {
-            detachFromLoggers();
-            appender.close();
-        }
+        closeFile();
+        closeConsole();
         if (watcher != null) {
             loggerContext.removeListener(watcher);
         }
-        appender = null;
-        identity = null;
         watcher = null;
         loggers = List.of();
+    }
+
+    private void closeFile() {
+        if (appender != null) {
+            detach(appender);
+            appender.close();
+        }
+        appender = null;
+        identity = null;
+    }
+
+    private void closeConsole() {
+        if (console != null) {
+            detach(console);
+            console.close();
+        }
+        console = null;
+        consoleIdentity = null;
+    }
+
+    private void endFile(String why) {
+        closeFile();
+        absence = why;
     }
 
     private void end(String why) {
@@ -198,36 +283,56 @@ public final class LockFreeLogRuntime implements StarterAppender {
     }
 
     private synchronized void afterReset(ResetWatcher from) {
-        if (from == watcher && appender != null) {
-            appender.start();
+        if (from == watcher) {
+            if (appender != null) {
+                appender.start();
+            }
+            if (console != null) {
+                console.start();
+            }
             attachToLoggers();
         }
     }
 
-    /** Takes Spring Boot's file appender off the root logger and stops it: the lock-free appender writes its file. */
-    private void replace(Appender<ILoggingEvent> bootFile) {
+    /** Takes one of Spring Boot's appenders (its file or console) off every logger and stops it: ours writes for it. */
+    private void replace(Appender<ILoggingEvent> boots) {
         for (Logger logger : loggerContext.getLoggerList()) {
-            logger.detachAppender(bootFile);
+            logger.detachAppender(boots);
         }
-        bootFile.stop();
+        boots.stop();
     }
 
     private void attachToLoggers() {
         for (String name : loggers) {
             Logger logger = loggerContext.getLogger(name);
-            if (!logger.isAttached(appender)) {
-                logger.addAppender(appender);
+            for (Appender<ILoggingEvent> ours : ours()) {
+                if (!logger.isAttached(ours)) {
+                    logger.addAppender(ours);
+                }
             }
         }
     }
 
     private void detachFromLoggers() {
-        if (appender == null) {
-            return;
-        }
+        ours().forEach(this::detach);
+    }
+
+    private void detach(Appender<ILoggingEvent> ours) {
         for (Logger logger : loggerContext.getLoggerList()) {
-            logger.detachAppender(appender);
+            logger.detachAppender(ours);
         }
+    }
+
+    /** The appenders the starter runs now: the file's, the console's, either or none. */
+    private List<Appender<ILoggingEvent>> ours() {
+        List<Appender<ILoggingEvent>> ours = new java.util.ArrayList<>(2);
+        if (appender != null) {
+            ours.add(appender);
+        }
+        if (console != null) {
+            ours.add(console);
+        }
+        return ours;
     }
 
     /**

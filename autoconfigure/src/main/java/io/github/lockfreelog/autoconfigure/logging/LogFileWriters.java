@@ -91,27 +91,36 @@ record LogFileWriters(RollingFileAppender<ILoggingEvent> bootFile, LockFreeFileA
      * substituted against the context as Logback substitutes it; {@code null} when neither is there.
      */
     static String bootFilePattern(LoggerContext context) {
-        String inContext = context.getProperty(FILE_LOG_PATTERN);
+        return bootPattern(context, FILE_LOG_PATTERN);
+    }
+
+    /**
+     * The pattern Spring Boot's configuration gives the context property {@code property} ({@code FILE_LOG_PATTERN},
+     * {@code CONSOLE_LOG_PATTERN}): the context's value, else {@code defaults.xml}'s, substituted; or {@code null}.
+     */
+    static String bootPattern(LoggerContext context, String property) {
+        String inContext = context.getProperty(property);
         if (inContext != null) {
             return inContext;
         }
-        String template = DefaultsXml.FILE_LOG_PATTERN_TEMPLATE;
+        String template = DefaultsXml.PROPERTIES.get(property);
         if (template == null) {
             return null;
         }
         return FileFormat.resolve(context, template, java.util.Map.of());
     }
 
-    /** Spring Boot's {@code defaults.xml}, read once. */
+    /** Spring Boot's {@code defaults.xml}, read once: its properties, by name. */
     private static final class DefaultsXml {
 
         static final String RESOURCE = "org/springframework/boot/logging/logback/defaults.xml";
-        static final String FILE_LOG_PATTERN_TEMPLATE = read();
+        static final Map<String, String> PROPERTIES = read();
 
-        private static String read() {
+        private static Map<String, String> read() {
+            Map<String, String> found = new java.util.HashMap<>();
             try (java.io.InputStream in = LogFileWriters.class.getClassLoader().getResourceAsStream(RESOURCE)) {
                 if (in == null) {
-                    return null;
+                    return found;
                 }
                 javax.xml.parsers.DocumentBuilderFactory factory = javax.xml.parsers.DocumentBuilderFactory.newInstance();
                 factory.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
@@ -119,13 +128,11 @@ record LogFileWriters(RollingFileAppender<ILoggingEvent> bootFile, LockFreeFileA
                 org.w3c.dom.NodeList properties = factory.newDocumentBuilder().parse(in).getElementsByTagName("property");
                 for (int i = 0; i < properties.getLength(); i++) {
                     org.w3c.dom.Element property = (org.w3c.dom.Element) properties.item(i);
-                    if (FILE_LOG_PATTERN.equals(property.getAttribute("name"))) {
-                        return property.getAttribute("value");
-                    }
+                    found.put(property.getAttribute("name"), property.getAttribute("value"));
                 }
-                return null;
+                return found;
             } catch (Exception ex) {
-                return null; // then only a pattern Spring Boot put in the context is recognised
+                return found; // then only a pattern Spring Boot put in the context is recognised
             }
         }
     }

@@ -1,5 +1,6 @@
 package io.github.lockfreelog.autoconfigure.logging;
 
+import io.github.lockfreelog.logback.LockFreeConsoleAppender;
 import io.github.lockfreelog.logback.LockFreeFileAppender;
 
 /**
@@ -16,8 +17,13 @@ public interface StarterAppender {
     /** Why the starter runs no appender, or {@code null} when it runs one. */
     String absence();
 
-    /** The appender the starter runs now, or {@code null}. */
+    /** The file appender the starter runs now, or {@code null}. */
     default LockFreeFileAppender appender() {
+        return null;
+    }
+
+    /** The console appender the starter runs now ({@code lockfreelog.console.enabled}), or {@code null}. */
+    default LockFreeConsoleAppender console() {
         return null;
     }
 }

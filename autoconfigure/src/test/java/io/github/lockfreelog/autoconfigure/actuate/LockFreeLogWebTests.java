@@ -119,7 +119,7 @@ class LockFreeLogWebTests {
 
     @Test
     void endpointWithoutAppenderShouldSayThereIsNoLogFileAndWhy() throws Exception {
-        LockFreeFileAppender appender = appenders.get(NAME);
+        LockFreeFileAppender appender = (LockFreeFileAppender) appenders.get(NAME);
         LOGBACK.detach(appender);
         try {
             DocumentContext none = getJson("/actuator/lockfreelog");
@@ -171,7 +171,7 @@ class LockFreeLogWebTests {
 
     @Test
     void healthWithoutAppenderShouldBeUnknownWithTheReasonAndLeaveTheApplicationUp() throws Exception {
-        LockFreeFileAppender appender = appenders.get(NAME);
+        LockFreeFileAppender appender = (LockFreeFileAppender) appenders.get(NAME);
         LOGBACK.detach(appender);
         try {
             DocumentContext health = getJson("/actuator/health");
