@@ -2,24 +2,19 @@ package io.github.lockfreelog.logback;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import io.github.lockfreelog.testing.PipedChild;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -36,11 +31,11 @@ class ConsoleAppenderTest {
     @TempDir
     Path dir;
 
-    private final List<Child> children = new ArrayList<>();
+    private final List<PipedChild> children = new ArrayList<>();
 
     @AfterEach
     void killLeftovers() {
-        children.forEach(c -> c.process.destroyForcibly());
+        children.forEach(PipedChild::kill);
     }
 
     /**
@@ -52,7 +47,7 @@ class ConsoleAppenderTest {
     void everyLineArrivesOnceWholeAndInOrderWhileAnotherThreadPrints() throws Exception {
         int lines = 20_000;
         int printed = 20_000;
-        Child child = start(0, "write", "lines=" + lines, "printed=" + printed);
+        PipedChild child = start(0, "write", "lines=" + lines, "printed=" + printed);
         child.await("READY");
         child.send("GO");
         String done = child.await("DONE");
@@ -77,16 +72,15 @@ class ConsoleAppenderTest {
      */
     @Test
     void afterAKillTheNextStartWritesWhatWasLeftOnceBeforeAnyNewLine() throws Exception {
-        Child killed = start(0, "burst");
+        PipedChild killed = start(0, "burst");
         killed.await("READY");
         killed.send("GO");
         TimeUnit.MILLISECONDS.sleep(400);
-        killed.process.destroyForcibly();
-        assertThat(killed.process.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        killed.kill();
         long[] acks = readAcks(dir.resolve("ack"));
         List<String> first = killed.output();
 
-        Child next = start(1, "recover");
+        PipedChild next = start(1, "recover");
         String started = next.await("STARTED");
         next.await("STOPPED");
         next.awaitExit();
@@ -115,7 +109,7 @@ class ConsoleAppenderTest {
     @Test
     void aStalledReaderCostsCallersAtMostMaxBlockTimeAndEveryOtherLineArrives() throws Exception {
         int lines = 200_000;
-        Child child = start(0, "write", "lines=" + lines, "maxBlockTime=100");
+        PipedChild child = start(0, "write", "lines=" + lines, "maxBlockTime=100");
         child.stallReading();
         child.await("READY");
         child.send("GO");
@@ -151,7 +145,7 @@ class ConsoleAppenderTest {
     /** The reader goes away: writes fail with a broken pipe, the drops are counted as {@code io}, and the child runs on. */
     @Test
     void aReaderThatGoesAwayIsReportedAndTheDropsCounted() throws Exception {
-        Child child = startUnread(0, "write", "lines=20000", "backpressure=DROP");
+        PipedChild child = startUnread(0, "write", "lines=20000", "backpressure=DROP");
         child.await("READY");
         child.send("GO");
         String done = child.await("DONE");
@@ -218,12 +212,12 @@ class ConsoleAppenderTest {
 
     // ---- child processes --------------------------------------------------------------------------
 
-    private Child start(int run, String mode, String... options) throws IOException, InterruptedException {
+    private PipedChild start(int run, String mode, String... options) throws IOException {
         return start(true, run, mode, options);
     }
 
     /** A child whose standard output nobody reads: its read end is closed at once. */
-    private Child startUnread(int run, String mode, String... options) throws IOException, InterruptedException {
+    private PipedChild startUnread(int run, String mode, String... options) throws IOException {
         return start(false, run, mode, options);
     }
 
@@ -232,134 +226,14 @@ class ConsoleAppenderTest {
      * stream: {@code Process.getInputStream()} may lose the last bytes of a child that was killed
      * (it drains the pipe as the process exits), which would look like a line cut by the appender.
      */
-    private Child start(boolean read, int run, String mode, String... options) throws IOException, InterruptedException {
+    private PipedChild start(boolean read, int run, String mode, String... options) throws IOException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
                 "-cp", System.getProperty("java.class.path"), ConsoleChild.class.getName(),
                 dir.resolve("console.journal").toString(), dir.resolve("ack").toString(), Integer.toString(run), mode));
         command.addAll(List.of(options));
-        Path pipe = dir.resolve("stdout-" + children.size());
-        assertThat(new ProcessBuilder("mkfifo", pipe.toString()).start().waitFor()).as("mkfifo").isZero();
-        Child child = new Child(pipe, read);
-        child.attach(new ProcessBuilder(command).redirectOutput(pipe.toFile()).start());
+        PipedChild child = PipedChild.start(command, dir.resolve("stdout-" + children.size()), read);
         children.add(child);
         return child;
-    }
-
-    /** A child JVM: its standard output (read into memory, unless stalled), its standard error lines, its input. */
-    static final class Child {
-        Process process;
-        final BlockingQueue<String> errLines = new LinkedBlockingQueue<>();
-        final List<String> seen = new ArrayList<>();
-        private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-        private final Object reading = new Object();
-        private boolean stalled;
-        private final Thread outReader;
-        OutputStream input;
-
-        /** Opens the pipe's read end (in the background: it waits for the writer) and reads it, or closes it at once. */
-        Child(Path pipe, boolean read) {
-            outReader = new Thread(() -> {
-                try (InputStream in = Files.newInputStream(pipe)) {
-                    if (read) {
-                        copy(in);
-                    }
-                } catch (IOException e) {
-                    errLines.add("IO " + e);
-                }
-            });
-            outReader.setDaemon(true);
-            outReader.start();
-        }
-
-        void attach(Process process) {
-            this.process = process;
-            this.input = process.getOutputStream();
-            Thread errReader = new Thread(() -> {
-                try (var in = new java.io.BufferedReader(new java.io.InputStreamReader(process.getErrorStream(),
-                        StandardCharsets.UTF_8))) {
-                    for (String line; (line = in.readLine()) != null;) {
-                        errLines.add(line);
-                    }
-                } catch (IOException e) {
-                    errLines.add("IO " + e);
-                }
-            });
-            errReader.setDaemon(true);
-            errReader.start();
-        }
-
-        private void copy(InputStream in) throws IOException {
-            byte[] buffer = new byte[8192];
-            try {
-                while (true) {
-                    synchronized (reading) { // the test's own gate on its reader, never the appender's
-                        while (stalled) {
-                            reading.wait();
-                        }
-                    }
-                    int n = in.read(buffer);
-                    if (n < 0) {
-                        return;
-                    }
-                    synchronized (out) { // between this reader and the test thread that reads the capture
-                        out.write(buffer, 0, n);
-                    }
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
-
-        void stallReading() {
-            synchronized (reading) {
-                stalled = true;
-            }
-        }
-
-        void resumeReading() {
-            synchronized (reading) {
-                stalled = false;
-                reading.notifyAll();
-            }
-        }
-
-        /** Everything the child wrote to standard output, once it exited; split into lines, each ended by a newline. */
-        List<String> output() throws InterruptedException {
-            outReader.join(TimeUnit.SECONDS.toMillis(30));
-            byte[] bytes;
-            synchronized (out) {
-                bytes = out.toByteArray();
-            }
-            if (bytes.length == 0) {
-                return List.of();
-            }
-            assertThat(bytes[bytes.length - 1]).as("the output ends with a whole line").isEqualTo((byte) '\n');
-            return List.of(new String(bytes, StandardCharsets.UTF_8).split("\n"));
-        }
-
-        String await(String prefix) throws InterruptedException {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (System.nanoTime() < deadline) {
-                String line = errLines.poll(100, TimeUnit.MILLISECONDS);
-                if (line != null) {
-                    seen.add(line);
-                    if (line.startsWith(prefix)) {
-                        return line;
-                    }
-                }
-            }
-            throw new AssertionError("child never printed " + prefix + "; it printed " + seen);
-        }
-
-        void send(String command) throws IOException {
-            input.write((command + "\n").getBytes(StandardCharsets.UTF_8));
-            input.flush();
-        }
-
-        void awaitExit() throws InterruptedException {
-            assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
-            assertThat(process.exitValue()).as("exit status; it printed %s", seen).isZero();
-        }
     }
 }
