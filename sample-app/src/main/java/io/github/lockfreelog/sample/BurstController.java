@@ -2,7 +2,7 @@ package io.github.lockfreelog.sample;
 
 import io.github.lockfreelog.autoconfigure.actuate.LockFreeLogAppenders;
 import io.github.lockfreelog.diagnostics.AppenderStatistics;
-import io.github.lockfreelog.logback.LockFreeFileAppender;
+import io.github.lockfreelog.logback.LockFreeAppenderBase;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -92,7 +92,7 @@ public class BurstController {
 
     private Map<String, AppenderStatistics> snapshot() {
         Map<String, AppenderStatistics> result = new LinkedHashMap<>();
-        for (LockFreeFileAppender appender : appenders.all()) {
+        for (LockFreeAppenderBase appender : appenders.all()) {
             result.put(appender.getName(), appender.getStatistics());
         }
         return result;
