@@ -72,7 +72,7 @@ public final class BenchmarkRunner {
             case "report" -> report(arguments);
             case "chart" -> chart(arguments);
             case "peers" -> Arrays.stream(Peer.values())
-                    .forEach(p -> out.printf(Locale.ROOT, "%-20s %s%n", p.id(), p.description()));
+                    .forEach(p -> out.printf(Locale.ROOT, "%-22s %s%n", p.id(), p.description()));
             default -> {
                 out.println(Arguments.usage());
                 return arguments.command.equals("help") ? 0 : 2;

@@ -23,10 +23,15 @@ public final class Report {
     private final List<ThroughputResult> results;
     /** The peer the ratios are to: {@link #REFERENCE}, or {@code lockfreelog-console} in a run of the console set. */
     private final String reference;
+    /** The format of the peer column of the text tables. */
+    private final String peerColumn;
 
     public Report(List<ThroughputResult> results) {
         this.results = List.copyOf(results);
         this.reference = Peer.lead(results.stream().map(ThroughputResult::peer).filter(Objects::nonNull).toList());
+        int width = results.stream().map(ThroughputResult::peer).filter(Objects::nonNull).mapToInt(String::length).max()
+                .orElse(0);
+        this.peerColumn = "%-" + Math.max(20, width) + "s"; // 20 unless a name is longer (logback-async-console)
     }
 
     /** Every section that the results have data for. */
@@ -45,8 +50,8 @@ public final class Report {
                 "Throughput, ops/s (higher is better), %d-byte lines; x lfl = peer / %s at the same thread count;%n"
                         + "! = the peer lost lines (accepted more than it wrote): its figure is not a speed; see delivered/s.%n",
                 lineSize, reference));
-        StringBuilder header = new StringBuilder(String.format(Locale.ROOT, "%-20s", "peer"));
-        StringBuilder sub = new StringBuilder(String.format(Locale.ROOT, "%-20s", ""));
+        StringBuilder header = new StringBuilder(String.format(Locale.ROOT, peerColumn, "peer"));
+        StringBuilder sub = new StringBuilder(String.format(Locale.ROOT, peerColumn, ""));
         for (int t : threads) {
             header.append(String.format(Locale.ROOT, " | %18s", t + (t == 1 ? " thread " : " threads")));
             sub.append(String.format(Locale.ROOT, " | %9s %8s", "ops/s", "x lfl"));
@@ -55,7 +60,7 @@ public final class Report {
         sub.append(String.format(Locale.ROOT, " | %9s |", "@" + threads.get(0) + "t"));
         out.append(header).append('\n').append(sub).append('\n').append("-".repeat(header.length())).append('\n');
         for (String peer : peers(lineSize)) {
-            StringBuilder row = new StringBuilder(String.format(Locale.ROOT, "%-20s", peer));
+            StringBuilder row = new StringBuilder(String.format(Locale.ROOT, peerColumn, peer));
             List<String> losses = new ArrayList<>();
             long accepted = 0;
             long written = 0;
@@ -179,14 +184,14 @@ public final class Report {
         StringBuilder out = new StringBuilder(String.format(Locale.ROOT,
                 "Line-size sweep at %d threads: ops/s, x lfl, MB/s written (line size asked -> bytes per written line)%n",
                 SWEEP_THREADS));
-        StringBuilder header = new StringBuilder(String.format(Locale.ROOT, "%-20s", "peer"));
+        StringBuilder header = new StringBuilder(String.format(Locale.ROOT, peerColumn, "peer"));
         for (int size : sizes) {
             header.append(String.format(Locale.ROOT, " | %-24s", size + " B" + actualSize(size)));
         }
         out.append(header).append('\n').append("-".repeat(header.length())).append('\n');
         for (String peer : Peer.order(results.stream().filter(r -> r.threads() == SWEEP_THREADS).map(ThroughputResult::peer)
                 .toList())) {
-            StringBuilder row = new StringBuilder(String.format(Locale.ROOT, "%-20s", peer));
+            StringBuilder row = new StringBuilder(String.format(Locale.ROOT, peerColumn, peer));
             for (int size : sizes) {
                 ThroughputResult r = find(peer, SWEEP_THREADS, size);
                 String cell = "-";
