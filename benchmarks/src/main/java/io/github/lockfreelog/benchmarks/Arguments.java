@@ -24,7 +24,7 @@ final class Arguments {
     String label;
 
     static String usage() {
-        return "usage: java -jar benchmarks/target/benchmarks.jar quick|latency-quick|latency|full|cost|virtual"
+        return "usage: java -jar benchmarks/target/benchmarks.jar quick|latency-quick|latency|full|console|cost|virtual"
                 + "|report FILE.tsv|chart FILE.tsv [OUT.png]|peers"
                 + " [--peers a,b] [--threads 1,2,4] [--rates 10000,100000] [--warmup S] [--measure S] [--forks N]"
                 + " [--events N (virtual)]"

@@ -33,6 +33,7 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * java -jar benchmarks/target/benchmarks.jar latency-quick    # latency at 100k events/s, 1 thread; about 2 minutes
  * java -jar benchmarks/target/benchmarks.jar latency          # latency at 10k, 100k, 500k events/s x 1, 2, 4 threads
  * java -jar benchmarks/target/benchmarks.jar full             # throughput, line sizes and latency; under 45 minutes
+ * java -jar benchmarks/target/benchmarks.jar console          # the console peers into a pipe: quick's throughput, latency-quick's point
  * java -jar benchmarks/target/benchmarks.jar cost             # CPU time per delivered line and per call, 1, 2, 4 threads, 3 rounds
  * java -jar benchmarks/target/benchmarks.jar virtual          # a new virtual thread per event: allocation and waits (Java 21+)
  * java -jar benchmarks/target/benchmarks.jar report FILE.tsv  # the tables again, from a saved run
@@ -65,13 +66,13 @@ public final class BenchmarkRunner {
         }
         Plan plan = Plan.of(arguments);
         switch (arguments.command) {
-            case "quick", "latency-quick", "latency", "full" -> runSession(arguments.command, plan, arguments);
+            case "quick", "latency-quick", "latency", "full", "console" -> runSession(arguments.command, plan, arguments);
             case "cost" -> runCost(arguments);
             case "virtual" -> runVirtual(arguments);
             case "report" -> report(arguments);
             case "chart" -> chart(arguments);
             case "peers" -> Arrays.stream(Peer.values())
-                    .forEach(p -> out.printf(Locale.ROOT, "%-20s %s%n", p.id(), p.description()));
+                    .forEach(p -> out.printf(Locale.ROOT, "%-22s %s%n", p.id(), p.description()));
             default -> {
                 out.println(Arguments.usage());
                 return arguments.command.equals("help") ? 0 : 2;

@@ -43,6 +43,7 @@ final class ChartLines {
      */
     static List<Line> delivered(List<ThroughputResult> results, List<Point> points) {
         List<Line> lines = new ArrayList<>();
+        String lead = Peer.lead(results.stream().map(ThroughputResult::peer).toList());
         for (String peer : Peer.order(results.stream().map(ThroughputResult::peer).toList())) {
             List<Double> values = new ArrayList<>();
             List<String> notes = new ArrayList<>();
@@ -57,7 +58,7 @@ final class ChartLines {
                 notes.add(r != null && r.lines().losing() ? "lost " + percent(r.lines()) + " %" : null);
             }
             if (values.stream().anyMatch(v -> v != null)) {
-                Line line = line(peer, checks, values);
+                Line line = line(peer, checks, values, lead);
                 lines.add(new Line(peer, line.label(), line.role(), values, notes));
             }
         }
@@ -71,6 +72,7 @@ final class ChartLines {
     static List<Line> cost(List<CostResult> results, List<Integer> threads) {
         CostReport report = new CostReport(results);
         List<Line> lines = new ArrayList<>();
+        String lead = Peer.lead(results.stream().map(CostResult::peer).distinct().toList());
         for (String peer : Peer.order(results.stream().map(CostResult::peer).distinct().toList())) {
             List<Double> values = new ArrayList<>();
             for (int t : threads) {
@@ -79,7 +81,7 @@ final class ChartLines {
             }
             if (values.stream().anyMatch(v -> v != null)) {
                 lines.add(line(peer, results.stream().filter(r -> r.peer().equals(peer)).map(CostResult::lines).toList(),
-                        values));
+                        values, lead));
             }
         }
         return lines;
@@ -88,9 +90,11 @@ final class ChartLines {
     /** Per peer, its percentiles in microseconds at one rate and thread count. */
     static List<Line> latency(List<LatencyPoint> points, long rate, int threads) {
         List<Line> lines = new ArrayList<>();
-        for (LatencyPoint p : LatencyReport.rows(points, rate, threads)) {
+        List<LatencyPoint> rows = LatencyReport.rows(points, rate, threads);
+        String lead = Peer.lead(rows.stream().map(LatencyPoint::peer).toList());
+        for (LatencyPoint p : rows) {
             List<Double> values = p.latency().values().stream().map(nanos -> Math.max(nanos, 1) / 1000.0).toList();
-            Line line = line(p.peer(), List.of(p.lines()), values);
+            Line line = line(p.peer(), List.of(p.lines()), values, lead);
             lines.add(p.behind()
                     ? new Line(p.peer(), line.label() + " (fell behind the rate: lower bounds)", line.role(), values)
                     : line);
@@ -99,6 +103,11 @@ final class ChartLines {
     }
 
     static Line line(String peer, List<LineCheck> entries, List<Double> values) {
+        return line(peer, entries, values, Report.REFERENCE);
+    }
+
+    /** A peer's line, drawn as lockfreelog's when it is {@code lead} (lockfreelog, or lockfreelog-console for the console set). */
+    static Line line(String peer, List<LineCheck> entries, List<Double> values, String lead) {
         if (peer.equals(Peer.ENCODE_ONLY.id())) {
             return new Line(peer, peer + " (reference, not a peer: encoding alone, writes nothing)", Role.REFERENCE, values);
         }
@@ -108,7 +117,7 @@ final class ChartLines {
         }
         String lost = lossText(entries);
         return new Line(peer, lost.isEmpty() ? peer : peer + " (" + lost + ")",
-                peer.equals(Report.REFERENCE) ? Role.LOCKFREELOG : Role.PEER, values);
+                peer.equals(lead) ? Role.LOCKFREELOG : Role.PEER, values);
     }
 
     /** "lost 41 % of its lines", or a range over several points ("lost 72-97 % ..."); empty when nothing was lost. */

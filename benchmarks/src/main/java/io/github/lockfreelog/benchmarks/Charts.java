@@ -77,7 +77,8 @@ final class Charts {
                 }
             }
         } else if (!points.isEmpty()) {
-            boolean headline = LatencyReport.find(points, Report.REFERENCE, Plan.HEADLINE_RATE, Plan.HEADLINE_THREADS) != null;
+            String lead = Peer.lead(points.stream().map(LatencyPoint::peer).toList());
+            boolean headline = LatencyReport.find(points, lead, Plan.HEADLINE_RATE, Plan.HEADLINE_THREADS) != null;
             latencyByPercentile(points, headline ? Plan.HEADLINE_RATE : points.get(0).rate(),
                     headline ? Plan.HEADLINE_THREADS : points.get(0).threads(), png, subtitle);
             drawn.add(png);

@@ -18,13 +18,22 @@ final class CostReport {
     static final double CALLER_SHARE = 0.6;
 
     private final List<CostResult> results;
+    /** lockfreelog's peer in these results: {@link #REFERENCE}, or {@code lockfreelog-console} for the console set. */
+    private final String lead;
 
     CostReport(List<CostResult> results) {
         this.results = List.copyOf(results);
+        this.lead = Peer.lead(results.stream().map(CostResult::peer).distinct().toList());
     }
 
+    /** The table, and the targets; a run of the console set has no targets (they are the file appender's). */
     String render() {
-        return table() + '\n' + targets();
+        if (lead.equals(REFERENCE)) {
+            return table() + '\n' + targets();
+        }
+        return table() + "\nTargets: none for the console set (issue 19's targets are the file appender's).\n"
+                + (rounds(lead).stream().anyMatch(r -> r.lines().losing()) ? "  WARNING: " + lead
+                        + " itself lost lines; its cost per line is charged to the lines it delivered.\n" : "");
     }
 
     /** The figure of {@code peer} at {@code threads} over its rounds. */
@@ -62,7 +71,7 @@ final class CostReport {
         out.append(header).append(" | lines delivered / calls |\n").append(rule).append(" | --- |\n");
         for (String peer : Peer.order(results.stream().map(CostResult::peer).distinct().toList())) {
             boolean reference = Peer.isReference(peer);
-            String name = reference ? "*reference: " + peer + "*" : peer.equals(REFERENCE) ? "**" + peer + "**" : peer;
+            String name = reference ? "*reference: " + peer + "*" : Peer.isLockfreelog(peer) ? "**" + peer + "**" : peer;
             StringBuilder row = new StringBuilder("| ").append(name);
             for (int t : threads) {
                 row.append(" | ").append(total(peer, t).text()).append(" | ").append(caller(peer, t).text());

@@ -73,9 +73,9 @@ public final class LatencyReport {
         return out.toString();
     }
 
-    /** The peer's label: lockfreelog in bold, the encode-only appender marked as a reference. */
+    /** The peer's label: lockfreelog (and lockfreelog-console) in bold, the encode-only appender marked as a reference. */
     static String label(String peer) {
-        if (peer.equals(Report.REFERENCE)) {
+        if (Peer.isLockfreelog(peer)) {
             return "**" + peer + "**";
         }
         if (peer.equals(REFERENCE)) {

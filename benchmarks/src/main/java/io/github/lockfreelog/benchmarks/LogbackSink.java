@@ -6,12 +6,16 @@ import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.Appender;
+import ch.qos.logback.core.ConsoleAppender;
 import ch.qos.logback.core.FileAppender;
 import ch.qos.logback.core.status.Status;
 import ch.qos.logback.core.util.FileSize;
 import io.github.lockfreelog.diagnostics.AppenderStatistics;
 import io.github.lockfreelog.engine.Backpressure;
+import io.github.lockfreelog.logback.LockFreeAppenderBase;
+import io.github.lockfreelog.logback.LockFreeConsoleAppender;
 import io.github.lockfreelog.logback.LockFreeFileAppender;
+import io.github.lockfreelog.sink.ConsoleLogSink;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -26,12 +30,15 @@ final class LogbackSink implements Sink {
     private final Logger logger;
     private final Path file;
     private final Appender<ILoggingEvent> appender;
+    /** The pipe a console peer writes; null for the others. */
+    private final ConsolePipe pipe;
 
-    private LogbackSink(LoggerContext context, Path file, Appender<ILoggingEvent> appender) {
+    private LogbackSink(LoggerContext context, Path file, Appender<ILoggingEvent> appender, ConsolePipe pipe) {
         this.context = context;
         this.logger = LoggerFactory.getLogger(Workload.LOGGER_NAME);
         this.file = file;
         this.appender = appender;
+        this.pipe = pipe;
     }
 
     static LogbackSink open(Peer peer, Path directory) throws IOException {
@@ -40,7 +47,22 @@ final class LogbackSink implements Sink {
         if (!context.isStarted()) {
             context.start(); // stopped by an earlier sink in this JVM (a test): stop() would then do nothing
         }
-        Path file = directory.resolve(peer.id() + ".log");
+        ConsolePipe pipe = peer.writesPipe() ? ConsolePipe.open(directory, peer.id()) : null;
+        try {
+            return open(peer, directory, context, pipe);
+        } catch (IOException | RuntimeException e) {
+            if (pipe != null) {
+                pipe.abort();
+            }
+            throw e;
+        }
+    }
+
+    private static LogbackSink open(Peer peer, Path directory, LoggerContext context, ConsolePipe pipe) throws IOException {
+        if (peer == Peer.LOGBACK_CONSOLE || peer == Peer.LOGBACK_ASYNC_CONSOLE) {
+            pipe.replaceSystemOut(); // ConsoleAppender writes System.out, looked up at each write
+        }
+        Path file = pipe != null ? pipe.fifo() : directory.resolve(peer.id() + ".log");
         Appender<ILoggingEvent> appender = switch (peer) {
             case LOCKFREELOG -> lockFree(context, file, directory, "8MB", 0);
             case LOCKFREELOG_2X64K -> lockFree(context, file, directory, "64KB", 2);
@@ -50,6 +72,9 @@ final class LogbackSink implements Sink {
             case LOGBACK_FILE -> fileAppender(context, file, false);
             case LOGBACK_ASYNC -> asyncAppender(context, fileAppender(context, file, false));
             case LOGSTASH_DISRUPTOR -> disruptorAppender(context, fileAppender(context, file, false));
+            case LOCKFREELOG_CONSOLE -> lockFreeConsole(context, pipe, directory);
+            case LOGBACK_CONSOLE -> consoleAppender(context);
+            case LOGBACK_ASYNC_CONSOLE -> asyncAppender(context, consoleAppender(context));
             default -> throw new IllegalArgumentException("not a Logback peer: " + peer.id());
         };
         if (!appender.isStarted()) {
@@ -58,7 +83,7 @@ final class LogbackSink implements Sink {
         ch.qos.logback.classic.Logger root = context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
         root.setLevel(Level.INFO);
         root.addAppender(appender);
-        return new LogbackSink(context, peer.writesFile() ? file : null, appender);
+        return new LogbackSink(context, peer.writesFile() ? file : null, appender, pipe);
     }
 
     private static PatternLayoutEncoder encoder(LoggerContext context) {
@@ -83,6 +108,37 @@ final class LogbackSink implements Sink {
             appender.setBufferCount(bufferCount);
         }
         appender.setBackpressure(Backpressure.BLOCK);
+        appender.start();
+        return appender;
+    }
+
+    /**
+     * lockfreelog's console appender with the settings of the file peer (8 MB buffers, BLOCK), writing the
+     * pipe's descriptor as it writes file descriptor 1 (a {@link ConsoleLogSink} over it), its journal in
+     * the trial's folder.
+     */
+    private static Appender<ILoggingEvent> lockFreeConsole(LoggerContext context, ConsolePipe pipe, Path directory) {
+        LockFreeConsoleAppender appender = new LockFreeConsoleAppender();
+        appender.setContext(context);
+        appender.setName("lockfreelog-console");
+        appender.setApplication("lockfreelog-benchmark");
+        appender.setTarget(LockFreeConsoleAppender.SYSTEM_OUT);
+        appender.setJournal(directory.resolve(".lockfreelog").resolve("lockfreelog-console.journal").toString());
+        appender.setStream(() -> new ConsoleLogSink(pipe.out(), "pipe"));
+        appender.setEncoder(encoder(context));
+        appender.setBufferSize(FileSize.valueOf("8MB"));
+        appender.setBackpressure(Backpressure.BLOCK);
+        appender.start();
+        return appender;
+    }
+
+    /** Logback's ConsoleAppender as configured by default: System.out, immediateFlush=true. */
+    private static ConsoleAppender<ILoggingEvent> consoleAppender(LoggerContext context) {
+        ConsoleAppender<ILoggingEvent> appender = new ConsoleAppender<>();
+        appender.setContext(context);
+        appender.setName("console");
+        appender.setTarget("System.out");
+        appender.setEncoder(encoder(context));
         appender.start();
         return appender;
     }
@@ -155,6 +211,15 @@ final class LogbackSink implements Sink {
     @Override
     public void stop() {
         context.stop(); // stops every appender; the asynchronous ones drain their queues first
+        if (pipe != null) {
+            pipe.restoreSystemOut(); // the fork's own again, for the line check's output
+        }
+    }
+
+    /** The file's lines, or for a console peer those its pipe's reader received (closing the pipe). */
+    @Override
+    public LineCounter.Count count() throws IOException {
+        return pipe != null ? pipe.finish().count() : Sink.super.count();
     }
 
     @Override
@@ -164,14 +229,18 @@ final class LogbackSink implements Sink {
 
     /** lockfreelog's own statistics, read after {@link #stop()}; null for another appender. */
     AppenderStatistics lockFreeStatistics() {
-        return appender instanceof LockFreeFileAppender lockFree ? lockFree.getStatistics() : null;
+        return appender instanceof LockFreeAppenderBase lockFree ? lockFree.getStatistics() : null;
     }
 
     @Override
     public String details() {
         String warnings = errors(context);
         String base = warnings.isEmpty() ? "" : "status=\"" + warnings.replace('"', '\'') + "\"";
-        if (appender instanceof LockFreeFileAppender lockFree) {
+        if (pipe != null) {
+            String reader = pipe.details();
+            base = base.isEmpty() ? reader : reader + " " + base;
+        }
+        if (appender instanceof LockFreeAppenderBase lockFree) {
             AppenderStatistics statistics = lockFree.getStatistics();
             String counters = "appended=" + statistics.appended() + " eventsWritten=" + statistics.eventsWritten()
                     + " dropped=" + statistics.dropped() + " drops=" + statistics.drops().toString().replace(", ", ",")

@@ -38,7 +38,25 @@ public enum Peer {
     LOG4J2_MMAP("log4j2-mmap", Framework.LOG4J2,
             "Log4j2 MemoryMappedFile appender (defaults: 32 MB regions)"),
     LOG4J2_ASYNC("log4j2-async", Framework.LOG4J2,
-            "Log4j2 async loggers (AsyncLoggerContextSelector, Disruptor 3.4.4) over RandomAccessFile(immediateFlush=false)");
+            "Log4j2 async loggers (AsyncLoggerContextSelector, Disruptor 3.4.4) over RandomAccessFile(immediateFlush=false)"),
+
+    // The console set: each writes a pipe (ConsolePipe), as a container's standard output is one, and
+    // the lines counted are those the pipe's reader received. Run by the console mode, or named with --peers.
+    LOCKFREELOG_CONSOLE("lockfreelog-console", Framework.LOGBACK,
+            "lockfreelog LockFreeConsoleAppender writing the pipe's descriptor (setStream), 8 MB buffers, backpressure"
+                    + " BLOCK, journal in the trial's folder (console set)", Use.CONSOLE),
+    LOGBACK_CONSOLE("logback-console", Framework.LOGBACK,
+            "Logback ConsoleAppender (immediateFlush=true, its default) on System.out, replaced by a JDK-style PrintStream"
+                    + " over the pipe (console set)", Use.CONSOLE),
+    LOGBACK_ASYNC_CONSOLE("logback-async-console", Framework.LOGBACK,
+            "Logback AsyncAppender (defaults: queueSize 256, discards <=INFO when 80% full, neverBlock=false) over"
+                    + " ConsoleAppender, as logback-console (console set)", Use.CONSOLE),
+    LOG4J2_CONSOLE("log4j2-console", Framework.LOG4J2,
+            "Log4j2 Console appender, target SYSTEM_OUT, follow=true (as Spring Boot's log4j2.xml), immediateFlush=true"
+                    + " (its default), System.out replaced as for logback-console (console set)", Use.CONSOLE),
+    LOG4J2_ASYNC_CONSOLE("log4j2-async-console", Framework.LOG4J2,
+            "Log4j2 async loggers (AsyncLoggerContextSelector, Disruptor 3.4.4, ring buffer 256 Ki, blocks when full) over"
+                    + " Console, as log4j2-console (console set)", Use.CONSOLE);
 
     /** Which framework a peer configures in its fork. */
     public enum Framework {
@@ -47,7 +65,9 @@ public enum Peer {
 
     /** Which modes run a peer when {@code --peers} does not name it: every mode, or one only. */
     enum Use {
-        EVERY_MODE, COST, VIRTUAL
+        EVERY_MODE, COST, VIRTUAL,
+        /** The console set: the console mode's peers, and no other mode's unless named. */
+        CONSOLE
     }
 
     private final String id;
@@ -78,9 +98,27 @@ public enum Peer {
         return description;
     }
 
-    /** Whether the peer writes a log file whose lines can be counted. */
+    /** Whether the peer writes a log whose lines can be counted: a file, or for the console set a pipe. */
     public boolean writesFile() {
         return !isReference();
+    }
+
+    /** Whether the peer writes a pipe ({@link ConsolePipe}) instead of a file: the console set. */
+    public boolean writesPipe() {
+        return use == Use.CONSOLE;
+    }
+
+    /** Whether {@code id} is lockfreelog's peer of its set: {@code lockfreelog}, or {@code lockfreelog-console}. */
+    static boolean isLockfreelog(String id) {
+        return LOCKFREELOG.id.equals(id) || LOCKFREELOG_CONSOLE.id.equals(id);
+    }
+
+    /**
+     * The lockfreelog peer that the others among {@code ids} are compared with: {@code lockfreelog}, or
+     * {@code lockfreelog-console} when only that one of the two is there (the console set).
+     */
+    static String lead(Collection<String> ids) {
+        return !ids.contains(LOCKFREELOG.id) && ids.contains(LOCKFREELOG_CONSOLE.id) ? LOCKFREELOG_CONSOLE.id : LOCKFREELOG.id;
     }
 
     /** Whether the peer is a yardstick rather than a peer: it writes nothing (encode-only, logback-nop). */
@@ -107,14 +145,19 @@ public enum Peer {
         return Arrays.stream(values()).map(Peer::id).toList();
     }
 
-    /** The peers a mode runs when {@code --peers} names none: those of every mode, and the mode's own. */
+    /**
+     * The peers a mode runs when {@code --peers} names none: those of every mode, and the mode's own; the
+     * console mode runs the console set alone.
+     */
     static List<String> defaultIds(String command) {
         Use own = switch (command) {
             case "cost" -> Use.COST;
             case "virtual" -> Use.VIRTUAL;
+            case "console" -> Use.CONSOLE;
             default -> Use.EVERY_MODE;
         };
-        return Arrays.stream(values()).filter(p -> p.use == Use.EVERY_MODE || p.use == own).map(Peer::id).toList();
+        return Arrays.stream(values()).filter(p -> p.use == own || (p.use == Use.EVERY_MODE && own != Use.CONSOLE))
+                .map(Peer::id).toList();
     }
 
     /**

@@ -106,11 +106,15 @@ record Plan(List<Phase> jmh, Latency latency) {
                 + (latency == null ? 0 : latency.estimateSeconds(peers));
     }
 
-    /** The plan of a mode ({@code quick}, {@code latency-quick}, {@code latency}, {@code full}), or null for another command. */
+    /**
+     * The plan of a mode ({@code quick}, {@code latency-quick}, {@code latency}, {@code full}, {@code console}),
+     * or null for another command.
+     */
     static Plan of(Arguments arguments) {
         return switch (arguments.command) {
             case "quick" -> quick(arguments);
             case "latency-quick" -> latencyQuick(arguments);
+            case "console" -> console(arguments);
             case "latency" -> new Plan(List.of(), latencyPoints(arguments));
             case "full" -> full(arguments);
             default -> null;
@@ -121,6 +125,14 @@ record Plan(List<Phase> jmh, Latency latency) {
     static Plan quick(Arguments arguments) {
         return new Plan(List.of(new Phase("throughput", orElse(arguments.threads, QUICK_THREADS),
                 List.of(Workload.DEFAULT_LINE_SIZE), orElse(arguments.forks, 1), 2, 1, 3, 1)), null);
+    }
+
+    /**
+     * The console set ({@link Peer#writesPipe()}): {@link #quick}'s throughput (1, 2 and 4 threads) and then
+     * {@link #latencyQuick}'s point (100k events/s from 1 thread), in one run; about 4 minutes for its 5 peers.
+     */
+    static Plan console(Arguments arguments) {
+        return new Plan(quick(arguments).jmh(), latencyQuick(arguments).latency());
     }
 
     /** The headline point only: 100k events/s from 1 thread, every peer. */

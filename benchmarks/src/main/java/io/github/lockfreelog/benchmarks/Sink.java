@@ -12,8 +12,16 @@ interface Sink {
     /** Stops the framework so that everything it accepted is flushed to its file. */
     void stop() throws IOException;
 
-    /** The file the peer writes, or {@code null} when it writes none (encode-only). */
+    /** The file the peer writes (for a console peer, its named pipe), or {@code null} when it writes none (encode-only). */
     Path logFile();
+
+    /**
+     * What the peer wrote, after {@link #stop()}: the lines in its file; for a console peer, the lines
+     * its pipe's reader received (the reader counts them: {@link ConsolePipe}).
+     */
+    default LineCounter.Count count() throws IOException {
+        return LineCounter.count(logFile());
+    }
 
     /** Counters the peer keeps about itself, as {@code key=value} pairs, read after {@link #stop()}; empty if none. */
     default String details() {

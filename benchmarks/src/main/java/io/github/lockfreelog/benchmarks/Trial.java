@@ -10,7 +10,8 @@ import java.util.stream.Stream;
 
 /**
  * One peer configured in its own fresh folder for one run of a fork, and the line check at its end:
- * stop the framework (so it flushes what it accepted), count the lines in its file, print them and
+ * stop the framework (so it flushes what it accepted), count the lines in its file (for a console
+ * peer, the lines its pipe's reader received: {@link Sink#count()}), print them and
  * delete the folder. The throughput benchmark and the latency fork both end this way, so their line
  * checks are the same.
  */
@@ -57,12 +58,13 @@ final class Trial {
     /**
      * As {@link #finish(String, int, long)}, running {@code afterStop} once the framework has stopped and
      * before the lines are counted: the cost mode samples the process's CPU time there, so that
-     * stopping and flushing count and counting the file does not.
+     * stopping and flushing count and counting the file does not (nor, for a console peer, closing
+     * the pipe and waiting for its reader to drain it).
      */
     LineCheck finish(String mode, int threads, long accepted, Runnable afterStop) throws IOException {
         sink.stop();
         afterStop.run();
-        LineCounter.Count count = peer.writesFile() ? LineCounter.count(sink.logFile()) : new LineCounter.Count(-1, 0, 0);
+        LineCounter.Count count = peer.writesFile() ? sink.count() : new LineCounter.Count(-1, 0, 0);
         LineCheck check = new LineCheck(accepted, count.lines(), count.bytes(), count.nulBytes());
         String details = sink.details();
         System.out.println();

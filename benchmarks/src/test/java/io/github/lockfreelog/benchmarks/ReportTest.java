@@ -101,6 +101,17 @@ class ReportTest {
     }
 
     /** A result whose lines were all written, until {@link #lines} says otherwise. */
+    @Test
+    void aRunOfTheConsoleSetShouldCompareWithLockfreelogConsoleAndLeaveOutTheFileTargets() {
+        throughput("lockfreelog-console", 1, 2_000_000, 123.0);
+        throughput("logback-console", 1, 400_000, 776.5);
+
+        String text = new Report(results).render();
+
+        assertThat(text).contains("x lfl = peer / lockfreelog-console").contains("0.20x")
+                .contains("Targets: none for the console set").doesNotContain("encode-only").doesNotContain("[n/a");
+    }
+
     private void throughput(String peer, int threads, double opsPerSecond, double bytesPerOp) {
         results.add(new ThroughputResult(peer, threads, 150, opsPerSecond, 0, bytesPerOp, new LineCheck(1, 1, 150, 0)));
     }
