@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import ch.qos.logback.core.rolling.RollingFileAppender;
 import io.github.lockfreelog.autoconfigure.actuate.LockFreeLogAppenders;
+import io.github.lockfreelog.autoconfigure.logging.LockFreeLogRuntime;
 import io.github.lockfreelog.logback.LockFreeFileAppender;
 import java.nio.file.Path;
 import java.util.List;
@@ -70,6 +71,21 @@ class LockFreeLogTakeOverTests {
             assertThat(lines).anyMatch(line -> line.endsWith("|com.example.audit|audit one"))
                     .anyMatch(line -> line.endsWith("|com.example.audit|audit two"))
                     .anyMatch(line -> line.contains("lockfreelog: the Logback configuration"));
+        }
+    }
+
+    @Test
+    void aUsersOwnConsoleAppenderIsLeftAsConfiguredWithOneInfoLine(CapturedOutput output) {
+        try (ConfigurableApplicationContext context = application("lockfreelog.console.enabled=true",
+                "logging.config=classpath:user-console-appender-logback-spring.xml").run()) {
+            assertThat(runtime().console()).isNull();
+            assertThat(lockFreeAppenders()).isEmpty();
+            assertThat(appenders(root())).anyMatch(a -> "STDOUT".equals(a.getName()) && a.isStarted());
+            assertThat(output).contains("MINE|INFO|" + LockFreeLogRuntime.class.getName() + "|lockfreelog:"
+                    + " lockfreelog.console.enabled is set, but the Logback configuration"
+                    + " (classpath:user-console-appender-logback-spring.xml) has no Spring Boot CONSOLE appender to"
+                    + " replace (it has its own: 'STDOUT' (ch.qos.logback.core.ConsoleAppender, on ROOT)); the console"
+                    + " is left as configured.");
         }
     }
 
