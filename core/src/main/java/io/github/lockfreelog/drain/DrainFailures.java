@@ -1,12 +1,13 @@
 package io.github.lockfreelog.drain;
 
 import io.github.lockfreelog.diagnostics.StatusReporter;
+import io.github.lockfreelog.sink.ReaderGoneException;
 import java.util.concurrent.TimeUnit;
 
 /**
  * Keeps the record of the drainer's failures: counts each, remembers the last, marks the episode
- * (callers then count drops as {@code io}), reports at most one error every 10 seconds, and says
- * once when writing works again.
+ * (callers then count drops as {@code io}), reports at most one error every 10 seconds (a console
+ * whose reader went away, once), and says once when writing works again.
  */
 final class DrainFailures {
 
@@ -18,6 +19,8 @@ final class DrainFailures {
     private final JournalCounters counters;
     private final StatusReporter status;
     private long lastReport;
+    /** Whether the last failure was the console's reader gone: said once, until writing works again. */
+    private boolean readerGone;
 
     DrainFailures(EngineState state, StatusReporter status) {
         this.state = state;
@@ -35,7 +38,9 @@ final class DrainFailures {
         String message = e.getClass().getSimpleName() + ": " + e.getMessage();
         counters.lastError = message;
         long now = System.nanoTime();
-        if (now - lastReport > REPORT_EVERY_NANOS || lastReport == 0) {
+        boolean readerStillGone = e instanceof ReaderGoneException && readerGone;
+        readerGone = e instanceof ReaderGoneException;
+        if (!readerStillGone && (now - lastReport > REPORT_EVERY_NANOS || lastReport == 0)) {
             lastReport = now;
             status.error("writing the log file failed (retrying every " + TimeUnit.NANOSECONDS.toMillis(RETRY_NANOS)
                     + " ms; events stay in the journal meanwhile): " + message, e);
@@ -44,6 +49,7 @@ final class DrainFailures {
 
     /** Records that a write to the log file worked; ends an episode of failures. */
     void wrote() {
+        readerGone = false;
         if (state.ioFailing()) {
             state.ioFailing(false);
             counters.failingSinceEpochMillis = 0;

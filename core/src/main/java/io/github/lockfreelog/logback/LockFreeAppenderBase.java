@@ -60,6 +60,8 @@ public abstract class LockFreeAppenderBase extends UnsynchronizedAppenderBase<IL
     /** Set at start, before {@code super.start()} publishes it to the callers of {@link #doAppend}. */
     private EventWriter writer;
     private final NotRunningStatistics notRunning = new NotRunningStatistics();
+    /** What the last start claimed ({@link #newClaims}); {@code null} before. */
+    private AppenderFiles claims;
 
     @Override
     public void start() {
@@ -97,8 +99,10 @@ public abstract class LockFreeAppenderBase extends UnsynchronizedAppenderBase<IL
      */
     protected abstract JournalEngine startEngine(String suffix);
 
-    /** Gives back what {@link #startEngine} claimed; called once the engine is stopped. */
-    protected void releaseClaims() {
+    /** A holder for what this start of the engine claims (files, a journal); given back when the engine stops. */
+    final AppenderFiles newClaims() {
+        claims = new AppenderFiles(this);
+        return claims;
     }
 
     /** What this appender writes to, for its statistics while it has no engine. */
@@ -138,7 +142,9 @@ public abstract class LockFreeAppenderBase extends UnsynchronizedAppenderBase<IL
         if (running != null) {
             running.stop();
         }
-        releaseClaims();
+        if (claims != null) {
+            claims.release();
+        }
     }
 
     @Override

@@ -43,8 +43,6 @@ public class LockFreeConsoleAppender extends LockFreeAppenderBase {
 
     private String target = SYSTEM_OUT;
     private String application;
-    /** The journal claimed at the last start, when set explicitly; {@code null} before. */
-    private AppenderFiles files;
     /** Opens the stream; tests and the benchmarks give another one (a pipe). */
     private Supplier<ConsoleLogSink> stream;
 
@@ -67,7 +65,7 @@ public class LockFreeConsoleAppender extends LockFreeAppenderBase {
             addError("Cannot use the journal " + getJournal() + suffix + ": " + e);
             return null;
         }
-        files = new AppenderFiles(this);
+        AppenderFiles files = newClaims();
         if (isJournalSet() && !files.claimJournal(journalFile, String.valueOf(name), suffix)) {
             return null;
         }
@@ -115,13 +113,6 @@ public class LockFreeConsoleAppender extends LockFreeAppenderBase {
     static String fileNamePart(String text) {
         String part = text.replaceAll("[^A-Za-z0-9._-]", "_");
         return part.isEmpty() || part.startsWith(".") ? "_" + part : part;
-    }
-
-    @Override
-    protected void releaseClaims() {
-        if (files != null) {
-            files.release();
-        }
     }
 
     @Override

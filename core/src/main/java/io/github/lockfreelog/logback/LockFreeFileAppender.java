@@ -45,8 +45,6 @@ public class LockFreeFileAppender extends LockFreeAppenderBase {
     /** Wall clock for time-based rolling; tests replace it. */
     LongSupplier clock = System::currentTimeMillis;
 
-    /** The files this appender claimed at its last start; {@code null} before. */
-    private AppenderFiles files;
 
     @Override
     protected JournalEngine startEngine(String suffix) {
@@ -60,7 +58,7 @@ public class LockFreeFileAppender extends LockFreeAppenderBase {
             addError("Cannot create the directory of the log file " + file + " or of the journal" + suffix + ": " + e);
             return null;
         }
-        files = new AppenderFiles(this);
+        AppenderFiles files = newClaims();
         if (!files.claim(logFile, journalFile, isJournalSet(), String.valueOf(name), suffix)) {
             return null;
         }
@@ -77,13 +75,6 @@ public class LockFreeFileAppender extends LockFreeAppenderBase {
             files.release();
             addError("Could not start" + suffix + " with file " + logFile + " and journal " + journalFile + ": " + e, e);
             return null;
-        }
-    }
-
-    @Override
-    protected void releaseClaims() {
-        if (files != null) {
-            files.release();
         }
     }
 

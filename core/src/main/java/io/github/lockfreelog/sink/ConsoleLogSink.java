@@ -68,14 +68,19 @@ public final class ConsoleLogSink implements LogSink {
     public int write(ByteBuffer src) throws IOException {
         int n = pieceLength(src);
         int at = src.position();
-        if (src.hasArray()) {
-            out.write(src.array(), src.arrayOffset() + at, n);
-        } else {
-            if (piece.length < n) {
-                piece = new byte[n];
+        try {
+            if (src.hasArray()) {
+                out.write(src.array(), src.arrayOffset() + at, n);
+            } else {
+                if (piece.length < n) {
+                    piece = new byte[n];
+                }
+                src.get(at, piece, 0, n);
+                out.write(piece, 0, n);
             }
-            src.get(at, piece, 0, n);
-            out.write(piece, 0, n);
+        } catch (IOException e) {
+            String message = String.valueOf(e.getMessage());
+            throw message.contains("Broken pipe") || message.contains("EPIPE") ? new ReaderGoneException(name, e) : e;
         }
         src.position(at + n);
         written += n;

@@ -127,12 +127,7 @@ class SharedLogFileTest {
         Map<String, Long> counts = checkSequences(lines, 1, cut);
         assertThat(cut).as("at most the one line the kill cut, if it came during a write").hasSizeLessThanOrEqualTo(1);
         assertThat(recoveryReports(lines)).as("one report, by the start that recovered").isEqualTo(1);
-        for (int t = 0; t < THREADS; t++) {
-            assertThat(counts.getOrDefault(key(0, t), 0L)).as("survivor thread %d: every line, once", t)
-                    .isEqualTo(survivorAcks[t] + 1);
-            assertThat(counts.getOrDefault(key(1, t), 0L)).as("killed thread %d: every acknowledged line", t)
-                    .isGreaterThanOrEqualTo(killedAcks[t] + 1);
-        }
+        checkSurvivorAndKilled(counts, survivorAcks, killedAcks);
         assertThat(recovered).as("recovery had work to do").isPositive();
         System.out.printf("shared log, kill of one of two: %d recovered by the next start, %d line cut by the kill%n",
                 recovered, cut.size());
@@ -187,12 +182,7 @@ class SharedLogFileTest {
         List<String> cut = new ArrayList<>();
         Map<String, Long> counts = checkSequences(lines, 1, cut);
         assertThat(cut).as("the cut part stays, on a line of its own").isEqualTo(meanwhile);
-        for (int t = 0; t < THREADS; t++) {
-            assertThat(counts.getOrDefault(key(0, t), 0L)).as("survivor thread %d: every line, once", t)
-                    .isEqualTo(survivorAcks[t] + 1);
-            assertThat(counts.getOrDefault(key(1, t), 0L)).as("dying thread %d: every acknowledged line", t)
-                    .isGreaterThanOrEqualTo(dyingAcks[t] + 1);
-        }
+        checkSurvivorAndKilled(counts, survivorAcks, dyingAcks);
         assertThat(next.recovered).as("the cut event and the rest were recovered").isPositive();
     }
 
@@ -653,6 +643,16 @@ class SharedLogFileTest {
         String[] parts = line.split(" ");
         return line.equals(CrashChild.line(Integer.parseInt(parts[0].substring(1)), Integer.parseInt(parts[1].substring(1)),
                 Long.parseLong(parts[2])));
+    }
+
+    /** Every line of the survivor (instance 0) once, every acknowledged line of the killed one (instance 1). */
+    private static void checkSurvivorAndKilled(Map<String, Long> counts, long[] survivorAcks, long[] killedAcks) {
+        for (int t = 0; t < THREADS; t++) {
+            assertThat(counts.getOrDefault(key(0, t), 0L)).as("survivor thread %d: every line, once", t)
+                    .isEqualTo(survivorAcks[t] + 1);
+            assertThat(counts.getOrDefault(key(1, t), 0L)).as("killed thread %d: every acknowledged line", t)
+                    .isGreaterThanOrEqualTo(killedAcks[t] + 1);
+        }
     }
 
     /**

@@ -11,9 +11,7 @@ import ch.qos.logback.core.filter.Filter;
 import ch.qos.logback.core.status.Status;
 import io.github.lockfreelog.engine.SettingProblem;
 import io.github.lockfreelog.logback.LockFreeConsoleAppender;
-import java.util.ArrayList;
 import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.springframework.boot.logging.logback.StructuredLogEncoder;
@@ -44,15 +42,8 @@ record ConsoleTakeOver(ConsoleAppender<ILoggingEvent> bootConsole, LockFreeConso
 
     /** The console appenders of the context, leaving out {@code ours}. */
     static ConsoleTakeOver of(LoggerContext context, LockFreeConsoleAppender ours) {
-        Map<Appender<ILoggingEvent>, List<String>> consoles = new LinkedHashMap<>();
-        for (Logger logger : context.getLoggerList()) {
-            for (Iterator<Appender<ILoggingEvent>> it = logger.iteratorForAppenders(); it.hasNext();) {
-                Appender<ILoggingEvent> appender = it.next();
-                if (appender != ours && (appender instanceof ConsoleAppender || appender instanceof LockFreeConsoleAppender)) {
-                    consoles.computeIfAbsent(appender, a -> new ArrayList<>()).add(logger.getName());
-                }
-            }
-        }
+        Map<Appender<ILoggingEvent>, List<String>> consoles = LogFileWriters.attached(context, appender -> appender != ours
+                && (appender instanceof ConsoleAppender || appender instanceof LockFreeConsoleAppender));
         ConsoleAppender<ILoggingEvent> boot = null;
         LockFreeConsoleAppender declared = null;
         for (Iterator<Map.Entry<Appender<ILoggingEvent>, List<String>>> it = consoles.entrySet().iterator(); it.hasNext();) {
@@ -99,10 +90,7 @@ record ConsoleTakeOver(ConsoleAppender<ILoggingEvent> bootConsole, LockFreeConso
 
     /** One sentence naming the other console appenders and their loggers. */
     String describeOthers() {
-        List<String> parts = new ArrayList<>();
-        others.forEach((appender, loggers) -> parts.add("'" + appender.getName() + "' ("
-                + appender.getClass().getName() + ", on " + String.join(", ", loggers) + ")"));
-        return String.join("; ", parts);
+        return LogFileWriters.describe(others);
     }
 
     /**

@@ -40,15 +40,8 @@ record LogFileWriters(RollingFileAppender<ILoggingEvent> bootFile, LockFreeFileA
      * Finds the appenders that write {@code file}, leaving out {@code ours}.
      */
     static LogFileWriters of(LoggerContext context, Path file, LockFreeFileAppender ours) {
-        Map<Appender<ILoggingEvent>, List<String>> writers = new LinkedHashMap<>();
-        for (Logger logger : context.getLoggerList()) {
-            for (Iterator<Appender<ILoggingEvent>> it = logger.iteratorForAppenders(); it.hasNext();) {
-                Appender<ILoggingEvent> appender = it.next();
-                if (appender != ours && file.equals(fileOf(appender))) {
-                    writers.computeIfAbsent(appender, a -> new ArrayList<>()).add(logger.getName());
-                }
-            }
-        }
+        Map<Appender<ILoggingEvent>, List<String>> writers = attached(context,
+                appender -> appender != ours && file.equals(fileOf(appender)));
         RollingFileAppender<ILoggingEvent> bootFile = null;
         LockFreeFileAppender declared = null;
         for (Iterator<Map.Entry<Appender<ILoggingEvent>, List<String>>> it = writers.entrySet().iterator(); it.hasNext();) {
@@ -64,6 +57,29 @@ record LogFileWriters(RollingFileAppender<ILoggingEvent> bootFile, LockFreeFileA
             }
         }
         return new LogFileWriters(bootFile, declared, writers);
+    }
+
+    /** The appenders of the context's loggers that {@code wanted} accepts, each with the loggers it is attached to. */
+    static Map<Appender<ILoggingEvent>, List<String>> attached(LoggerContext context,
+            java.util.function.Predicate<Appender<ILoggingEvent>> wanted) {
+        Map<Appender<ILoggingEvent>, List<String>> found = new LinkedHashMap<>();
+        for (Logger logger : context.getLoggerList()) {
+            for (Iterator<Appender<ILoggingEvent>> it = logger.iteratorForAppenders(); it.hasNext();) {
+                Appender<ILoggingEvent> appender = it.next();
+                if (wanted.test(appender)) {
+                    found.computeIfAbsent(appender, a -> new ArrayList<>()).add(logger.getName());
+                }
+            }
+        }
+        return found;
+    }
+
+    /** One sentence naming {@code appenders} and their loggers. */
+    static String describe(Map<Appender<ILoggingEvent>, List<String>> appenders) {
+        List<String> parts = new ArrayList<>();
+        appenders.forEach((appender, loggers) -> parts.add("'" + appender.getName() + "' ("
+                + appender.getClass().getName() + ", on " + String.join(", ", loggers) + ")"));
+        return String.join("; ", parts);
     }
 
     /**
@@ -153,9 +169,6 @@ record LogFileWriters(RollingFileAppender<ILoggingEvent> bootFile, LockFreeFileA
 
     /** One sentence naming the other appenders and their loggers. */
     String describeOthers() {
-        List<String> parts = new ArrayList<>();
-        others.forEach((appender, loggers) -> parts.add("'" + appender.getName() + "' ("
-                + appender.getClass().getName() + ", on " + String.join(", ", loggers) + ")"));
-        return String.join("; ", parts);
+        return describe(others);
     }
 }
