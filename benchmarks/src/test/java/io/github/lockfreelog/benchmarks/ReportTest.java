@@ -102,14 +102,21 @@ class ReportTest {
 
     /** A result whose lines were all written, until {@link #lines} says otherwise. */
     @Test
-    void aRunOfTheConsoleSetShouldCompareWithLockfreelogConsoleAndLeaveOutTheFileTargets() {
+    void aRunOfTheConsoleSetShouldCompareWithLockfreelogConsoleAndJudgeTheConsoleTargetsOnly() {
         throughput("lockfreelog-console", 1, 2_000_000, 123.0);
         throughput("logback-console", 1, 400_000, 776.5);
+        throughput("lockfreelog-console", 2, 2_000_000, 123.0);
+        throughput("logback-console", 2, 500_000, 776.5);
+        throughput("lockfreelog-console", 4, 2_000_000, 123.0);
+        throughput("logback-console", 4, 800_000, 776.5);
 
         String text = new Report(results).render();
 
         assertThat(text).contains("x lfl = peer / lockfreelog-console").contains("0.20x")
-                .contains("Targets: none for the console set").doesNotContain("encode-only").doesNotContain("[n/a");
+                .contains("Targets for lockfreelog-console (issue 20")
+                .containsPattern("\\[MET   \\] 2t  >= 3x logback-console +4\\.00x")
+                .containsPattern("\\[MISSED\\] 4t  >= 3x logback-console +2\\.50x")
+                .doesNotContain("encode-only").doesNotContain("[n/a");
     }
 
     private void throughput(String peer, int threads, double opsPerSecond, double bytesPerOp) {
