@@ -15,6 +15,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import org.springframework.boot.logging.logback.StructuredLogEncoder;
+import org.slf4j.LoggerFactory;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.util.StringUtils;
 
@@ -77,6 +78,49 @@ record ConsoleTakeOver(ConsoleAppender<ILoggingEvent> bootConsole, LockFreeConso
         }
         return console.getEncoder() instanceof PatternLayoutEncoder encoder && encoder.getPattern() != null
                 && encoder.getPattern().equals(LogFileWriters.bootPattern(context, CONSOLE_LOG_PATTERN));
+    }
+
+    /**
+     * The console's part of a run ({@code lockfreelog.console.enabled}): the lock-free console in place of Spring
+     * Boot's {@code CONSOLE}; a console of the user's own, or a journal that cannot be made, leaves the console as it
+     * is, with one line that says why.
+     */
+    static void apply(LoggerContext context, ManagedAppender<LockFreeConsoleAppender> console, StarterProperties starter,
+            ConfigurableEnvironment environment) {
+        LockFreeLogProperties properties = starter.properties();
+        if (!properties.getConsole().isEnabled()) {
+            console.close();
+            return;
+        }
+        org.slf4j.Logger log = LoggerFactory.getLogger(LockFreeLogRuntime.class);
+        ConsoleTakeOver consoles = of(context, console.get());
+        if (consoles.declared() != null) {
+            console.close(); // the configuration's own lock-free console is used as it is
+            return;
+        }
+        if (consoles.bootConsole() == null) {
+            console.close();
+            log.info("lockfreelog: lockfreelog.console.enabled is set, but the Logback configuration{} has no Spring Boot"
+                    + " CONSOLE appender to replace{}; the console is left as configured. To write it lock-free,"
+                    + " declare io.github.lockfreelog.logback.LockFreeConsoleAppender in that configuration.",
+                    starter.configurationName(), consoles.others().isEmpty() ? "" : " (it has its own: "
+                            + consoles.describeOthers() + ")");
+            return;
+        }
+        String wanted = consoles.formatIdentity(context) + "|" + properties.getConsole().getJournal() + "|"
+                + AppenderSettings.engineIdentity(properties);
+        if (!console.resume(wanted)) {
+            console.close();
+            Started started = consoles.start(context, starter, environment);
+            if (started.appender() == null) {
+                log.warn("lockfreelog: the console stays Spring Boot's own: the lock-free console could not start ({})."
+                        + " Set lockfreelog.console.journal to a folder this application may write (a volume, with a"
+                        + " read-only root file system).", started.failure());
+                return;
+            }
+            console.replaceWith(started.appender(), wanted);
+        }
+        ManagedAppender.replace(context, consoles.bootConsole());
     }
 
     /** What Spring Boot's console looks like: equal identities make equal consoles, so a running one is kept. */

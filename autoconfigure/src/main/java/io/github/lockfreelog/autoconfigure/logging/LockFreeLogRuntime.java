@@ -3,9 +3,7 @@ package io.github.lockfreelog.autoconfigure.logging;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
-import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.classic.spi.LoggerContextListener;
-import ch.qos.logback.core.Appender;
 import io.github.lockfreelog.files.FileIdentity;
 import io.github.lockfreelog.logback.LockFreeConsoleAppender;
 import io.github.lockfreelog.logback.LockFreeFileAppender;
@@ -21,8 +19,9 @@ import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.util.StringUtils;
 
 /**
- * Owns the starter's lock-free appender and its engine across the application runs of one Logback context: the
- * starter, not Logback, decides when the engine starts and ends. Logback sees an ordinary appender that it may stop (a
+ * Owns the starter's lock-free appenders (the file's and, with {@code lockfreelog.console.enabled}, the console's,
+ * each a {@link ManagedAppender}) and their engines across the application runs of one Logback context: the
+ * starter, not Logback, decides when an engine starts and ends. Logback sees an ordinary appender that it may stop (a
  * reset stops every appender); the engine behind it keeps running ({@link LockFreeFileAppender#setKeepEngineOnStop}),
  * and a listener on the Logback context attaches the same appender again right after a reset, so its journal stays
  * mapped and its counters go on.
@@ -50,11 +49,10 @@ public final class LockFreeLogRuntime implements StarterAppender {
     private final RemovedProperties removed;
     /** What Spring Boot runs at JVM shutdown, after it has stopped Logback: one object, as Spring Boot keeps a set. */
     private final Runnable shutdownHandler = this::shutdown;
-    private LockFreeFileAppender appender;
-    private String identity;
-    /** The lock-free console ({@code lockfreelog.console.enabled}), or {@code null}. */
-    private LockFreeConsoleAppender console;
-    private String consoleIdentity;
+    /** The lock-free file, when the settings ask for one. */
+    private final ManagedAppender<LockFreeFileAppender> file;
+    /** The lock-free console ({@code lockfreelog.console.enabled}). */
+    private final ManagedAppender<LockFreeConsoleAppender> console;
     private List<String> loggers = List.of();
     private ResetWatcher watcher;
     private volatile String absence = NO_LOG_FILE;
@@ -64,6 +62,8 @@ public final class LockFreeLogRuntime implements StarterAppender {
     private LockFreeLogRuntime(LoggerContext loggerContext) {
         this.loggerContext = loggerContext;
         this.removed = RemovedProperties.load(LockFreeLogRuntime.class.getClassLoader());
+        this.file = new ManagedAppender<>(loggerContext);
+        this.console = new ManagedAppender<>(loggerContext);
     }
 
     /** The runtime kept in this Logback context; a new one, kept there, when there is none. */
@@ -89,12 +89,12 @@ public final class LockFreeLogRuntime implements StarterAppender {
 
     @Override
     public synchronized LockFreeFileAppender appender() {
-        return appender;
+        return file.get();
     }
 
     @Override
     public synchronized LockFreeConsoleAppender console() {
-        return console;
+        return console.get();
     }
 
     @Override
@@ -115,13 +115,12 @@ public final class LockFreeLogRuntime implements StarterAppender {
      */
     public synchronized void loggingInitialized(ConfigurableEnvironment environment) {
         keepInContext();
-        if ((appender != null || console != null) && watcher != null && watcher.untouched()) {
+        if ((file.get() != null || console.get() != null) && watcher != null && watcher.untouched()) {
             return; // Spring Boot left logging as it was for this run, and so does the starter
         }
         StarterProperties starter = StarterProperties.of(environment);
         if (!starter.enabled()) {
             end("the starter is turned off (lockfreelog.enabled=false, or spring.autoconfigure.exclude names it)");
-            closeConsole();
             return;
         }
         removed.check(environment);
@@ -129,7 +128,7 @@ public final class LockFreeLogRuntime implements StarterAppender {
         detachFromLoggers();
         loggers = wantedLoggers;
         applyFile(starter, environment);
-        applyConsole(starter, environment);
+        ConsoleTakeOver.apply(loggerContext, console, starter, environment);
         attachToLoggers();
         if (watcher != null) {
             loggerContext.removeListener(watcher);
@@ -141,17 +140,17 @@ public final class LockFreeLogRuntime implements StarterAppender {
     /** The file's part of a run: the lock-free file the settings ask for, or why there is none ({@link #absence}). */
     private void applyFile(StarterProperties starter, ConfigurableEnvironment environment) {
         LockFreeLogProperties properties = starter.properties();
-        String file = StringUtils.hasText(properties.getFile()) ? properties.getFile()
+        String fileName = StringUtils.hasText(properties.getFile()) ? properties.getFile()
                 : (LogFile.get(environment) != null ? LogFile.get(environment).toString() : null);
-        if (file == null) {
+        if (fileName == null) {
             endFile(NO_LOG_FILE);
             if (!properties.getConsole().isEnabled()) {
                 LoggerFactory.getLogger(LockFreeLogRuntime.class).info("lockfreelog: {}", NO_LOG_FILE);
             }
             return;
         }
-        Path target = FileIdentity.canonical(Paths.get(file));
-        LogFileWriters writers = LogFileWriters.of(loggerContext, target, appender);
+        Path target = FileIdentity.canonical(Paths.get(fileName));
+        LogFileWriters writers = LogFileWriters.of(loggerContext, target, file.get());
         if (writers.declared() != null) {
             endFile("the Logback configuration writes " + target + " with its own lock-free appender '"
                     + writers.declared().getName() + "'");
@@ -168,62 +167,14 @@ public final class LockFreeLogRuntime implements StarterAppender {
         FileFormat format = (writers.bootFile() != null) ? FileFormat.of(writers.bootFile(), loggerContext, environment)
                 : FileFormat.of(loggerContext, target, environment);
         String wanted = target + "|" + format.identity() + "|" + AppenderSettings.engineIdentity(properties);
-        if (appender != null && wanted.equals(identity)) {
-            appender.start(); // the same file, format and engine: go on over the running engine and its counters
-        } else {
-            closeFile();
-            appender = StarterAppenderFactory.create(loggerContext, target, starter, format, environment);
-            identity = wanted;
+        if (!file.resume(wanted)) { // the same file, format and engine go on over the running one
+            file.close();
+            file.replaceWith(StarterAppenderFactory.create(loggerContext, target, starter, format, environment), wanted);
         }
         if (writers.bootFile() != null) {
-            replace(writers.bootFile());
+            ManagedAppender.replace(loggerContext, writers.bootFile());
         }
         absence = null;
-    }
-
-    /**
-     * The console's part of a run ({@code lockfreelog.console.enabled}): the lock-free console in place of Spring
-     * Boot's {@code CONSOLE}; a console of the user's own, or a journal that cannot be made, leaves the console as it
-     * is, with one line that says why.
-     */
-    private void applyConsole(StarterProperties starter, ConfigurableEnvironment environment) {
-        LockFreeLogProperties properties = starter.properties();
-        if (!properties.getConsole().isEnabled()) {
-            closeConsole();
-            return;
-        }
-        org.slf4j.Logger log = LoggerFactory.getLogger(LockFreeLogRuntime.class);
-        ConsoleTakeOver consoles = ConsoleTakeOver.of(loggerContext, console);
-        if (consoles.declared() != null) {
-            closeConsole(); // the configuration's own lock-free console is used as it is
-            return;
-        }
-        if (consoles.bootConsole() == null) {
-            closeConsole();
-            log.info("lockfreelog: lockfreelog.console.enabled is set, but the Logback configuration{} has no Spring Boot"
-                    + " CONSOLE appender to replace{}; the console is left as configured. To write it lock-free,"
-                    + " declare io.github.lockfreelog.logback.LockFreeConsoleAppender in that configuration.",
-                    starter.configurationName(), consoles.others().isEmpty() ? "" : " (it has its own: "
-                            + consoles.describeOthers() + ")");
-            return;
-        }
-        String wanted = consoles.formatIdentity(loggerContext) + "|" + properties.getConsole().getJournal() + "|"
-                + AppenderSettings.engineIdentity(properties);
-        if (console != null && wanted.equals(consoleIdentity)) {
-            console.start();
-        } else {
-            closeConsole();
-            ConsoleTakeOver.Started started = consoles.start(loggerContext, starter, environment);
-            if (started.appender() == null) {
-                log.warn("lockfreelog: the console stays Spring Boot's own: the lock-free console could not start ({})."
-                        + " Set lockfreelog.console.journal to a folder this application may write (a volume, with a"
-                        + " read-only root file system).", started.failure());
-                return;
-            }
-            console = started.appender();
-            consoleIdentity = wanted;
-        }
-        replace(consoles.bootConsole());
     }
 
     /** What the starter's shutdown handler runs at JVM shutdown, after Spring Boot has stopped Logback: ends the engine. */
@@ -245,8 +196,8 @@ public final class LockFreeLogRuntime implements StarterAppender {
 
     /** Takes the appenders off their loggers and ends their engines (they drain first). Safe to call at any time. */
     public synchronized void close() {
-        closeFile();
-        closeConsole();
+        file.close();
+        console.close();
         if (watcher != null) {
             loggerContext.removeListener(watcher);
         }
@@ -254,26 +205,8 @@ public final class LockFreeLogRuntime implements StarterAppender {
         loggers = List.of();
     }
 
-    private void closeFile() {
-        if (appender != null) {
-            detach(appender);
-            appender.close();
-        }
-        appender = null;
-        identity = null;
-    }
-
-    private void closeConsole() {
-        if (console != null) {
-            detach(console);
-            console.close();
-        }
-        console = null;
-        consoleIdentity = null;
-    }
-
     private void endFile(String why) {
-        closeFile();
+        file.close();
         absence = why;
     }
 
@@ -284,55 +217,20 @@ public final class LockFreeLogRuntime implements StarterAppender {
 
     private synchronized void afterReset(ResetWatcher from) {
         if (from == watcher) {
-            if (appender != null) {
-                appender.start();
-            }
-            if (console != null) {
-                console.start();
-            }
+            file.restart();
+            console.restart();
             attachToLoggers();
         }
     }
 
-    /** Takes one of Spring Boot's appenders (its file or console) off every logger and stops it: ours writes for it. */
-    private void replace(Appender<ILoggingEvent> boots) {
-        for (Logger logger : loggerContext.getLoggerList()) {
-            logger.detachAppender(boots);
-        }
-        boots.stop();
-    }
-
     private void attachToLoggers() {
-        for (String name : loggers) {
-            Logger logger = loggerContext.getLogger(name);
-            for (Appender<ILoggingEvent> ours : ours()) {
-                if (!logger.isAttached(ours)) {
-                    logger.addAppender(ours);
-                }
-            }
-        }
+        file.attach(loggers);
+        console.attach(loggers);
     }
 
     private void detachFromLoggers() {
-        ours().forEach(this::detach);
-    }
-
-    private void detach(Appender<ILoggingEvent> ours) {
-        for (Logger logger : loggerContext.getLoggerList()) {
-            logger.detachAppender(ours);
-        }
-    }
-
-    /** The appenders the starter runs now: the file's, the console's, either or none. */
-    private List<Appender<ILoggingEvent>> ours() {
-        List<Appender<ILoggingEvent>> ours = new java.util.ArrayList<>(2);
-        if (appender != null) {
-            ours.add(appender);
-        }
-        if (console != null) {
-            ours.add(console);
-        }
-        return ours;
+        file.detach();
+        console.detach();
     }
 
     /**
