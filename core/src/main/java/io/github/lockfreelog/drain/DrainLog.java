@@ -41,6 +41,8 @@ public final class DrainLog {
     /** How long a cut line at the end of the log, with no sign of progress, is left to its writer. */
     static final long CUT_LINE_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
     private static final long CUT_LINE_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    /** Looks again at once this many times before it parks between looks. */
+    private static final int CUT_LINE_SPINS = 64;
 
     private long drainSeq;
     private long intentSeq;
@@ -136,6 +138,7 @@ public final class DrainLog {
         long lastSize = -1;
         long lastFlight = 0;
         long quietSince = System.nanoTime();
+        int polls = 0;
         do {
             long flight = ledger == null ? 0 : ledger.othersInFlight();
             if (flight == 0) {
@@ -150,7 +153,11 @@ public final class DrainLog {
             } else if (now - quietSince >= CUT_LINE_WAIT_NANOS || Thread.currentThread().isInterrupted()) {
                 return true;
             }
-            LockSupport.parkNanos(CUT_LINE_POLL_NANOS);
+            if (++polls > CUT_LINE_SPINS) {
+                LockSupport.parkNanos(CUT_LINE_POLL_NANOS);
+            } else {
+                Thread.onSpinWait(); // a live writer's write ends within microseconds: look again at once
+            }
         } while (sink.endsMidLine());
         return false;
     }
