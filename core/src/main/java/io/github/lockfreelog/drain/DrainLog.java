@@ -78,9 +78,11 @@ public final class DrainLog {
         boolean first = true;
         while (src.hasRemaining()) {
             sink.follow(); // first: the size in the intent must be that of the file written
-            boolean endCutLine = first && startsEvent && writesLines(src) && lineLeftCut();
+            long size = sink.size();
+            boolean look = first && startsEvent && size != logSize && writesLines(src); // another process wrote
+            boolean endCutLine = look && lineLeftCut();
             first = false;
-            final long before = sink.size();
+            final long before = look ? sink.size() : size; // waiting for a live writer may have moved it
             final int at = src.position();
             final long seq = ++intentSeq;
             if (ledger != null) {
@@ -128,11 +130,11 @@ public final class DrainLog {
 
     /**
      * Whether the log file ends in a line that another writer left cut and will not finish; waits
-     * for one still being written (see the class comment). Costs nothing while no other process
-     * wrote since this one's last write.
+     * for one still being written (see the class comment). Asked only when another process wrote
+     * since this one's last write.
      */
     private boolean lineLeftCut() throws IOException {
-        if (sink.size() == logSize || !sink.endsMidLine()) {
+        if (!sink.endsMidLine()) {
             return false;
         }
         long lastSize = -1;
