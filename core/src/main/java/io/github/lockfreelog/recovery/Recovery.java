@@ -197,11 +197,11 @@ public final class Recovery {
             });
             int events = ends.length;
             int skip = (int) Math.min(Math.max(intent.skip(), 0), length);
-            // a write known to have failed landed exactly skip bytes: nothing is searched for, so bytes
-            // that another process wrote meanwhile, however alike, are never taken for it
             // the file's size bounds the search too, so that a cut found at the bound is known to be
             // followed by other bytes, or not
             long until = Math.min(searchEnd, sink.size());
+            // a write known to have failed landed exactly skip bytes: nothing is searched for, so bytes
+            // that another process wrote meanwhile, however alike, are never taken for it
             int landed = intent.failed() ? 0
                     : sink.landed(intent.logSizeBefore(), until, java.util.Arrays.copyOfRange(bytes, skip, length));
             int done = skip + landed;
