@@ -198,7 +198,11 @@ class EngineFaultsTest {
                         drainer.drainTerm(false);
                     }
                 }
-                for (int pass = 0; pass < 1000; pass++) {
+                // a frame whose writer faulted mid-copy is passed over only after unblockTimeout (50 ms):
+                // drain on until nothing is in flight, or for 5 s (1000 passes alone may take less than 50 ms)
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+                for (int pass = 0; pass < 1000 || (faulty.statistics().inFlight() > 0 && System.nanoTime() < deadline);
+                        pass++) {
                     drainer.drainDirty();
                     drainer.drainTerm(true);
                 }
