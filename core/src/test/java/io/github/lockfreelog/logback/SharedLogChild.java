@@ -33,7 +33,9 @@ import java.util.concurrent.locks.LockSupport;
  * ({@code lines}, {@code pauseMicros}, {@code ack}, {@code pattern}, {@code maxFileSize}, {@code journal},
  * {@code same}: {@code true} to write the very lines instance 0 writes, {@code tick}: {@code true} to
  * write the one line {@code tick} again and again, {@code failAfterMillis}: every
- * write to the log file fails once that long has passed since {@code GO}).
+ * write to the log file fails once that long has passed since {@code GO}, {@code stallAfterMillis}: the
+ * drainer's next write to the log file once that long has passed since {@code GO} never returns, so that
+ * acknowledged events wait in the journal when the process is killed).
  *
  * <ul>
  *   <li>{@code write}: starts the appender, prints {@code STARTED journal=<journal in use>
@@ -75,14 +77,18 @@ public final class SharedLogChild {
             if (options.containsKey("journal")) {
                 a.setJournal(options.get("journal"));
             }
-            if (options.containsKey("failAfterMillis")) {
-                long failAfter = TimeUnit.MILLISECONDS.toNanos(Long.parseLong(options.get("failAfterMillis")));
+            if (options.containsKey("failAfterMillis") || options.containsKey("stallAfterMillis")) {
+                long failAfter = afterGo(options, "failAfterMillis");
+                long stallAfter = afterGo(options, "stallAfterMillis");
                 a.setSinkDecorator(sink -> new ForwardingLogSink(sink) {
                     @Override
                     public int write(ByteBuffer src) throws IOException {
                         long go = goNanos;
                         if (go != 0 && System.nanoTime() - go > failAfter) {
                             throw new IOException("File too large (simulated EFBIG)");
+                        }
+                        while (go != 0 && System.nanoTime() - go > stallAfter) {
+                            LockSupport.park(); // a drainer stuck in its write until the process is killed
                         }
                         return super.write(src);
                     }
@@ -114,6 +120,11 @@ public final class SharedLogChild {
         }
         System.out.println("STOPPED");
         System.out.flush();
+    }
+
+    /** The option {@code key}, in milliseconds, as nanoseconds; {@link Long#MAX_VALUE} when it is not given. */
+    private static long afterGo(Map<String, String> options, String key) {
+        return options.containsKey(key) ? TimeUnit.MILLISECONDS.toNanos(Long.parseLong(options.get(key))) : Long.MAX_VALUE;
     }
 
     private static void write(LockFreeFileAppender appender, LoggerContext context, int instance,

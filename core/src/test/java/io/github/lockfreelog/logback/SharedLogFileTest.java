@@ -126,9 +126,11 @@ class SharedLogFileTest {
         List<String> cut = new ArrayList<>();
         Map<String, Long> counts = checkSequences(lines, 1, cut);
         assertThat(cut).as("at most the one line the kill cut, if it came during a write").hasSizeLessThanOrEqualTo(1);
-        assertThat(recoveryReports(lines)).as("one report, by the start that recovered").isEqualTo(1);
+        // the kill comes at a moment of its own: the killed drainer has mostly not caught up (recovery has work
+        // to do), but may have; the test of instances killed together stalls a drainer to be sure of work
+        assertThat(recoveryReports(lines)).as("one report, by the start that recovered, if it recovered anything")
+                .isEqualTo(recovered > 0 ? 1 : 0);
         checkSurvivorAndKilled(counts, survivorAcks, killedAcks);
-        assertThat(recovered).as("recovery had work to do").isPositive();
         System.out.printf("shared log, kill of one of two: %d recovered by the next start, %d line cut by the kill%n",
                 recovered, cut.size());
     }
@@ -188,14 +190,17 @@ class SharedLogFileTest {
 
     /**
      * Both instances are killed; the next start takes the first slot, recovers its journal and
-     * the other slot's, and deletes the other: every acknowledged line of both is there once.
+     * the other slot's, and deletes the other: every acknowledged line of both is there once. The
+     * second's drainer is stuck in a write from 150 ms on, so that its journal surely holds
+     * acknowledged events when the kill comes (the first's drainer may have caught up by then: it
+     * once had, in CI, and nothing was left to recover).
      */
     @Test
     void instancesKilledTogetherAreRecoveredByOneStartWhicheverSlotItTakes() throws Exception {
         Path log = dir.resolve("app.log");
         Child a = start(log, 0, "write", "ack=" + dir.resolve("ack-0"));
         a.awaitStarted();
-        Child b = start(log, 1, "write", "ack=" + dir.resolve("ack-1"));
+        Child b = start(log, 1, "write", "ack=" + dir.resolve("ack-1"), "stallAfterMillis=150");
         b.awaitStarted();
         a.await("READY");
         b.await("READY");
@@ -218,6 +223,7 @@ class SharedLogFileTest {
         assertThat(again.recovered).as("nothing is recovered twice").isZero();
         again.awaitExit();
 
+        assertThat(next.recovered).as("the stuck drainer left acknowledged events in the journal").isPositive();
         List<String> lines = read(List.of(log));
         Map<String, Long> counts = checkSequences(lines);
         assertThat(recoveryReports(lines)).as("one report, by the start that recovered both journals").isEqualTo(1);
@@ -227,7 +233,6 @@ class SharedLogFileTest {
                         .isGreaterThanOrEqualTo(acks[instance][t] + 1);
             }
         }
-        assertThat(next.recovered).isPositive();
     }
 
     /**
