@@ -69,7 +69,14 @@ public final class BenchmarkRunner {
             case "quick", "latency-quick", "latency", "full", "console" -> runSession(arguments.command, plan, arguments);
             case "cost" -> runCost(arguments);
             case "virtual" -> runVirtual(arguments);
-            case "report" -> report(arguments);
+            case "report" -> {
+                try {
+                    report(arguments);
+                } catch (IOException e) { // a file of another mode, or saved before one of its columns existed
+                    System.err.println("report: " + e.getMessage());
+                    return 2;
+                }
+            }
             case "chart" -> chart(arguments);
             case "peers" -> Arrays.stream(Peer.values())
                     .forEach(p -> out.printf(Locale.ROOT, "%-22s %s%n", p.id(), p.description()));

@@ -29,6 +29,11 @@ import org.openjdk.jmh.annotations.State;
  * task's end ({@link Meters#totalAllocatedBytes()}, which counts dead and virtual threads), the wall
  * time, and for lockfreelog its {@link AppenderStatistics} (waits, longest wait, drops), read after the
  * stop. Peer {@value #NO_PEER} logs nothing: the executor's own cost per task, a floor.
+ *
+ * <p>A third batch of as many events, into a trial of its own, times each task from its submit to the end
+ * of its log call ({@link TaskLatency}): the time an event waits, wherever it waits, in a pool's queue
+ * or inside the appender, for every peer alike. It runs after the measured batch, so its per-task
+ * objects and arrays are not in the allocation figure.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SingleShotTime)
@@ -84,6 +89,10 @@ public class VirtualBenchmark {
         LineCheck lines = trial == null ? new LineCheck(events, -1, 0, 0) : trial.finish("virtual-" + executor, 1, events,
                 () -> statistics[0] = trial.sink() instanceof LogbackSink logback ? logback.lockFreeStatistics() : null);
         figures.report(lines, statistics[0]);
+
+        Trial timed = open();
+        figures.report(submitTimed(timed, events));
+        finish(timed, events, "virtual-timed");
         System.out.println("[virtual] peer=" + peer + " executor=" + executor + " events=" + events
                 + " allocatedBytes=" + figures.allocatedBytes + " waits=" + figures.waits
                 + " waitMaxNanos=" + figures.waitMaxNanos);
@@ -116,6 +125,41 @@ public class VirtualBenchmark {
                 throw new IllegalStateException("tasks did not end within 10 minutes");
             }
         }
+    }
+
+    /**
+     * Runs {@code count} tasks as {@link #submit} does, each noting when it was submitted and when its log
+     * call returned, and waits for all.
+     */
+    private TaskLatency submitTimed(Trial trial, int count) throws Exception {
+        Sink sink = trial == null ? null : trial.sink();
+        String line = message;
+        long[] submitted = new long[count];
+        long[] done = new long[count];
+        ExecutorService tasks = executor.equals("virtual") ? newVirtualThreadPerTaskExecutor(Workload.threadName(0))
+                : Executors.newFixedThreadPool(platformThreads, namedThreads());
+        try {
+            for (int i = 0; i < count; i++) {
+                int task = i;
+                submitted[task] = System.nanoTime();
+                tasks.execute(() -> {
+                    if (sink != null) {
+                        sink.log(line);
+                    }
+                    done[task] = System.nanoTime();
+                });
+            }
+        } finally {
+            tasks.shutdown();
+            if (!tasks.awaitTermination(10, TimeUnit.MINUTES)) {
+                throw new IllegalStateException("tasks did not end within 10 minutes");
+            }
+        }
+        long[] latencies = new long[count];
+        for (int i = 0; i < count; i++) {
+            latencies[i] = done[i] - submitted[i]; // the executor's termination orders every task's writes before this
+        }
+        return TaskLatency.of(latencies);
     }
 
     /** Platform threads named as the other modes' callers, so that lines have the same length. */
@@ -174,6 +218,16 @@ public class VirtualBenchmark {
         public long written;
         public long fileBytes;
         public long nulBytes;
+        /** The timed batch: nanoseconds from a task's submit to the end of its log call, median, 99th percentile, longest. */
+        public long taskP50Nanos;
+        public long taskP99Nanos;
+        public long taskMaxNanos;
+
+        void report(TaskLatency tasks) {
+            taskP50Nanos = tasks.p50Nanos();
+            taskP99Nanos = tasks.p99Nanos();
+            taskMaxNanos = tasks.maxNanos();
+        }
 
         void report(LineCheck lines, AppenderStatistics statistics) {
             written = lines.written();

@@ -16,9 +16,10 @@ import org.openjdk.jmh.results.RunResult;
  * @param allocatedBytes bytes every thread allocated while the measured tasks ran; -1 where the JVM cannot tell
  * @param waits lockfreelog's waits for a free buffer (-1 for another peer), with their total and longest
  * @param lines the measured batch's line check (written -1: the peer writes no file)
+ * @param tasks the timed batch's times from each task's submit to the end of its log call
  */
 public record VirtualResult(String peer, String executor, int round, long events, long allocatedBytes, long wallNanos,
-        long waits, long waitTotalNanos, long waitMaxNanos, long dropped, LineCheck lines) {
+        long waits, long waitTotalNanos, long waitMaxNanos, long dropped, LineCheck lines, TaskLatency tasks) {
 
     /** How allocation is measured, as the table says it. */
     static final String ALLOCATION_SOURCE = "com.sun.management.ThreadMXBean.getTotalThreadAllocatedBytes() "
@@ -36,7 +37,9 @@ public record VirtualResult(String peer, String executor, int round, long events
         return new VirtualResult(p.getParam("peer"), executor, Integer.parseInt(p.getParam("round")), events,
                 Counters.of(run, "allocatedBytes"), Counters.of(run, "wallNanos"), Counters.of(run, "waits"),
                 Counters.of(run, "waitTotalNanos"), Counters.of(run, "waitMaxNanos"), Counters.of(run, "dropped"),
-                new LineCheck(events, Counters.of(run, "written"), Counters.of(run, "fileBytes"), Counters.of(run, "nulBytes")));
+                new LineCheck(events, Counters.of(run, "written"), Counters.of(run, "fileBytes"), Counters.of(run, "nulBytes")),
+                new TaskLatency(Counters.of(run, "taskP50Nanos"), Counters.of(run, "taskP99Nanos"),
+                        Counters.of(run, "taskMaxNanos")));
     }
 
     static void write(Path tsv, String comment, List<VirtualResult> results) throws IOException {
@@ -59,9 +62,12 @@ public record VirtualResult(String peer, String executor, int round, long events
         StringBuilder out = new StringBuilder(String.format(Locale.ROOT,
                 "### One event per task: a new virtual thread per event, or a fixed pool of platform threads (%s events per fork)%n%n"
                         + "allocation: %s.%n"
-                        + "waits: lockfreelog's AppenderStatistics (waits for a free buffer, waitMaxNanos), measured batch only.%n%n"
-                        + "| peer | threads | B/event (min-max) | waits | longest wait, us | events/s | lines written / events |%n"
-                        + "| --- | --- | ---: | ---: | ---: | ---: | --- |%n",
+                        + "waits: lockfreelog's AppenderStatistics (waits for a free buffer, waitMaxNanos), measured batch only.%n"
+                        + "task, ms: a timed batch of as many events, each task from its submit to the end of its log call"
+                        + " (wherever it waited: a pool's queue or the appender), median / 99th percentile / longest.%n%n"
+                        + "| peer | threads | B/event (min-max) | waits | longest wait, us | task, ms | events/s"
+                        + " | lines written / events |%n"
+                        + "| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |%n",
                 Format.si(results.get(0).events()), ALLOCATION_SOURCE));
         List<String> keys = new ArrayList<>();
         for (String peer : peers(results)) {
@@ -84,12 +90,23 @@ public record VirtualResult(String peer, String executor, int round, long events
             Spread rate = Spread.of(rounds.stream().map(r -> r.wallNanos() > 0 ? r.events() * 1e9 / r.wallNanos() : Double.NaN)
                     .toList());
             String name = peer.equals(VirtualBenchmark.NO_PEER) ? "*reference: none (the executor alone, logs nothing)*" : peer;
-            out.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s |%n", name, executor,
+            out.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %s |%n", name, executor,
                     bytes.isEmpty() ? "not measured (Java 21+ only)" : bytes.text(),
                     lockFree ? Format.nanos(waits.median()) : "n/a", lockFree ? longestText(longest) : "n/a",
-                    Format.si(rate.median()), lines(rounds)));
+                    taskText(rounds), Format.si(rate.median()), lines(rounds)));
         }
         return out.toString();
+    }
+
+    /** The timed batch's median, 99th percentile and longest, in ms, each the median of the rounds. */
+    private static String taskText(List<VirtualResult> rounds) {
+        return millis(rounds, TaskLatency::p50Nanos) + " / " + millis(rounds, TaskLatency::p99Nanos) + " / "
+                + millis(rounds, TaskLatency::maxNanos);
+    }
+
+    private static String millis(List<VirtualResult> rounds, java.util.function.ToLongFunction<TaskLatency> figure) {
+        double median = Spread.of(rounds.stream().map(r -> figure.applyAsLong(r.tasks()) / 1e6).toList()).median();
+        return String.format(Locale.ROOT, median < 10 ? "%.2f" : "%,.0f", median);
     }
 
     private static String longestText(Spread longest) {
