@@ -8,6 +8,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntFunction;
 import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -113,11 +114,16 @@ public class VirtualBenchmark {
         Sink sink = trial == null ? null : trial.sink();
         String line = message;
         Runnable task = sink == null ? () -> { } : () -> sink.log(line);
+        runAll(count, i -> task); // one task object for all: nothing allocated per event but by the executor
+    }
+
+    /** Runs tasks {@code 0..count)} on this fork's executor, each made just before its submit, and waits for all. */
+    private void runAll(int count, IntFunction<Runnable> taskAt) throws Exception {
         ExecutorService tasks = executor.equals("virtual") ? newVirtualThreadPerTaskExecutor(Workload.threadName(0))
                 : Executors.newFixedThreadPool(platformThreads, namedThreads());
         try {
             for (int i = 0; i < count; i++) {
-                tasks.execute(task);
+                tasks.execute(taskAt.apply(i));
             }
         } finally {
             tasks.shutdown();
@@ -136,25 +142,15 @@ public class VirtualBenchmark {
         String line = message;
         long[] submitted = new long[count];
         long[] done = new long[count];
-        ExecutorService tasks = executor.equals("virtual") ? newVirtualThreadPerTaskExecutor(Workload.threadName(0))
-                : Executors.newFixedThreadPool(platformThreads, namedThreads());
-        try {
-            for (int i = 0; i < count; i++) {
-                int task = i;
-                submitted[task] = System.nanoTime();
-                tasks.execute(() -> {
-                    if (sink != null) {
-                        sink.log(line);
-                    }
-                    done[task] = System.nanoTime();
-                });
-            }
-        } finally {
-            tasks.shutdown();
-            if (!tasks.awaitTermination(10, TimeUnit.MINUTES)) {
-                throw new IllegalStateException("tasks did not end within 10 minutes");
-            }
-        }
+        runAll(count, task -> {
+            submitted[task] = System.nanoTime();
+            return () -> {
+                if (sink != null) {
+                    sink.log(line);
+                }
+                done[task] = System.nanoTime();
+            };
+        });
         long[] latencies = new long[count];
         for (int i = 0; i < count; i++) {
             latencies[i] = done[i] - submitted[i]; // the executor's termination orders every task's writes before this
