@@ -8,6 +8,12 @@ import java.util.concurrent.locks.LockSupport;
  * parks for growing periods up to a millisecond; a virtual thread parks at once (one that spins or
  * yields keeps its carrier, and with it the drainer, from the CPU). Never longer than the time it
  * has left.
+ *
+ * <p>With many callers waiting at once the longest park grows with their number
+ * ({@value #NANOS_PER_WAITER} ns each): tens of thousands of virtual threads that each looked again
+ * every millisecond asked for tens of millions of wake-ups a second, and their carriers, busy waking
+ * them, left the drainer too little CPU to clean the next buffer. A buffer lets in roughly one
+ * waiter per event it holds, so a waiter that looks again sooner than its turn mostly finds it full.
  */
 final class BackOff {
 
@@ -15,28 +21,50 @@ final class BackOff {
     private static final int YIELD_TRIES = 128;
     private static final long FIRST_PARK_NANOS = TimeUnit.MICROSECONDS.toNanos(10);
     private static final long MAX_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    /** How much the longest park grows per caller waiting: about the time one waiting caller's turn takes. */
+    static final long NANOS_PER_WAITER = 1_000;
+    /** The most doublings of the first park (10 us << 14 is about 164 ms). */
+    private static final int MAX_DOUBLINGS = 14;
 
     private BackOff() {
     }
 
     /**
-     * Waits once, the {@code tries}-th time in a row, at most {@code nanosLeft}.
+     * Waits once, the {@code tries}-th time in a row, at most {@code nanosLeft}, as the only waiter.
      *
      * @return whether an interrupt was swallowed (park returns at once while the flag is set, so
      *         it is cleared here; the caller restores it before it returns)
      */
     static boolean pause(int tries, long nanosLeft) {
+        return pause(tries, nanosLeft, 1);
+    }
+
+    /**
+     * Waits once, the {@code tries}-th time in a row, at most {@code nanosLeft}, while {@code waiters}
+     * callers (this one included) wait for the same thing; see {@link #pause(int, long)}.
+     */
+    static boolean pause(int tries, long nanosLeft, int waiters) {
         if (VirtualThreads.isCurrent()) {
-            return park(Math.min(MAX_PARK_NANOS, FIRST_PARK_NANOS << Math.min(tries, 7)), nanosLeft);
+            return park(parkNanos(tries, waiters), nanosLeft);
         }
         if (tries < SPIN_TRIES) {
             Thread.onSpinWait();
         } else if (tries < YIELD_TRIES) {
             Thread.yield();
         } else {
-            return park(Math.min(MAX_PARK_NANOS, FIRST_PARK_NANOS << Math.min(tries - YIELD_TRIES, 7)), nanosLeft);
+            return park(parkNanos(tries - YIELD_TRIES, waiters), nanosLeft);
         }
         return false;
+    }
+
+    /**
+     * The park of the {@code parks}-th park in a row (from 0) while {@code waiters} callers wait: the
+     * first park doubled each time, up to a millisecond, or {@value #NANOS_PER_WAITER} ns a waiter if
+     * that is longer.
+     */
+    static long parkNanos(int parks, int waiters) {
+        long longest = Math.max(MAX_PARK_NANOS, waiters * NANOS_PER_WAITER);
+        return Math.min(longest, FIRST_PARK_NANOS << Math.min(parks, MAX_DOUBLINGS));
     }
 
     private static boolean park(long nanos, long nanosLeft) {

@@ -16,6 +16,7 @@ import io.github.lockfreelog.term.Journal;
 import io.github.lockfreelog.term.TermAppender;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.UnaryOperator;
 
@@ -53,6 +54,8 @@ public final class JournalEngine {
     private final Thread drainerThread;
     private final EngineStop stop;
     private final EngineStatistics statistics;
+    /** Callers waiting for a clean buffer now: they back off longer the more they are (see {@link BackOff}). */
+    private final AtomicInteger waiting = new AtomicInteger();
 
     JournalEngine(EngineConfig config, EngineState state, LogSink sink, StatusReporter status, EngineStart replacer)
             throws IOException {
@@ -132,6 +135,7 @@ public final class JournalEngine {
         int reserved = 0;
         int frameLength = 0;
         boolean counted = false;
+        long waitStart = NOT_WAITING;
         try {
             if (!state.isRunning()) {
                 counters.drop(DropReason.STOPPED);
@@ -143,7 +147,6 @@ public final class JournalEngine {
             final int kept = truncate ? utf8Boundary(payload, maxEventSize - TRUNCATION_MARKER.length) : length;
             frameLength = HEADER_LENGTH + kept + (truncate ? TRUNCATION_MARKER.length : 0);
             final int aligned = align(frameLength);
-            long waitStart = NOT_WAITING;
             for (;;) {
                 final Journal journal = active.journal;
                 final TermAppender appender = active.appender;
@@ -223,6 +226,18 @@ public final class JournalEngine {
                 }
                 counters.lateExits++;
             }
+            if (waitStart != NOT_WAITING) {
+                stopWaiting();
+            }
+        }
+    }
+
+    /** This caller waits no more (it waited: {@link #awaitNextBuffer} counted it in). */
+    private void stopWaiting() {
+        try {
+            waiting.decrementAndGet();
+        } catch (Throwable e) {
+            // a stack overflow here leaves one waiter too many counted: the others back off a microsecond longer
         }
     }
 
@@ -256,6 +271,7 @@ public final class JournalEngine {
                 }
                 final long now = System.nanoTime();
                 if (waitStart == NOT_WAITING) {
+                    waiting.incrementAndGet(); // counted out by append once the time set here is back there
                     waitStart = now;
                     LockSupport.unpark(drainerThread);
                 } else if (now - waitStart >= maxBlockNanos) {
@@ -263,7 +279,7 @@ public final class JournalEngine {
                     counters.drop(state.ioFailing() ? DropReason.IO : DropReason.TIMEOUT);
                     return DROPPED;
                 }
-                interrupted |= BackOff.pause(tries, waitStart + maxBlockNanos - now);
+                interrupted |= BackOff.pause(tries, waitStart + maxBlockNanos - now, waiting.get());
             }
         } finally {
             if (interrupted) {
@@ -314,6 +330,11 @@ public final class JournalEngine {
     /** For the model-checking test, which runs the drainer's steps itself. */
     public Drainer drainer() {
         return drainer;
+    }
+
+    /** For tests: the callers waiting for a clean buffer now. */
+    int waitingCallers() {
+        return waiting.get();
     }
 
     /** For tests that retire the journal in use. */
