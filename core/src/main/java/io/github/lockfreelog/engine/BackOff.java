@@ -10,9 +10,9 @@ import java.util.concurrent.locks.LockSupport;
  * has left.
  *
  * <p>With many callers waiting at once the longest park grows with their number
- * ({@value #NANOS_PER_WAITER} ns each): tens of thousands of virtual threads that each looked again
- * every millisecond asked for tens of millions of wake-ups a second, and their carriers, busy waking
- * them, left the drainer too little CPU to clean the next buffer. A buffer lets in roughly one
+ * ({@value #NANOS_PER_WAITER} ns each): thousands of virtual threads that each looked again every
+ * millisecond asked for millions of wake-ups a second, and their carriers, busy waking them, left
+ * the drainer too little CPU to clean the next buffer. A buffer lets in roughly one
  * waiter per event it holds, so a waiter that looks again sooner than its turn mostly finds it full.
  */
 final class BackOff {
