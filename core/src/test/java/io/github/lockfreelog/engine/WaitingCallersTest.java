@@ -46,13 +46,10 @@ class WaitingCallersTest {
     @Test
     void everyCallerThatWaitedIsCountedOutAndEveryEventArrivesInOrder() throws Exception {
         GatedSink[] gate = new GatedSink[1];
-        EngineConfig config = EngineConfig.builder().name("waiting").logFile(dir.resolve("waiting.log"))
-                .journalFile(dir.resolve("waiting.journal")).buffers(2, 64 * 1024).maxEventSize(16 * 1024)
-                .backpressure(Backpressure.BLOCK).maxBlock(60, TimeUnit.SECONDS).flushInterval(20, TimeUnit.MILLISECONDS)
-                .unblockTimeout(500, TimeUnit.MILLISECONDS).stopTimeout(10, TimeUnit.SECONDS).build();
-        JournalEngine engine = JournalEngine.start(config, TestStatus.QUIET, s -> gate[0] = new GatedSink(s));
+        JournalEngine engine = JournalEngine.start(twoSmallBuffers("waiting", 60_000), TestStatus.QUIET,
+                s -> gate[0] = new GatedSink(s));
         int threads = 8;
-        int events = 2_000; // 8 x 2,000 x 40 bytes: five times what the two buffers hold
+        int events = 5_000; // 200 KB a thread, more than both buffers hold: none is done before they are full
         List<Thread> callers = new ArrayList<>();
         try {
             for (int t = 0; t < threads; t++) {
@@ -93,11 +90,8 @@ class WaitingCallersTest {
     @Test
     void aCallerWhoseWaitTimesOutIsCountedOut() throws Exception {
         GatedSink[] gate = new GatedSink[1];
-        EngineConfig config = EngineConfig.builder().name("timeout").logFile(dir.resolve("timeout.log"))
-                .journalFile(dir.resolve("timeout.journal")).buffers(2, 64 * 1024).maxEventSize(16 * 1024)
-                .backpressure(Backpressure.BLOCK).maxBlock(50, TimeUnit.MILLISECONDS).flushInterval(20, TimeUnit.MILLISECONDS)
-                .unblockTimeout(500, TimeUnit.MILLISECONDS).stopTimeout(10, TimeUnit.SECONDS).build();
-        JournalEngine engine = JournalEngine.start(config, TestStatus.QUIET, s -> gate[0] = new GatedSink(s));
+        JournalEngine engine = JournalEngine.start(twoSmallBuffers("timeout", 50), TestStatus.QUIET,
+                s -> gate[0] = new GatedSink(s));
         int accepted = 0;
         int dropped = 0;
         try {
@@ -116,6 +110,14 @@ class WaitingCallersTest {
         engine.stop();
         assertThat(engine.statistics().dropped()).isEqualTo(3);
         assertThat(Files.readAllLines(dir.resolve("timeout.log"), StandardCharsets.US_ASCII)).hasSize(accepted);
+    }
+
+    /** Two buffers of 64 KB under {@code BLOCK}, callers waiting at most {@code maxBlockMs}. */
+    private EngineConfig twoSmallBuffers(String name, long maxBlockMs) {
+        return EngineConfig.builder().name(name).logFile(dir.resolve(name + ".log")).journalFile(dir.resolve(name + ".journal"))
+                .buffers(2, 64 * 1024).maxEventSize(16 * 1024).backpressure(Backpressure.BLOCK)
+                .maxBlock(maxBlockMs, TimeUnit.MILLISECONDS).flushInterval(20, TimeUnit.MILLISECONDS)
+                .unblockTimeout(500, TimeUnit.MILLISECONDS).stopTimeout(10, TimeUnit.SECONDS).build();
     }
 
     private static String text(int thread, int n) {
