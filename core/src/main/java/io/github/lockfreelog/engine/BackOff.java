@@ -1,19 +1,20 @@
 package io.github.lockfreelog.engine;
 
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 
 /**
  * How a thread waits for the drainer or for callers: a platform thread spins, then yields, then
- * parks for growing periods up to a millisecond; a virtual thread parks at once (one that spins or
- * yields keeps its carrier, and with it the drainer, from the CPU). Never longer than the time it
- * has left.
+ * parks for growing periods up to a millisecond (longer with many waiters, below); a virtual thread
+ * parks at once (one that spins or yields keeps its carrier, and with it the drainer, from the CPU).
+ * Never longer than the time it has left.
  *
- * <p>With many callers waiting at once the longest park grows with their number
+ * <p>With more than a thousand callers waiting at once the longest park grows with their number
  * ({@value #NANOS_PER_WAITER} ns each): thousands of virtual threads that each looked again every
- * millisecond asked for millions of wake-ups a second, and their carriers, busy waking them, left
- * the drainer too little CPU to clean the next buffer. A buffer lets in roughly one
- * waiter per event it holds, so a waiter that looks again sooner than its turn mostly finds it full.
+ * millisecond asked for millions of wake-ups a second, and their carriers, busy with them, presumably
+ * left the drainer too little CPU to clean the next buffer. A buffer lets in roughly one waiter per
+ * event it holds, so a waiter that looks again sooner than its turn mostly finds it full.
  */
 final class BackOff {
 
@@ -36,25 +37,30 @@ final class BackOff {
      *         it is cleared here; the caller restores it before it returns)
      */
     static boolean pause(int tries, long nanosLeft) {
-        return pause(tries, nanosLeft, 1);
+        return pause(tries, nanosLeft, null);
     }
 
     /**
      * Waits once, the {@code tries}-th time in a row, at most {@code nanosLeft}, while {@code waiters}
-     * callers (this one included) wait for the same thing; see {@link #pause(int, long)}.
+     * callers (this one included; {@code null}: this one alone) wait for the same thing; the count is
+     * read only when this caller parks. See {@link #pause(int, long)}.
      */
-    static boolean pause(int tries, long nanosLeft, int waiters) {
+    static boolean pause(int tries, long nanosLeft, AtomicInteger waiters) {
         if (VirtualThreads.isCurrent()) {
-            return park(parkNanos(tries, waiters), nanosLeft);
+            return park(parkNanos(tries, count(waiters)), nanosLeft);
         }
         if (tries < SPIN_TRIES) {
             Thread.onSpinWait();
         } else if (tries < YIELD_TRIES) {
             Thread.yield();
         } else {
-            return park(parkNanos(tries - YIELD_TRIES, waiters), nanosLeft);
+            return park(parkNanos(tries - YIELD_TRIES, count(waiters)), nanosLeft);
         }
         return false;
+    }
+
+    private static int count(AtomicInteger waiters) {
+        return waiters == null ? 1 : waiters.get();
     }
 
     /**

@@ -54,7 +54,10 @@ public final class JournalEngine {
     private final Thread drainerThread;
     private final EngineStop stop;
     private final EngineStatistics statistics;
-    /** Callers waiting for a clean buffer now: they back off longer the more they are (see {@link BackOff}). */
+    /**
+     * Callers inside {@link #awaitNextBuffer} that have backed off at least once and not yet left it:
+     * they back off longer the more they are (see {@link BackOff}).
+     */
     private final AtomicInteger waiting = new AtomicInteger();
 
     JournalEngine(EngineConfig config, EngineState state, LogSink sink, StatusReporter status, EngineStart replacer)
@@ -135,7 +138,6 @@ public final class JournalEngine {
         int reserved = 0;
         int frameLength = 0;
         boolean counted = false;
-        long waitStart = NOT_WAITING;
         try {
             if (!state.isRunning()) {
                 counters.drop(DropReason.STOPPED);
@@ -147,6 +149,7 @@ public final class JournalEngine {
             final int kept = truncate ? utf8Boundary(payload, maxEventSize - TRUNCATION_MARKER.length) : length;
             frameLength = HEADER_LENGTH + kept + (truncate ? TRUNCATION_MARKER.length : 0);
             final int aligned = align(frameLength);
+            long waitStart = NOT_WAITING;
             for (;;) {
                 final Journal journal = active.journal;
                 final TermAppender appender = active.appender;
@@ -226,18 +229,6 @@ public final class JournalEngine {
                 }
                 counters.lateExits++;
             }
-            if (waitStart != NOT_WAITING) {
-                stopWaiting();
-            }
-        }
-    }
-
-    /** This caller waits no more (it waited: {@link #awaitNextBuffer} counted it in). */
-    private void stopWaiting() {
-        try {
-            waiting.decrementAndGet();
-        } catch (Throwable e) {
-            // a stack overflow here leaves one waiter too many counted: the others back off a microsecond longer
         }
     }
 
@@ -251,6 +242,7 @@ public final class JournalEngine {
     private long awaitNextBuffer(ActiveJournal active, long termCount, boolean mayDrop, long waitStart) {
         final TermAppender appender = active.appender;
         boolean interrupted = false;
+        boolean countedIn = false; // in waiting; counted out by the finally below, whatever ends this call
         try {
             for (int tries = 0;; tries++) {
                 TermAppender.Rotation rotation = appender.tryRotate(termCount);
@@ -271,7 +263,6 @@ public final class JournalEngine {
                 }
                 final long now = System.nanoTime();
                 if (waitStart == NOT_WAITING) {
-                    waiting.incrementAndGet(); // counted out by append once the time set here is back there
                     waitStart = now;
                     LockSupport.unpark(drainerThread);
                 } else if (now - waitStart >= maxBlockNanos) {
@@ -279,9 +270,16 @@ public final class JournalEngine {
                     counters.drop(state.ioFailing() ? DropReason.IO : DropReason.TIMEOUT);
                     return DROPPED;
                 }
-                interrupted |= BackOff.pause(tries, waitStart + maxBlockNanos - now, waiting.get());
+                if (!countedIn) {
+                    waiting.incrementAndGet();
+                    countedIn = true;
+                }
+                interrupted |= BackOff.pause(tries, waitStart + maxBlockNanos - now, waiting);
             }
         } finally {
+            if (countedIn) {
+                waiting.decrementAndGet();
+            }
             if (interrupted) {
                 Thread.currentThread().interrupt();
             }

@@ -11,6 +11,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -18,7 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Callers that wait for a clean buffer back off longer the more of them wait (a virtual thread per
  * request may mean tens of thousands), so that their wake-ups leave the drainer the CPU it needs; and
- * every caller that waited is counted out again, whatever ended its wait.
+ * every caller that waited is counted out again, whether its wait ends with space, a time-out or a
+ * stop, and a drop that never waited (the {@code DROP} policy) is never counted out.
  */
 class WaitingCallersTest {
 
@@ -40,8 +43,7 @@ class WaitingCallersTest {
     /**
      * Eight threads fill both buffers while the drainer's write is held, and wait: all eight are
      * counted as waiting. Once the write goes on, every event of every thread arrives once, in
-     * order, and nobody is counted as waiting any more; a later caller whose wait times out is
-     * counted out too.
+     * order, and nobody is counted as waiting any more.
      */
     @Test
     void everyCallerThatWaitedIsCountedOutAndEveryEventArrivesInOrder() throws Exception {
@@ -50,26 +52,16 @@ class WaitingCallersTest {
                 s -> gate[0] = new GatedSink(s));
         int threads = 8;
         int events = 5_000; // 200 KB a thread, more than both buffers hold: none is done before they are full
-        List<Thread> callers = new ArrayList<>();
+        Queue<String> refused = new ConcurrentLinkedQueue<>();
+        List<Thread> callers;
         try {
-            for (int t = 0; t < threads; t++) {
-                int id = t;
-                Thread caller = new Thread(() -> {
-                    for (int n = 0; n < events; n++) {
-                        assertThat(engine.append(line(id, n), true)).isTrue();
-                    }
-                }, "caller-" + t);
-                callers.add(caller);
-                caller.start();
-            }
+            callers = startCallers(engine, threads, events, refused);
             await().atMost(Duration.ofSeconds(30)).until(() -> engine.waitingCallers() == threads);
         } finally {
             gate[0].open();
         }
-        for (Thread caller : callers) {
-            caller.join(TimeUnit.SECONDS.toMillis(60));
-            assertThat(caller.isAlive()).isFalse();
-        }
+        joinAll(callers);
+        assertThat(refused).as("events the engine did not take").isEmpty();
         assertThat(engine.waitingCallers()).as("after the waits ended").isZero();
         engine.stop();
 
@@ -112,10 +104,91 @@ class WaitingCallersTest {
         assertThat(Files.readAllLines(dir.resolve("timeout.log"), StandardCharsets.US_ASCII)).hasSize(accepted);
     }
 
+    /**
+     * Waiting callers that the engine's stop ends are counted out: each drops its event (reason
+     * {@code stopped}) and leaves, and every event is written or counted as dropped.
+     */
+    @Test
+    void callersWhoseWaitTheStopEndsAreCountedOut() throws Exception {
+        GatedSink[] gate = new GatedSink[1];
+        JournalEngine engine = JournalEngine.start(twoSmallBuffers("stopped", 60_000), TestStatus.QUIET,
+                s -> gate[0] = new GatedSink(s));
+        Queue<String> refused = new ConcurrentLinkedQueue<>();
+        List<Thread> callers;
+        Thread stopper = new Thread(engine::stop, "stopper");
+        try {
+            callers = startCallers(engine, 4, 5_000, refused);
+            await().atMost(Duration.ofSeconds(30)).until(() -> engine.waitingCallers() == 4);
+            stopper.start();
+            joinAll(callers); // the stop ends their waits while the drainer's write is still held
+            assertThat(engine.waitingCallers()).as("after the stop ended the waits").isZero();
+        } finally {
+            gate[0].open();
+        }
+        stopper.join(TimeUnit.SECONDS.toMillis(30));
+        assertThat(stopper.isAlive()).isFalse();
+        var stats = engine.statistics();
+        assertThat(refused).as("events dropped at the stop").isNotEmpty();
+        assertThat(stats.dropped()).isEqualTo(refused.size());
+        assertThat(stats.appended()).isEqualTo(4 * 5_000);
+        assertThat(stats.eventsWritten() + stats.dropped()).isEqualTo(stats.appended());
+    }
+
+    /** Under {@code DROP} a full buffer drops at once: nobody waits, and the count of waiters stays 0. */
+    @Test
+    void dropsThatNeverWaitedAreNotCountedOut() throws Exception {
+        GatedSink[] gate = new GatedSink[1];
+        JournalEngine engine = JournalEngine.start(twoSmallBuffers("drop", 60_000, Backpressure.DROP), TestStatus.QUIET,
+                s -> gate[0] = new GatedSink(s));
+        int dropped = 0;
+        try {
+            for (int n = 0; n < 10_000; n++) {
+                if (!engine.append(line(0, n), true)) {
+                    dropped++;
+                }
+            }
+            assertThat(dropped).as("drops of full buffers").isPositive();
+            assertThat(engine.waitingCallers()).as("after %d drops", dropped).isZero();
+        } finally {
+            gate[0].open();
+        }
+        engine.stop();
+        assertThat(engine.statistics().dropped()).isEqualTo(dropped);
+    }
+
+    /** {@code threads} threads each appending {@code events} lines; a line the engine did not take goes to {@code refused}. */
+    private static List<Thread> startCallers(JournalEngine engine, int threads, int events, Queue<String> refused) {
+        List<Thread> callers = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            int id = t;
+            Thread caller = new Thread(() -> {
+                for (int n = 0; n < events; n++) {
+                    if (!engine.append(line(id, n), true)) {
+                        refused.add(text(id, n));
+                    }
+                }
+            }, "caller-" + t);
+            callers.add(caller);
+            caller.start();
+        }
+        return callers;
+    }
+
+    private static void joinAll(List<Thread> callers) throws InterruptedException {
+        for (Thread caller : callers) {
+            caller.join(TimeUnit.SECONDS.toMillis(60));
+            assertThat(caller.isAlive()).as("%s has ended", caller.getName()).isFalse();
+        }
+    }
+
     /** Two buffers of 64 KB under {@code BLOCK}, callers waiting at most {@code maxBlockMs}. */
     private EngineConfig twoSmallBuffers(String name, long maxBlockMs) {
+        return twoSmallBuffers(name, maxBlockMs, Backpressure.BLOCK);
+    }
+
+    private EngineConfig twoSmallBuffers(String name, long maxBlockMs, Backpressure backpressure) {
         return EngineConfig.builder().name(name).logFile(dir.resolve(name + ".log")).journalFile(dir.resolve(name + ".journal"))
-                .buffers(2, 64 * 1024).maxEventSize(16 * 1024).backpressure(Backpressure.BLOCK)
+                .buffers(2, 64 * 1024).maxEventSize(16 * 1024).backpressure(backpressure)
                 .maxBlock(maxBlockMs, TimeUnit.MILLISECONDS).flushInterval(20, TimeUnit.MILLISECONDS)
                 .unblockTimeout(500, TimeUnit.MILLISECONDS).stopTimeout(10, TimeUnit.SECONDS).build();
     }
