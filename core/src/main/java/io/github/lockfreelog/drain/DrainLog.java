@@ -47,6 +47,8 @@ public final class DrainLog {
     private long drainSeq;
     private long intentSeq;
     private long logSize;
+    /** Set by {@link #othersMayHaveWritten()} until the next write. */
+    private boolean othersMayHaveWritten;
 
     public DrainLog(Journal journal, LogSink sink, long drainSeq, long intentSeq, WriteLedger.Entry ledger)
             throws IOException {
@@ -56,6 +58,17 @@ public final class DrainLog {
         this.drainSeq = drainSeq;
         this.intentSeq = intentSeq;
         this.logSize = sink.size();
+    }
+
+    /**
+     * Says that another process may have written the end of the log (recovery does: it writes after
+     * whatever the dead process and others left), so that the first write that begins an event looks
+     * for a line left cut at the end and ends it first, as after another instance's write. Without
+     * it, an interrupted write that recovery writes again, whole, was glued to the part of it the
+     * crash had left.
+     */
+    public void othersMayHaveWritten() {
+        othersMayHaveWritten = true;
     }
 
     /**
@@ -79,7 +92,8 @@ public final class DrainLog {
         while (src.hasRemaining()) {
             sink.follow(); // first: the size in the intent must be that of the file written
             long size = sink.size();
-            boolean look = first && startsEvent && size != logSize && writesLines(src); // another process wrote
+            boolean look = first && startsEvent && (size != logSize || othersMayHaveWritten)
+                    && writesLines(src); // another process wrote
             boolean endCutLine = look && lineLeftCut();
             first = false;
             final long before = look ? sink.size() : size; // waiting for a live writer may have moved it
@@ -115,6 +129,7 @@ public final class DrainLog {
             }
         }
         CrashPoint.reached(CrashPoint.AFTER_LOG_WRITE);
+        othersMayHaveWritten = false;
         logSize = sink.size();
         record(termCount, to);
         if (ledger != null) {

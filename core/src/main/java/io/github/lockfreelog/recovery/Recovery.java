@@ -146,6 +146,7 @@ public final class Recovery {
             long searchEnd = intent == null || ledger == null ? WriteLedger.UNBOUNDED
                     : ledger.searchEnd(intent.seq(), intent.logSizeBefore());
             log = new DrainLog(journal, sink, record.seq() + 1, 0, ledger);
+            log.othersMayHaveWritten(); // a cut line at the end is ended before any event written whole
             long term = record.termCount();
             long offset = record.offset();
             for (int seen = 0; seen < bufferCount; seen++, term++, offset = 0) {

@@ -34,8 +34,8 @@ import java.util.concurrent.locks.LockSupport;
  * {@code same}: {@code true} to write the very lines instance 0 writes, {@code tick}: {@code true} to
  * write the one line {@code tick} again and again, {@code failAfterMillis}: every
  * write to the log file fails once that long has passed since {@code GO}, {@code stallAfterMillis}: the
- * drainer's next write to the log file once that long has passed since {@code GO} never returns, so that
- * acknowledged events wait in the journal when the process is killed).
+ * drainer's next write to the log file once that long has passed since {@code GO} prints {@code STALLED}
+ * and never returns, so that acknowledged events wait in the journal when the process is killed).
  *
  * <ul>
  *   <li>{@code write}: starts the appender, prints {@code STARTED journal=<journal in use>
@@ -87,8 +87,12 @@ public final class SharedLogChild {
                         if (go != 0 && System.nanoTime() - go > failAfter) {
                             throw new IOException("File too large (simulated EFBIG)");
                         }
-                        while (go != 0 && System.nanoTime() - go > stallAfter) {
-                            LockSupport.park(); // a drainer stuck in its write until the process is killed
+                        if (go != 0 && System.nanoTime() - go > stallAfter) {
+                            System.out.println("STALLED"); // holding acknowledged events that are not in the log
+                            System.out.flush();
+                            for (;;) {
+                                LockSupport.park(); // a drainer stuck in its write until the process is killed
+                            }
                         }
                         return super.write(src);
                     }
