@@ -3,6 +3,7 @@ package io.github.lockfreelog.benchmarks;
 import io.github.lockfreelog.diagnostics.AppenderStatistics;
 import java.io.IOException;
 import java.lang.reflect.InvocationTargetException;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
@@ -142,18 +143,31 @@ public class VirtualBenchmark {
         String line = message;
         long[] submitted = new long[count];
         long[] done = new long[count];
+        boolean[] logged = new boolean[count];
+        CountDownLatch ended = new CountDownLatch(count); // orders every task's writes before the reads below
         runAll(count, task -> {
             submitted[task] = System.nanoTime();
             return () -> {
-                if (sink != null) {
-                    sink.log(line);
+                try {
+                    if (sink != null) {
+                        sink.log(line);
+                    }
+                    done[task] = System.nanoTime();
+                    logged[task] = true;
+                } finally {
+                    ended.countDown();
                 }
-                done[task] = System.nanoTime();
             };
         });
+        ended.await();
         long[] latencies = new long[count];
+        int failed = 0;
         for (int i = 0; i < count; i++) {
-            latencies[i] = done[i] - submitted[i]; // the executor's termination orders every task's writes before this
+            failed += logged[i] ? 0 : 1;
+            latencies[i] = done[i] - submitted[i];
+        }
+        if (failed > 0) {
+            throw new IllegalStateException(failed + " of " + count + " timed tasks failed in their log call");
         }
         return TaskLatency.of(latencies);
     }
