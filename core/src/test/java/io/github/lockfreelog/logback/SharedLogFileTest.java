@@ -229,12 +229,7 @@ class SharedLogFileTest {
         assertThat(cut).as("at most a line each kill cut").hasSizeLessThanOrEqualTo(2);
         assertThat(recoveryReports(lines)).as("one report, by the start that recovered both journals, if it recovered")
                 .isEqualTo(next.recovered > 0 ? 1 : 0);
-        for (int instance = 0; instance < 2; instance++) {
-            for (int t = 0; t < THREADS; t++) {
-                assertThat(counts.getOrDefault(key(instance, t), 0L)).as("instance %d thread %d", instance, t)
-                        .isGreaterThanOrEqualTo(acks[instance][t] + 1);
-            }
-        }
+        checkAcknowledged(counts, acks);
     }
 
     /**
@@ -278,12 +273,7 @@ class SharedLogFileTest {
         // again whole at recovery, its lines that had landed come twice (WriteLedger); only the first's
         assertThat(repeated).as("repeated lines").allMatch(line -> line.startsWith("R0 "));
         assertThat(recoveryReports(lines)).as("one report").isEqualTo(1);
-        for (int instance = 0; instance < 2; instance++) {
-            for (int t = 0; t < THREADS; t++) {
-                assertThat(counts.getOrDefault(key(instance, t), 0L)).as("instance %d thread %d", instance, t)
-                        .isGreaterThanOrEqualTo(acks[instance][t] + 1);
-            }
-        }
+        checkAcknowledged(counts, acks);
     }
 
     /**
@@ -718,6 +708,16 @@ class SharedLogFileTest {
         String[] parts = line.split(" ");
         return line.equals(CrashChild.line(Integer.parseInt(parts[0].substring(1)), Integer.parseInt(parts[1].substring(1)),
                 Long.parseLong(parts[2])));
+    }
+
+    /** Every line that instance {@code i}'s thread {@code t} had acknowledged ({@code acks[i][t]}), for both instances. */
+    private static void checkAcknowledged(Map<String, Long> counts, long[][] acks) {
+        for (int instance = 0; instance < 2; instance++) {
+            for (int t = 0; t < THREADS; t++) {
+                assertThat(counts.getOrDefault(key(instance, t), 0L)).as("instance %d thread %d", instance, t)
+                        .isGreaterThanOrEqualTo(acks[instance][t] + 1);
+            }
+        }
     }
 
     /** Every line of the survivor (instance 0) once, every acknowledged line of the killed one (instance 1). */
