@@ -48,8 +48,7 @@ class WaitingCallersTest {
     @Test
     void everyCallerThatWaitedIsCountedOutAndEveryEventArrivesInOrder() throws Exception {
         GatedSink[] gate = new GatedSink[1];
-        JournalEngine engine = JournalEngine.start(twoSmallBuffers("waiting", 60_000), TestStatus.QUIET,
-                s -> gate[0] = new GatedSink(s));
+        JournalEngine engine = startGated(twoSmallBuffers("waiting", 60_000), gate);
         int threads = 8;
         int events = 5_000; // 200 KB a thread, more than both buffers hold: none is done before they are full
         Queue<String> refused = new ConcurrentLinkedQueue<>();
@@ -82,8 +81,7 @@ class WaitingCallersTest {
     @Test
     void aCallerWhoseWaitTimesOutIsCountedOut() throws Exception {
         GatedSink[] gate = new GatedSink[1];
-        JournalEngine engine = JournalEngine.start(twoSmallBuffers("timeout", 50), TestStatus.QUIET,
-                s -> gate[0] = new GatedSink(s));
+        JournalEngine engine = startGated(twoSmallBuffers("timeout", 50), gate);
         int accepted = 0;
         int dropped = 0;
         try {
@@ -111,8 +109,7 @@ class WaitingCallersTest {
     @Test
     void callersWhoseWaitTheStopEndsAreCountedOut() throws Exception {
         GatedSink[] gate = new GatedSink[1];
-        JournalEngine engine = JournalEngine.start(twoSmallBuffers("stopped", 60_000), TestStatus.QUIET,
-                s -> gate[0] = new GatedSink(s));
+        JournalEngine engine = startGated(twoSmallBuffers("stopped", 60_000), gate);
         Queue<String> refused = new ConcurrentLinkedQueue<>();
         List<Thread> callers;
         Thread stopper = new Thread(engine::stop, "stopper");
@@ -138,8 +135,7 @@ class WaitingCallersTest {
     @Test
     void dropsThatNeverWaitedAreNotCountedOut() throws Exception {
         GatedSink[] gate = new GatedSink[1];
-        JournalEngine engine = JournalEngine.start(twoSmallBuffers("drop", 60_000, Backpressure.DROP), TestStatus.QUIET,
-                s -> gate[0] = new GatedSink(s));
+        JournalEngine engine = startGated(twoSmallBuffers("drop", 60_000, Backpressure.DROP), gate);
         int dropped = 0;
         try {
             for (int n = 0; n < 10_000; n++) {
@@ -154,6 +150,11 @@ class WaitingCallersTest {
         }
         engine.stop();
         assertThat(engine.statistics().dropped()).isEqualTo(dropped);
+    }
+
+    /** Starts an engine on {@code config} whose drainer's writes wait at the gate it puts in {@code gate[0]}. */
+    private static JournalEngine startGated(EngineConfig config, GatedSink[] gate) throws java.io.IOException {
+        return JournalEngine.start(config, TestStatus.QUIET, s -> gate[0] = new GatedSink(s));
     }
 
     /** {@code threads} threads each appending {@code events} lines; a line the engine did not take goes to {@code refused}. */
