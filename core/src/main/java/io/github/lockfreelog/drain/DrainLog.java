@@ -61,11 +61,12 @@ public final class DrainLog {
     }
 
     /**
-     * Says that another process may have written the end of the log (recovery does: it writes after
-     * whatever the dead process and others left), so that the first write that begins an event looks
-     * for a line left cut at the end and ends it first, as after another instance's write. Without
-     * it, an interrupted write that recovery writes again, whole, was glued to the part of it the
-     * crash had left.
+     * Says that another process may have written the end of the log, so that the next write that
+     * begins an event looks for a line left cut at the end and ends it first, as after another
+     * instance's write. Recovery says so before it writes again, whole, an interrupted write it could
+     * not search for (one the ledger saw racing with another's): without it, that write was glued to
+     * the part of it the crash had left. Only then, since each look at a live file can race with
+     * another instance's write (see the class comment).
      */
     public void othersMayHaveWritten() {
         othersMayHaveWritten = true;

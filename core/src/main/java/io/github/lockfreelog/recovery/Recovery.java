@@ -146,7 +146,6 @@ public final class Recovery {
             long searchEnd = intent == null || ledger == null ? WriteLedger.UNBOUNDED
                     : ledger.searchEnd(intent.seq(), intent.logSizeBefore());
             log = new DrainLog(journal, sink, record.seq() + 1, 0, ledger);
-            log.othersMayHaveWritten(); // a cut line at the end is ended before any event written whole
             long term = record.termCount();
             long offset = record.offset();
             for (int seen = 0; seen < bufferCount; seen++, term++, offset = 0) {
@@ -206,6 +205,11 @@ public final class Recovery {
             int landed = intent.failed() ? 0
                     : sink.landed(intent.logSizeBefore(), until, java.util.Arrays.copyOfRange(bytes, skip, length));
             int done = skip + landed;
+            if (!intent.failed() && until <= intent.logSizeBefore()) {
+                // nothing could be searched (the ledger says it raced with another instance's write): it is
+                // written again whole, and a part of it the crash cut may end the file; end that line first
+                log.othersMayHaveWritten();
+            }
             boolean startsEvent = false;
             if (landed > 0 && done < length && until < sink.size()) {
                 // cut at the bound, and others wrote after the cut (or ended the cut line): the cut event is
