@@ -14,6 +14,8 @@ final class EncodingPlan {
     /** The first converter of the chain this plan was read from. */
     final Converter<ILoggingEvent> head;
     final Segment[] segments;
+    /** The runs of {@link #segments} written whole from a thread's kept output, by first segment ({@code null} elsewhere). */
+    final SegmentRun[] runs;
 
     EncodingPlan(Converter<ILoggingEvent> head) {
         this.head = head;
@@ -22,5 +24,6 @@ final class EncodingPlan {
             list.add(Segment.of(c));
         }
         this.segments = list.toArray(new Segment[0]);
+        this.runs = SegmentRun.of(segments);
     }
 }

@@ -7,6 +7,7 @@ import ch.qos.logback.classic.pattern.LineSeparatorConverter;
 import ch.qos.logback.classic.pattern.LoggerConverter;
 import ch.qos.logback.classic.pattern.MessageConverter;
 import ch.qos.logback.classic.pattern.ThreadConverter;
+import ch.qos.logback.classic.pattern.ThrowableProxyConverter;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.pattern.Converter;
 import ch.qos.logback.core.pattern.FormattingConverter;
@@ -48,8 +49,26 @@ final class Segment {
                 : type == DateConverter.class ? SegmentKind.DATE
                 : type == MessageConverter.class && ((FormattingConverter<?>) c).getFormattingInfo() == null
                         ? SegmentKind.MESSAGE
+                : isPlainThrowable(c) ? SegmentKind.THROWABLE
                 : SegmentKind.OTHER;
         return new Segment(c, kind, null);
+    }
+
+    /**
+     * Whether {@code c} is a {@link ThrowableProxyConverter} without padding whose {@code convert}
+     * and {@code write} are Logback's own: its output for an event without a throwable is then empty.
+     */
+    private static boolean isPlainThrowable(Converter<ILoggingEvent> c) {
+        if (!(c instanceof ThrowableProxyConverter throwable) || throwable.getFormattingInfo() != null) {
+            return false;
+        }
+        try {
+            return c.getClass().getMethod("convert", ILoggingEvent.class).getDeclaringClass() == ThrowableProxyConverter.class
+                    && c.getClass().getMethod("write", StringBuilder.class, Object.class).getDeclaringClass()
+                            == FormattingConverter.class;
+        } catch (NoSuchMethodException | RuntimeException e) {
+            return false;
+        }
     }
 
     /** A thread's new, unfilled cache of this segment's outputs, or {@code null} where its kind keeps none. */
@@ -92,6 +111,7 @@ final class Segment {
                 CachedOutput kept = cache[index & (cache.length - 1)];
                 yield (kept.holds(key) || kept.fill(this, event, s, key, 0)) && s.put(kept.bytes, kept.length);
             }
+            case THROWABLE -> event.getThrowableProxy() == null || writeOther(event, s);
             case OTHER -> writeOther(event, s);
         };
     }

@@ -18,6 +18,12 @@ enum SegmentKind {
     DATE(1),
     /** {@code %msg} without padding: the message is encoded itself, nothing is kept. */
     MESSAGE(0),
+    /**
+     * {@code %ex} and {@code %xEx} without padding, and their subclasses that change only how a
+     * throwable is printed (Spring Boot's {@code %wEx}): nothing for an event without a throwable, as
+     * Logback's {@code ThrowableProxyConverter.convert} gives; an event with one goes through the converter.
+     */
+    THROWABLE(0),
     /** Any other converter: it writes into the thread's builder, whose characters are encoded; nothing is kept. */
     OTHER(0);
 

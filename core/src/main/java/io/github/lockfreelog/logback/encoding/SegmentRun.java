@@ -1,0 +1,115 @@
+package io.github.lockfreelog.logback.encoding;
+
+import ch.qos.logback.classic.spi.ILoggingEvent;
+
+/**
+ * Consecutive segments of a plan whose outputs a thread keeps ({@link SegmentKind#keptOutputs} or
+ * constant), at most one of each kind that depends on the event: together their output depends only
+ * on the event's millisecond, level, thread name and logger name (those the run has segments for),
+ * so a thread keeps it whole ({@link Kept}) and writes it with one copy while those stay the same, as
+ * they do for a busy thread's lines of one millisecond. Spring Boot's file pattern has one such run
+ * from {@code %d} to the {@code " : "} before the message.
+ */
+final class SegmentRun {
+
+    /** The run's first segment and the one after its last. */
+    final int first;
+    final int end;
+    private final boolean date;
+    private final boolean level;
+    private final boolean thread;
+    private final boolean logger;
+
+    private SegmentRun(Segment[] segments, int first, int end) {
+        this.first = first;
+        this.end = end;
+        boolean date = false;
+        boolean level = false;
+        boolean thread = false;
+        boolean logger = false;
+        for (int i = first; i < end; i++) {
+            SegmentKind kind = segments[i].kind;
+            date |= kind == SegmentKind.DATE;
+            level |= kind == SegmentKind.LEVEL;
+            thread |= kind == SegmentKind.THREAD;
+            logger |= kind == SegmentKind.LOGGER;
+        }
+        this.date = date;
+        this.level = level;
+        this.thread = thread;
+        this.logger = logger;
+    }
+
+    /**
+     * The runs of {@code segments}, indexed by their first segment ({@code null} elsewhere): every
+     * longest stretch of two or more kept segments that has at most one segment of each kind.
+     */
+    static SegmentRun[] of(Segment[] segments) {
+        SegmentRun[] runs = new SegmentRun[segments.length];
+        int first = 0;
+        while (first < segments.length) {
+            int end = first;
+            int kinds = 0; // the kinds that depend on the event, seen in this run, as bits
+            while (end < segments.length && isKept(segments[end].kind)) {
+                SegmentKind kind = segments[end].kind;
+                if (kind != SegmentKind.CONSTANT) {
+                    int bit = 1 << kind.ordinal();
+                    if ((kinds & bit) != 0) {
+                        break; // a second one of a kind: the run ends before it
+                    }
+                    kinds |= bit;
+                }
+                end++;
+            }
+            if (end - first >= 2) {
+                runs[first] = new SegmentRun(segments, first, end);
+                first = end;
+            } else {
+                first = Math.max(end, first + 1);
+            }
+        }
+        return runs;
+    }
+
+    private static boolean isKept(SegmentKind kind) {
+        return kind == SegmentKind.CONSTANT || kind.keptOutputs > 0;
+    }
+
+    /** A thread's kept output of one run, for the keys it was written for. */
+    static final class Kept {
+        private boolean filled;
+        private long millis;
+        private Object level;
+        private String thread;
+        private String logger;
+        byte[] bytes = new byte[128];
+        int length;
+
+        /** Whether this holds the run's output for {@code event}. */
+        boolean holds(SegmentRun run, ILoggingEvent event) {
+            return filled
+                    && (!run.date || millis == event.getTimeStamp())
+                    && (!run.level || level == event.getLevel())
+                    && (!run.thread || same(thread, event.getThreadName()))
+                    && (!run.logger || same(logger, event.getLoggerName()));
+        }
+
+        /** Keeps {@code from[at..at+n)}, the run's output just written for {@code event}. */
+        void keep(SegmentRun run, ILoggingEvent event, byte[] from, int at, int n) {
+            if (n > bytes.length) {
+                bytes = new byte[Math.max(n, 2 * bytes.length)];
+            }
+            System.arraycopy(from, at, bytes, 0, n);
+            length = n;
+            millis = run.date ? event.getTimeStamp() : 0;
+            level = run.level ? event.getLevel() : null;
+            thread = run.thread ? event.getThreadName() : null;
+            logger = run.logger ? event.getLoggerName() : null;
+            filled = true;
+        }
+
+        private static boolean same(String kept, String now) {
+            return kept == now || (kept != null && kept.equals(now));
+        }
+    }
+}
