@@ -8,6 +8,8 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.Appender;
 import ch.qos.logback.core.ConsoleAppender;
 import ch.qos.logback.core.FileAppender;
+import ch.qos.logback.core.rolling.RollingFileAppender;
+import ch.qos.logback.core.rolling.SizeAndTimeBasedRollingPolicy;
 import ch.qos.logback.core.status.Status;
 import ch.qos.logback.core.util.FileSize;
 import io.github.lockfreelog.diagnostics.AppenderStatistics;
@@ -66,6 +68,8 @@ final class LogbackSink implements Sink {
         Appender<ILoggingEvent> appender = switch (peer) {
             case LOCKFREELOG -> lockFree(context, file, directory, "8MB", 0);
             case LOCKFREELOG_2X64K -> lockFree(context, file, directory, "64KB", 2);
+            case LOCKFREELOG_ROLLING -> lockFreeRolling(context, file, directory);
+            case LOGBACK_ROLLING -> rollingAppender(context, file);
             case ENCODE_ONLY -> encodeOnly(context);
             case LOGBACK_NOP -> nop(context);
             case LOGBACK_FILE_FLUSH -> fileAppender(context, file, true);
@@ -95,8 +99,46 @@ final class LogbackSink implements Sink {
         return encoder;
     }
 
+    /** What both rolling peers archive to: Spring Boot's pattern, under a size limit no run reaches. */
+    private static final String ROLLED_SUFFIX = ".%d{yyyy-MM-dd}.%i.gz";
+    private static final String NO_ROLL_SIZE = "100GB";
+    private static final int ROLLED_HISTORY = 7;
+
+    private static Appender<ILoggingEvent> lockFreeRolling(LoggerContext context, Path file, Path directory) {
+        return lockFree(context, file, directory, "8MB", 0, appender -> {
+            appender.setFileNamePattern(file + ROLLED_SUFFIX);
+            appender.setMaxFileSize(FileSize.valueOf(NO_ROLL_SIZE));
+            appender.setMaxHistory(ROLLED_HISTORY);
+        });
+    }
+
+    private static Appender<ILoggingEvent> rollingAppender(LoggerContext context, Path file) {
+        RollingFileAppender<ILoggingEvent> appender = new RollingFileAppender<>();
+        appender.setContext(context);
+        appender.setName("rolling");
+        appender.setFile(file.toString());
+        appender.setAppend(false);
+        appender.setImmediateFlush(false);
+        appender.setEncoder(encoder(context));
+        SizeAndTimeBasedRollingPolicy<ILoggingEvent> policy = new SizeAndTimeBasedRollingPolicy<>();
+        policy.setContext(context);
+        policy.setParent(appender);
+        policy.setFileNamePattern(file + ROLLED_SUFFIX);
+        policy.setMaxFileSize(FileSize.valueOf(NO_ROLL_SIZE));
+        policy.setMaxHistory(ROLLED_HISTORY);
+        policy.start();
+        appender.setRollingPolicy(policy);
+        appender.start();
+        return appender;
+    }
+
     private static Appender<ILoggingEvent> lockFree(LoggerContext context, Path file, Path directory, String bufferSize,
             int bufferCount) {
+        return lockFree(context, file, directory, bufferSize, bufferCount, appender -> { });
+    }
+
+    private static Appender<ILoggingEvent> lockFree(LoggerContext context, Path file, Path directory, String bufferSize,
+            int bufferCount, java.util.function.Consumer<LockFreeFileAppender> more) {
         LockFreeFileAppender appender = new LockFreeFileAppender();
         appender.setContext(context);
         appender.setName("lockfreelog");
@@ -108,6 +150,7 @@ final class LogbackSink implements Sink {
             appender.setBufferCount(bufferCount);
         }
         appender.setBackpressure(Backpressure.BLOCK);
+        more.accept(appender);
         appender.start();
         return appender;
     }

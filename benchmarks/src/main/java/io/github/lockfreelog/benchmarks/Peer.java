@@ -23,6 +23,18 @@ public enum Peer {
     /** lockfreelog with buffers so small that callers wait for the drainer: the virtual mode's waits. */
     LOCKFREELOG_2X64K("lockfreelog-2x64k", Framework.LOGBACK,
             "lockfreelog LockFreeFileAppender, 2 buffers of 64 KB, backpressure BLOCK (virtual mode only)", Use.VIRTUAL),
+    /**
+     * The rolling pair, run only when named: rolling as Spring Boot sets it up (daily and by size, gzip),
+     * with a size limit no run reaches, so that what they measure is the cost of watching for a roll.
+     */
+    LOCKFREELOG_ROLLING("lockfreelog-rolling", Framework.LOGBACK,
+            "lockfreelog LockFreeFileAppender as lockfreelog, rolling as the starter sets it up (fileNamePattern"
+                    + " %d{yyyy-MM-dd}.%i.gz, maxHistory 7) with maxFileSize 100 GB: no roll in a run (only when named)",
+            Use.NAMED),
+    LOGBACK_ROLLING("logback-rolling", Framework.LOGBACK,
+            "Logback RollingFileAppender, immediateFlush=false, SizeAndTimeBasedRollingPolicy as Spring Boot sets it up"
+                    + " (%d{yyyy-MM-dd}.%i.gz, maxHistory 7) with maxFileSize 100 GB: no roll in a run (only when named)",
+            Use.NAMED),
     LOGBACK_FILE_FLUSH("logback-file-flush", Framework.LOGBACK,
             "Logback FileAppender, immediateFlush=true (Logback's default)"),
     LOGBACK_FILE("logback-file", Framework.LOGBACK,
@@ -66,6 +78,8 @@ public enum Peer {
     /** Which modes run a peer when {@code --peers} does not name it: every mode, or one only. */
     enum Use {
         EVERY_MODE, COST, VIRTUAL,
+        /** Run only when {@code --peers} names it. */
+        NAMED,
         /** The console set: the console mode's peers, and no other mode's unless named. */
         CONSOLE
     }

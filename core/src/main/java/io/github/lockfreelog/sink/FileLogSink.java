@@ -76,6 +76,12 @@ public final class FileLogSink implements LogSink {
                 FileChannel reading;
                 try {
                     reading = openForReading();
+                } catch (NoSuchFileException e) {
+                    opened.close();
+                    if (tries == 3) {
+                        throw e;
+                    }
+                    continue; // another instance rolled the name away between the two opens: open it again
                 } catch (IOException | RuntimeException e) {
                     opened.close();
                     throw e;

@@ -44,7 +44,8 @@ public interface LogSink extends AutoCloseable {
     /**
      * Whether the file should roll before another event of {@code nextBytes} is written after the
      * {@code pendingBytes} already gathered for the next write. The drainer asks before each event,
-     * so files roll only between whole events.
+     * so files roll only between whole events; {@code pendingBytes} is 0 for the first event of each
+     * write, where a sink may read its clocks once for the whole write.
      */
     default boolean shouldRoll(long pendingBytes, int nextBytes) {
         return false;

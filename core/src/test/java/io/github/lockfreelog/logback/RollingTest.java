@@ -112,6 +112,36 @@ class RollingTest {
         assertThat(follower.reopened).as("the follower saw the live file replaced").isPositive();
     }
 
+    /**
+     * The sink reads its clocks at the first event of each write only ({@code pendingBytes == 0}):
+     * a period that ends while the drainer gathers a write rolls the file before the next write's
+     * first event, and the size still ends a file before any event that would pass it.
+     */
+    @Test
+    void thePeriodIsCheckedAtTheFirstEventOfEachWriteAndTheSizeAtEveryEvent() throws Exception {
+        AtomicLong clock = new AtomicLong(NOON);
+        RollingLogSink sink = new RollingLogSink(dir.resolve("app.log"), new RollingLogSink.Settings(
+                dir.resolve("app.%d{yyyy-MM-dd}.%i.log").toString(), 1_000, 0, 0, false), context,
+                clock::get, TestAppenders.status(context), "checks");
+        try {
+            assertThat(sink.shouldRoll(0, 10)).as("an empty file never rolls").isFalse();
+            sink.write(ByteBuffer.wrap("first line\n".getBytes(StandardCharsets.US_ASCII)));
+            sink.size();
+            assertThat(sink.shouldRoll(0, 10)).as("same day, first event of a write").isFalse();
+            assertThat(sink.shouldRoll(200, 10)).as("same day, later in the write").isFalse();
+            clock.set(NOON + DAY);
+            assertThat(sink.shouldRoll(300, 10)).as("the day ended during this write: not before its next event").isFalse();
+            assertThat(sink.shouldRoll(400, 989 - 400 - 11)).as("size below the limit").isFalse();
+            assertThat(sink.shouldRoll(400, 1_000 - 400 - 11 + 1)).as("an event that would pass 1,000 bytes").isTrue();
+            assertThat(sink.shouldRoll(0, 10)).as("the first event of the next write, the next day").isTrue();
+            clock.set(NOON);
+            assertThat(sink.shouldRoll(50, 10)).as("the write's reading stands for all its events").isTrue();
+            assertThat(sink.shouldRoll(0, 10)).as("read again at the next write").isFalse();
+        } finally {
+            sink.close();
+        }
+    }
+
     @Test
     void rollsByTimeWithAControllableClockAndKeepsMaxHistory() throws Exception {
         Path log = dir.resolve("daily.log");
