@@ -113,13 +113,7 @@ final class LogbackSink implements Sink {
     }
 
     private static Appender<ILoggingEvent> rollingAppender(LoggerContext context, Path file) {
-        RollingFileAppender<ILoggingEvent> appender = new RollingFileAppender<>();
-        appender.setContext(context);
-        appender.setName("rolling");
-        appender.setFile(file.toString());
-        appender.setAppend(false);
-        appender.setImmediateFlush(false);
-        appender.setEncoder(encoder(context));
+        RollingFileAppender<ILoggingEvent> appender = fileSettings(new RollingFileAppender<>(), context, "rolling", file, false);
         SizeAndTimeBasedRollingPolicy<ILoggingEvent> policy = new SizeAndTimeBasedRollingPolicy<>();
         policy.setContext(context);
         policy.setParent(appender);
@@ -204,14 +198,20 @@ final class LogbackSink implements Sink {
     }
 
     private static FileAppender<ILoggingEvent> fileAppender(LoggerContext context, Path file, boolean immediateFlush) {
-        FileAppender<ILoggingEvent> appender = new FileAppender<>();
+        FileAppender<ILoggingEvent> appender = fileSettings(new FileAppender<>(), context, "file", file, immediateFlush);
+        appender.start();
+        return appender;
+    }
+
+    /** The settings both Logback file peers share: a new file each trial, the workload's encoder. */
+    private static <A extends FileAppender<ILoggingEvent>> A fileSettings(A appender, LoggerContext context, String name,
+            Path file, boolean immediateFlush) {
         appender.setContext(context);
-        appender.setName("file");
+        appender.setName(name);
         appender.setFile(file.toString());
         appender.setAppend(false);
         appender.setImmediateFlush(immediateFlush);
         appender.setEncoder(encoder(context));
-        appender.start();
         return appender;
     }
 
