@@ -29,14 +29,20 @@ final class CachedOutput {
         StringBuilder text = s.text;
         text.setLength(0);
         segment.converter.write(text, event);
-        int n = text.length();
-        if (n > PatternEncoding.MAX_BYTES) {
-            return false;
+        final int at = s.length; // encoded after the event's bytes, copied here, then taken off again
+        try {
+            if (!s.putUtf8(text)) {
+                return false;
+            }
+            int n = s.length - at;
+            if (n > bytes.length) {
+                bytes = new byte[Math.max(n, 2 * bytes.length)];
+            }
+            System.arraycopy(s.bytes, at, bytes, 0, n);
+            length = n;
+        } finally {
+            s.length = at;
         }
-        if (3 * n > bytes.length) {
-            bytes = new byte[3 * n];
-        }
-        length = s.encode(text, bytes, 0);
         this.key = key;
         this.millis = millis;
         filled = true;

@@ -289,7 +289,8 @@ public final class PatternEncoding {
         /**
          * Appends a {@code String} or a {@code StringBuilder} as UTF-8; {@code false} as {@link #put}.
          * The JDK's UTF-8 encoder does it, over views of this scratch's arrays: its loop over ASCII
-         * is the JIT's intrinsic (about 4 times as fast as {@link Utf8} on a 44-character message).
+         * is the JIT's intrinsic (about 4 times as fast as a loop over the characters on a
+         * 44-character message).
          */
         boolean putUtf8(CharSequence text) {
             int n = text.length();
@@ -303,22 +304,11 @@ public final class PatternEncoding {
             CharBuffer in = charView(chars).limit(n).position(0);
             ByteBuffer out = byteView().limit(bytes.length).position(length);
             CharsetEncoder utf8 = this.utf8.reset();
-            if (utf8.encode(in, out, true).isUnderflow() && utf8.flush(out).isUnderflow() && !in.hasRemaining()) {
-                length = out.position();
-            } else {
-                length = Utf8.write(chars, n, bytes, length); // never seen: room was made for 3 bytes a character
+            if (!utf8.encode(in, out, true).isUnderflow() || !utf8.flush(out).isUnderflow() || in.hasRemaining()) {
+                return false; // never seen (room was made for 3 bytes a character): the encoder encodes the event
             }
+            length = out.position();
             return length <= MAX_BYTES;
-        }
-
-        /**
-         * Writes a {@code String} or a {@code StringBuilder} (the two that have {@code getChars}) as
-         * UTF-8 at {@code out[at..)}, which has room for 3 bytes per character; returns the end position.
-         * For the outputs a thread keeps, encoded again only when what they depend on changes.
-         */
-        int encode(CharSequence text, byte[] out, int at) {
-            int n = text.length();
-            return Utf8.write(charsOf(text, n), n, out, at);
         }
 
         /** The characters of {@code text[0..n)} in this scratch's array. */

@@ -20,24 +20,22 @@ final class SegmentRun {
     private final boolean thread;
     private final boolean logger;
 
-    private SegmentRun(Segment[] segments, int first, int end) {
+    /** The run of segments {@code [first, end)}, whose kinds that depend on the event are the bits {@code kinds}. */
+    private SegmentRun(int first, int end, int kinds) {
         this.first = first;
         this.end = end;
-        boolean date = false;
-        boolean level = false;
-        boolean thread = false;
-        boolean logger = false;
-        for (int i = first; i < end; i++) {
-            SegmentKind kind = segments[i].kind;
-            date |= kind == SegmentKind.DATE;
-            level |= kind == SegmentKind.LEVEL;
-            thread |= kind == SegmentKind.THREAD;
-            logger |= kind == SegmentKind.LOGGER;
-        }
-        this.date = date;
-        this.level = level;
-        this.thread = thread;
-        this.logger = logger;
+        this.date = has(kinds, SegmentKind.DATE);
+        this.level = has(kinds, SegmentKind.LEVEL);
+        this.thread = has(kinds, SegmentKind.THREAD);
+        this.logger = has(kinds, SegmentKind.LOGGER);
+    }
+
+    private static int bit(SegmentKind kind) {
+        return 1 << kind.ordinal();
+    }
+
+    private static boolean has(int kinds, SegmentKind kind) {
+        return (kinds & bit(kind)) != 0;
     }
 
     /**
@@ -53,16 +51,15 @@ final class SegmentRun {
             while (end < segments.length && isKept(segments[end].kind)) {
                 SegmentKind kind = segments[end].kind;
                 if (kind != SegmentKind.CONSTANT) {
-                    int bit = 1 << kind.ordinal();
-                    if ((kinds & bit) != 0) {
+                    if (has(kinds, kind)) {
                         break; // a second one of a kind: the run ends before it
                     }
-                    kinds |= bit;
+                    kinds |= bit(kind);
                 }
                 end++;
             }
             if (end - first >= 2) {
-                runs[first] = new SegmentRun(segments, first, end);
+                runs[first] = new SegmentRun(first, end, kinds);
                 first = end;
             } else {
                 first = Math.max(end, first + 1);
