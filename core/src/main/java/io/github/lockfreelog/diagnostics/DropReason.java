@@ -10,7 +10,9 @@ public enum DropReason {
     /** The drainer could not write to the log file (disk full, I/O error), so there was no room to keep the event. */
     IO("io"),
     /** The appender was stopped (or never started) when the event arrived. */
-    STOPPED("stopped");
+    STOPPED("stopped"),
+    /** The encoder, or one of its converters, threw while encoding the event, so there were no bytes to keep. */
+    ENCODING("encoding");
 
     private final String id;
 

@@ -295,10 +295,13 @@ public final class JournalEngine {
         return cut;
     }
 
-    /** Counts an event that arrived while the appender was not running. */
-    public void countStopped() {
+    /**
+     * Counts an event that never reached {@link #append}: it arrived while the appender was not running
+     * ({@code stopped}), or its encoding failed ({@code encoding}).
+     */
+    public void countDropped(DropReason reason) {
         counters.appended.increment();
-        counters.drop(DropReason.STOPPED);
+        counters.drop(reason);
         counters.exited.increment();
     }
 

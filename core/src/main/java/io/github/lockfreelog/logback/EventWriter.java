@@ -22,8 +22,11 @@ final class EventWriter {
     /** Events below this level may be dropped; {@link Integer#MAX_VALUE} (all) when {@code dropBelowLevel} is unset. */
     private final int dropBelow;
 
-    private EventWriter(Encoder<ILoggingEvent> encoder, Object encoderGuard, int dropBelow) {
+    private final EncodingFailures failures;
+
+    private EventWriter(Encoder<ILoggingEvent> encoder, Object encoderGuard, int dropBelow, EncodingFailures failures) {
         this.encoder = encoder;
+        this.failures = failures;
         this.encoderGuard = encoderGuard;
         this.patternEncoding = encoderGuard == null ? PatternEncoding.of(encoder) : null;
         this.dropBelow = dropBelow;
@@ -48,14 +51,25 @@ final class EventWriter {
                     + PatternEncoding.logbackVersion() + ": its converter chain cannot be read)" + suffix
                     + ", so events are encoded by the encoder itself, which allocates per event");
         }
-        return new EventWriter(encoder, guard, dropBelow);
+        return new EventWriter(encoder, guard, dropBelow, new EncodingFailures(settings, suffix));
     }
 
-    /** Encodes {@code event} and appends it to {@code engine}; an event that encodes to nothing is not appended. */
+    /**
+     * Encodes {@code event} and appends it to {@code engine}; an event that encodes to nothing is not appended. An
+     * encoder or converter that throws drops the event, counted under {@code encoding} ({@link EncodingFailures}):
+     * the exception never reaches the caller. A {@link VirtualMachineError} other than a stack overflow (out of
+     * memory, say) is counted too, then goes on to the caller, as Logback's own appenders let it.
+     */
     void write(JournalEngine engine, ILoggingEvent event) {
         PatternEncoding fast = patternEncoding;
         if (fast != null) {
-            PatternEncoding.Scratch encoded = fast.encode(event);
+            PatternEncoding.Scratch encoded;
+            try {
+                encoded = fast.encode(event); // gives a pooled scratch back itself when it throws
+            } catch (RuntimeException | Error failure) {
+                failed(engine, failure);
+                return;
+            }
             if (encoded != null) {
                 try {
                     if (encoded.length > 0) {
@@ -68,22 +82,38 @@ final class EventWriter {
             }
         }
         byte[] bytes;
-        Object guard = encoderGuard;
-        if (guard == null) {
-            bytes = encoder.encode(event);
-        } else {
-            // Only for an encoder that is not known to be thread-safe (a status warning said so at
-            // start, naming encoderThreadSafe): sharing it unguarded would corrupt lines. The lock
-            // covers the encoding alone, never the reservation or copy, and the lock-free path
-            // (known-safe encoders) never takes this branch.
-            synchronized (guard) { // only an encoder not known to be thread-safe; see above
-                bytes = encoder.encode(event);
-            }
+        try {
+            bytes = encode(event);
+        } catch (RuntimeException | Error failure) {
+            failed(engine, failure);
+            return;
         }
         if (bytes == null || bytes.length == 0) {
             return;
         }
         appendSafely(engine, bytes, bytes.length, event.getLevel().toInt() < dropBelow);
+    }
+
+    /** Encodes with the encoder itself: shared when it is known to be thread-safe, else one event at a time. */
+    private byte[] encode(ILoggingEvent event) {
+        Object guard = encoderGuard;
+        if (guard == null) {
+            return encoder.encode(event);
+        }
+        // Only for an encoder that is not known to be thread-safe (a status warning said so at
+        // start, naming encoderThreadSafe): sharing it unguarded would corrupt lines. The lock
+        // covers the encoding alone, never the reservation or copy, and the lock-free path
+        // (known-safe encoders) never takes this branch.
+        synchronized (guard) { // only an encoder not known to be thread-safe; see above
+            return encoder.encode(event);
+        }
+    }
+
+    private void failed(JournalEngine engine, Throwable failure) {
+        failures.failed(engine, failure);
+        if (failure instanceof VirtualMachineError fatal && !(failure instanceof StackOverflowError)) {
+            throw fatal;
+        }
     }
 
     /**

@@ -7,6 +7,7 @@ import ch.qos.logback.core.encoder.Encoder;
 import ch.qos.logback.core.util.Duration;
 import ch.qos.logback.core.util.FileSize;
 import io.github.lockfreelog.diagnostics.AppenderStatistics;
+import io.github.lockfreelog.diagnostics.DropReason;
 import io.github.lockfreelog.engine.Backpressure;
 import io.github.lockfreelog.engine.EngineConfig;
 import io.github.lockfreelog.engine.JournalEngine;
@@ -152,7 +153,7 @@ public abstract class LockFreeAppenderBase extends UnsynchronizedAppenderBase<IL
         if (!isStarted()) {
             JournalEngine stopped = engine;
             if (stopped != null) {
-                stopped.countStopped(); // counted, not silently ignored
+                stopped.countDropped(DropReason.STOPPED); // counted, not silently ignored
                 return;
             }
             notRunning.countDropped(); // start failed or never ran: counted too

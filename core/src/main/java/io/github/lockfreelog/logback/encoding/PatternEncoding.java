@@ -145,6 +145,16 @@ public final class PatternEncoding {
         if (s.plan != p) {
             s.use(p);
         }
+        try {
+            return encodeInto(s, p, event);
+        } catch (RuntimeException | Error failure) {
+            release(s); // a converter threw: a pooled scratch goes back, the caller counts the event
+            throw failure;
+        }
+    }
+
+    /** Writes the event's segments into {@code s}; {@code null} when the event is too long for the fast path. */
+    private Scratch encodeInto(Scratch s, EncodingPlan p, ILoggingEvent event) {
         final Segment[] segments = p.segments;
         final SegmentRun[] runs = p.runs;
         for (int i = 0; i < segments.length;) {

@@ -30,6 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.slf4j.MarkerFactory;
+import org.slf4j.event.KeyValuePair;
 
 /** The allocation-free pattern path must give exactly the bytes of {@code encoder.encode(event)}. */
 class PatternEncodingTest {
@@ -331,6 +332,43 @@ class PatternEncodingTest {
             assertThat(executor.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
         }
         assertThat(used).as("scratches used by 2,000 virtual threads").isNotEmpty().hasSizeLessThanOrEqualTo(fast.pool.size());
+    }
+
+    @Test
+    void aVirtualThreadGivesItsPooledScratchBackWhenAConverterThrows() throws Exception {
+        ExecutorService executor = TestThreads.virtualThreadPerTask();
+        assumeTrue(executor != null, "virtual threads need Java 21");
+        PatternLayoutEncoder encoder = encoder("%m %kvp%n");
+        PatternEncoding fast = PatternEncoding.of(encoder);
+        try {
+            for (int i = 0; i < 3 * fast.pool.size(); i++) {
+                LoggingEvent bad = (LoggingEvent) event("bad " + i, null);
+                bad.addKeyValuePair(new KeyValuePair("order", new Object() {
+                    @Override
+                    public String toString() {
+                        throw new IllegalStateException("cannot print this value");
+                    }
+                }));
+                Future<?> failed = executor.submit(() -> fast.encode(bad));
+                assertThat(failed).failsWithin(30, TimeUnit.SECONDS);
+            }
+            ILoggingEvent good = event("good", null);
+            Future<Boolean> pooled = executor.submit(() -> {
+                PatternEncoding.Scratch s = fast.encode(good);
+                try {
+                    return s != null && s.home != PatternEncoding.Scratch.OWN;
+                } finally {
+                    if (s != null) {
+                        fast.release(s);
+                    }
+                }
+            });
+            assertThat(pooled.get(30, TimeUnit.SECONDS)).as("a pooled scratch is lent after %d failures",
+                    3 * fast.pool.size()).isTrue();
+        } finally {
+            executor.shutdown();
+            assertThat(executor.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
+        }
     }
 
     @Test
