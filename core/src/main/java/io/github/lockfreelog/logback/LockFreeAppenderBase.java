@@ -190,6 +190,8 @@ public abstract class LockFreeAppenderBase extends UnsynchronizedAppenderBase<IL
     protected final void addSharedProblems(List<SettingProblem> problems) {
         if (encoder == null) {
             problems.add(new SettingProblem("encoder", null, "an encoder, e.g. <encoder><pattern>%d %m%n</pattern></encoder>"));
+        } else if (EncoderCharset.problemOf(encoder) != null) {
+            problems.add(EncoderCharset.problemOf(encoder));
         }
         problems.addAll(engineConfig().logFile(Path.of("")).journalFile(Path.of("")).build().problems());
         checkPositive(problems, "maxBlockTime", maxBlockTime);

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.encoder.JsonEncoder;
+import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
 import ch.qos.logback.classic.joran.JoranConfigurator;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.encoder.EncoderBase;
@@ -17,6 +18,7 @@ import io.github.lockfreelog.diagnostics.AppenderStatistics;
 import io.github.lockfreelog.engine.Backpressure;
 import io.github.lockfreelog.testing.TestAppenders;
 import java.io.ByteArrayInputStream;
+import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -217,6 +219,43 @@ class EncoderAndConfigurationTest {
         assertRejected(a -> a.setMaxBlockTime(Duration.valueOf("0 seconds")), "maxBlockTime", "positive duration");
         assertRejected(a -> a.setDropBelowLevel("LOUD"), "dropBelowLevel=LOUD", "WARN");
         assertRejected(a -> a.setBackpressure(null), "backpressure", "BLOCK or DROP");
+    }
+
+    @Test
+    void charsetsWhoseNewlineIsNotTheByte0AAreRefusedNamingTheCharset() {
+        for (String name : new String[] {"UTF-16", "UTF-16LE", "UTF-16BE", "UTF-32", "IBM037"}) {
+            assertRejected(a -> a.setEncoder(patternEncoder(name)), "charset=" + Charset.forName(name).name()
+                    + " for the appender named \"TEST\"", "newline is the one byte 0x0A", "logging.charset.file");
+        }
+        for (String name : new String[] {"UTF-8", "ISO-8859-1", "US-ASCII", "windows-1252"}) {
+            LoggerContext own = TestAppenders.newContext();
+            LockFreeFileAppender appender = TestAppenders.create(own, dir.resolve(name + ".log"),
+                    a -> a.setEncoder(patternEncoder(name)));
+            appender.start();
+            assertThat(appender.isStarted()).as("%s: %s", name, TestAppenders.statuses(own)).isTrue();
+            appender.stop();
+        }
+    }
+
+    @Test
+    void theConsoleRefusesUtf16Too() {
+        LockFreeConsoleAppender console = new LockFreeConsoleAppender();
+        console.setContext(context);
+        console.setName("CONSOLE");
+        console.setEncoder(patternEncoder("UTF-16"));
+        assertThat(console.checkSettings()).singleElement().satisfies(problem -> {
+            assertThat(problem.setting()).isEqualTo("charset");
+            assertThat(problem.value()).isEqualTo("UTF-16");
+        });
+    }
+
+    private PatternLayoutEncoder patternEncoder(String charset) {
+        PatternLayoutEncoder encoder = new PatternLayoutEncoder();
+        encoder.setContext(context);
+        encoder.setPattern("%m%n");
+        encoder.setCharset(Charset.forName(charset));
+        encoder.start();
+        return encoder;
     }
 
     @Test
