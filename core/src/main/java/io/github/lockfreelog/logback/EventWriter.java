@@ -5,6 +5,7 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.encoder.Encoder;
 import io.github.lockfreelog.engine.JournalEngine;
 import io.github.lockfreelog.logback.encoding.EncoderSafety;
+import io.github.lockfreelog.logback.encoding.EncodingFailures;
 import io.github.lockfreelog.logback.encoding.PatternEncoding;
 
 /**

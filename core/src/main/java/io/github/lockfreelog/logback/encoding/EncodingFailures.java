@@ -1,4 +1,4 @@
-package io.github.lockfreelog.logback;
+package io.github.lockfreelog.logback.encoding;
 
 import ch.qos.logback.core.spi.ContextAware;
 import io.github.lockfreelog.diagnostics.DropReason;
@@ -12,7 +12,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * names the appender and the exception at most once every 10 seconds, so that a faulty value logged in a loop
  * neither floods the status manager nor goes unseen. Nothing reaches the caller.
  */
-final class EncodingFailures {
+public final class EncodingFailures {
 
     private static final long REPORT_EVERY_NANOS = TimeUnit.SECONDS.toNanos(10);
     /** {@link #lastReport}'s value before the first report. */
@@ -22,13 +22,13 @@ final class EncodingFailures {
     private final String suffix;
     private final AtomicLong lastReport = new AtomicLong(NEVER);
 
-    EncodingFailures(ContextAware status, String suffix) {
+    public EncodingFailures(ContextAware status, String suffix) {
         this.status = status;
         this.suffix = suffix;
     }
 
     /** Counts the event whose encoding threw {@code failure} and reports it, unless another report is recent. */
-    void failed(JournalEngine engine, Throwable failure) {
+    public void failed(JournalEngine engine, Throwable failure) {
         engine.countDropped(DropReason.ENCODING);
         long now = System.nanoTime();
         long last = lastReport.get();

@@ -1,4 +1,4 @@
-package io.github.lockfreelog.logback;
+package io.github.lockfreelog.logback.encoding;
 
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.encoder.Encoder;
@@ -15,7 +15,7 @@ import java.util.Arrays;
  * occurs inside other characters) and EBCDIC (a newline is {@code 0x15} or {@code 0x25}). Such charsets are refused
  * at start rather than supported halfway.
  */
-final class EncoderCharset {
+public final class EncoderCharset {
 
     private static final byte[] NEWLINE = {0x0A};
 
@@ -23,7 +23,7 @@ final class EncoderCharset {
     }
 
     /** The problem with the encoder's charset, or {@code null} when its lines end with the byte {@code 0x0A} (or its charset cannot be told). */
-    static SettingProblem problemOf(Encoder<ILoggingEvent> encoder) {
+    public static SettingProblem problemOf(Encoder<ILoggingEvent> encoder) {
         Charset charset = charsetOf(encoder);
         if (charset == null || endsLinesWithOneByte(charset)) {
             return null;
