@@ -13,7 +13,7 @@ import org.springframework.core.env.Environment;
  * A property whose value the lock-free log file cannot use, found while logging starts. It is Spring Boot's
  * {@link InvalidConfigurationPropertyValueException} and carries what Spring Boot's report cannot find that early
  * (before an application context exists): the value as written and where it was written.
- * {@link LockFreeLogFailureAnalyzer} turns it into the start-up report.
+ * {@link io.github.lockfreelog.autoconfigure.LockFreeLogFailureAnalyzer} turns it into the start-up report.
  */
 public class InvalidLockFreeLogPropertyException extends InvalidConfigurationPropertyValueException {
 
