@@ -9,6 +9,7 @@ import io.github.lockfreelog.logback.LockFreeConsoleAppender;
 import io.github.lockfreelog.logback.LockFreeFileAppender;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -116,14 +117,25 @@ public final class LockFreeLogRuntime implements StarterAppender {
      *
      * @throws InvalidLockFreeLogPropertyException when a property's value cannot be used
      */
-    public synchronized void loggingInitialized(ConfigurableEnvironment environment) {
+    public void loggingInitialized(ConfigurableEnvironment environment) {
+        loggingInitialized(environment, List.of());
+    }
+
+    /**
+     * As {@link #loggingInitialized(ConfigurableEnvironment)}, for a run of the application's {@code sources}
+     * ({@code SpringApplication.getAllSources()}): an {@code @EnableAutoConfiguration} or {@code @SpringBootApplication}
+     * among them that excludes the auto-configuration turns the starter off, as {@code spring.autoconfigure.exclude} does.
+     *
+     * @throws InvalidLockFreeLogPropertyException when a property's value cannot be used
+     */
+    public synchronized void loggingInitialized(ConfigurableEnvironment environment, Collection<?> sources) {
         keepInContext();
         if ((file.get() != null || console.get() != null) && watcher != null && watcher.untouched()) {
             return; // Spring Boot left logging as it was for this run, and so does the starter
         }
-        StarterProperties starter = StarterProperties.of(environment);
+        StarterProperties starter = StarterProperties.of(environment, sources);
         if (!starter.enabled()) {
-            end("the starter is turned off (lockfreelog.enabled=false, or spring.autoconfigure.exclude names it)");
+            end("the starter is turned off: " + starter.off());
             return;
         }
         removed.check(environment);
