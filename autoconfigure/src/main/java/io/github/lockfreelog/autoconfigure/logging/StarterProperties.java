@@ -50,7 +50,7 @@ final class StarterProperties {
      */
     static StarterProperties of(ConfigurableEnvironment environment, Collection<?> sources) {
         Binder binder = Binder.get(environment);
-        String off = null;
+        String off;
         if (!binder.bind(P + "enabled", Boolean.class).orElse(true)) {
             off = "lockfreelog.enabled=false";
         } else if (isExcluded(binder)) {
