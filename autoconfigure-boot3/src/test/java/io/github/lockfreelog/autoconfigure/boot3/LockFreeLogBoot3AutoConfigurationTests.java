@@ -25,15 +25,24 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.actuate.autoconfigure.availability.AvailabilityHealthContributorAutoConfiguration;
+import org.springframework.boot.actuate.autoconfigure.availability.AvailabilityProbesAutoConfiguration;
 import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
 import org.springframework.boot.actuate.autoconfigure.health.HealthContributorAutoConfiguration;
+import org.springframework.boot.actuate.autoconfigure.health.HealthEndpointAutoConfiguration;
 import org.springframework.boot.actuate.autoconfigure.metrics.CompositeMeterRegistryAutoConfiguration;
 import org.springframework.boot.actuate.autoconfigure.metrics.MetricsAutoConfiguration;
 import org.springframework.boot.actuate.autoconfigure.metrics.export.simple.SimpleMetricsExportAutoConfiguration;
+import org.springframework.boot.actuate.health.CompositeHealth;
 import org.springframework.boot.actuate.health.Health;
+import org.springframework.boot.actuate.health.HealthEndpoint;
 import org.springframework.boot.actuate.health.HealthIndicator;
 import org.springframework.boot.actuate.health.Status;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.availability.ApplicationAvailabilityAutoConfiguration;
+import org.springframework.boot.availability.AvailabilityChangeEvent;
+import org.springframework.boot.availability.LivenessState;
+import org.springframework.boot.availability.ReadinessState;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
@@ -136,6 +145,43 @@ class LockFreeLogBoot3AutoConfigurationTests {
                         .containsEntry("lastError", "IOException: " + FailingSink.MESSAGE).doesNotContainKey("failingSince");
             }
         });
+    }
+
+    /**
+     * Spring Boot 3's probes (on with {@code management.endpoint.health.probes.enabled}, or on Kubernetes) hold its
+     * availability states alone: they stay UP while writes fail and the overall health is DOWN; a group that includes
+     * {@code lockfreelog} reports it.
+     */
+    @Test
+    void probesShouldStayUpWhileTheAppendersWritesFailAndAGroupIncludingItShouldNot() {
+        failing.set(true);
+        runner().withConfiguration(AutoConfigurations.of(HealthEndpointAutoConfiguration.class,
+                ApplicationAvailabilityAutoConfiguration.class, AvailabilityHealthContributorAutoConfiguration.class,
+                AvailabilityProbesAutoConfiguration.class))
+                .withPropertyValues("management.endpoint.health.probes.enabled=true",
+                        "management.endpoint.health.group.logs.include=lockfreelog",
+                        "management.endpoints.web.exposure.include=lockfreelog,health")
+                .run(context -> {
+                    // What a SpringApplication run publishes once started; a context runner's context publishes none.
+                    AvailabilityChangeEvent.publish(context, LivenessState.CORRECT);
+                    AvailabilityChangeEvent.publish(context, ReadinessState.ACCEPTING_TRAFFIC);
+                    HealthEndpoint endpoint = context.getBean(HealthEndpoint.class);
+                    logger().info("cannot be written yet");
+                    await().atMost(Duration.ofSeconds(10))
+                            .until(() -> appender.getStatistics().failingSinceEpochMillis() != 0);
+                    assertThat(endpoint.health().getStatus()).isEqualTo(Status.DOWN);
+                    assertThat(endpoint.healthForPath("liveness").getStatus()).isEqualTo(Status.UP);
+                    assertThat(((CompositeHealth) endpoint.healthForPath("liveness")).getComponents())
+                            .containsOnlyKeys("livenessState");
+                    assertThat(endpoint.healthForPath("readiness").getStatus()).isEqualTo(Status.UP);
+                    assertThat(((CompositeHealth) endpoint.healthForPath("readiness")).getComponents())
+                            .containsOnlyKeys("readinessState");
+                    assertThat(endpoint.healthForPath("logs").getStatus()).isEqualTo(Status.DOWN);
+                    failing.set(false);
+                    await().atMost(Duration.ofSeconds(10))
+                            .until(() -> appender.getStatistics().failingSinceEpochMillis() == 0);
+                    assertThat(endpoint.healthForPath("logs").getStatus()).isEqualTo(Status.UP);
+                });
     }
 
     @Test

@@ -65,7 +65,7 @@ public class LockFreeLogApplicationListener implements GenericApplicationListene
                 SpringApplication.getShutdownHandlers().add(runtime.shutdownHandler());
             }
         } else if (event instanceof ApplicationEnvironmentPreparedEvent prepared && runtime != null) {
-            runtime.loggingInitialized(prepared.getEnvironment());
+            runtime.loggingInitialized(prepared.getEnvironment(), prepared.getSpringApplication().getAllSources());
         } else if (event instanceof ApplicationPreparedEvent prepared && runtime != null) {
             register(prepared.getApplicationContext().getBeanFactory(), prepared.getApplicationContext().getEnvironment());
         }

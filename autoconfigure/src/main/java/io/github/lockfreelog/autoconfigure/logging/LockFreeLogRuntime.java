@@ -9,6 +9,7 @@ import io.github.lockfreelog.logback.LockFreeConsoleAppender;
 import io.github.lockfreelog.logback.LockFreeFileAppender;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -53,7 +54,10 @@ public final class LockFreeLogRuntime implements StarterAppender {
     private final ManagedAppender<LockFreeFileAppender> file;
     /** The lock-free console ({@code lockfreelog.console.enabled}). */
     private final ManagedAppender<LockFreeConsoleAppender> console;
+    /** {@code lockfreelog.loggers} of the latest run. */
     private List<String> loggers = List.of();
+    /** Whether the file appender writes in place of Spring Boot's {@code FILE} (else a file of the starter's own). */
+    private boolean fileReplacesBoots;
     private ResetWatcher watcher;
     private volatile String absence = NO_LOG_FILE;
     /** Open application contexts that end the engine when the last of them closes (no logging shutdown hook). */
@@ -113,14 +117,25 @@ public final class LockFreeLogRuntime implements StarterAppender {
      *
      * @throws InvalidLockFreeLogPropertyException when a property's value cannot be used
      */
-    public synchronized void loggingInitialized(ConfigurableEnvironment environment) {
+    public void loggingInitialized(ConfigurableEnvironment environment) {
+        loggingInitialized(environment, List.of());
+    }
+
+    /**
+     * As {@link #loggingInitialized(ConfigurableEnvironment)}, for a run of the application's {@code sources}
+     * ({@code SpringApplication.getAllSources()}): an {@code @EnableAutoConfiguration} or {@code @SpringBootApplication}
+     * among them that excludes the auto-configuration turns the starter off, as {@code spring.autoconfigure.exclude} does.
+     *
+     * @throws InvalidLockFreeLogPropertyException when a property's value cannot be used
+     */
+    public synchronized void loggingInitialized(ConfigurableEnvironment environment, Collection<?> sources) {
         keepInContext();
         if ((file.get() != null || console.get() != null) && watcher != null && watcher.untouched()) {
             return; // Spring Boot left logging as it was for this run, and so does the starter
         }
-        StarterProperties starter = StarterProperties.of(environment);
+        StarterProperties starter = StarterProperties.of(environment, sources);
         if (!starter.enabled()) {
-            end("the starter is turned off (lockfreelog.enabled=false, or spring.autoconfigure.exclude names it)");
+            end("the starter is turned off: " + starter.off());
             return;
         }
         removed.check(environment);
@@ -130,6 +145,7 @@ public final class LockFreeLogRuntime implements StarterAppender {
         applyFile(starter, environment);
         ConsoleTakeOver.apply(loggerContext, console, starter, environment);
         attachToLoggers();
+        warnWhereLoggersCannotNarrow();
         if (watcher != null) {
             loggerContext.removeListener(watcher);
         }
@@ -171,7 +187,8 @@ public final class LockFreeLogRuntime implements StarterAppender {
             file.close();
             file.replaceWith(StarterAppenderFactory.create(loggerContext, target, starter, format, environment), wanted);
         }
-        if (writers.bootFile() != null) {
+        fileReplacesBoots = writers.bootFile() != null;
+        if (fileReplacesBoots) {
             ManagedAppender.replace(loggerContext, writers.bootFile());
         }
         absence = null;
@@ -203,6 +220,7 @@ public final class LockFreeLogRuntime implements StarterAppender {
         }
         watcher = null;
         loggers = List.of();
+        fileReplacesBoots = false;
     }
 
     private void endFile(String why) {
@@ -223,9 +241,29 @@ public final class LockFreeLogRuntime implements StarterAppender {
         }
     }
 
+    /**
+     * Attaches each appender so that each line reaches it exactly once ({@link AttachPoints}): one that takes the place
+     * of Spring Boot's {@code FILE} or {@code CONSOLE} goes where that appender was (the root) and to the listed
+     * loggers cut off from it, so that no line Spring Boot's appender would have written is lost; a file of the
+     * starter's own goes to the listed loggers alone.
+     */
     private void attachToLoggers() {
-        file.attach(loggers);
-        console.attach(loggers);
+        file.attach(AttachPoints.exactlyOnce(loggerContext, fileReplacesBoots ? AttachPoints.withRoot(loggers) : loggers));
+        console.attach(AttachPoints.exactlyOnce(loggerContext, AttachPoints.withRoot(loggers)));
+    }
+
+    /** One WARN line where {@code lockfreelog.loggers} leaves out the root of an appender that replaces Spring Boot's. */
+    private void warnWhereLoggersCannotNarrow() {
+        boolean bootsFile = file.get() != null && fileReplacesBoots;
+        if (AttachPoints.namesRoot(loggers) || (!bootsFile && console.get() == null)) {
+            return;
+        }
+        String replaced = bootsFile ? (console.get() != null ? "FILE and CONSOLE appenders" : "FILE appender")
+                : "CONSOLE appender";
+        LoggerFactory.getLogger(LockFreeLogRuntime.class).warn("lockfreelog: lockfreelog.loggers={} does not narrow what"
+                + " Spring Boot's {} wrote: the lock-free appender takes its place for every logger it wrote (ROOT), so"
+                + " that no line is lost or written twice. To write only these loggers lock-free, set lockfreelog.file"
+                + " to a file of their own; else remove lockfreelog.loggers.", loggers, replaced);
     }
 
     private void detachFromLoggers() {

@@ -1,9 +1,15 @@
 package io.github.lockfreelog.autoconfigure.logging;
 
+import java.util.Collection;
 import java.util.List;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.core.annotation.MergedAnnotation;
+import org.springframework.core.annotation.MergedAnnotations;
+import org.springframework.core.annotation.MergedAnnotations.SearchStrategy;
 import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.util.ClassUtils;
 import org.springframework.util.StringUtils;
 
 /**
@@ -22,20 +28,68 @@ final class StarterProperties {
 
     private final ConfigurableEnvironment environment;
 
-    private final boolean enabled;
+    /** What turns the starter off, or {@code null} while it is on. */
+    private final String off;
 
     private LockFreeLogProperties properties;
 
-    private StarterProperties(ConfigurableEnvironment environment, boolean enabled) {
+    private StarterProperties(ConfigurableEnvironment environment, String off) {
         this.environment = environment;
-        this.enabled = enabled;
+        this.off = off;
     }
 
     /** The settings of this environment; {@code lockfreelog.*} is bound when first asked for. */
     static StarterProperties of(ConfigurableEnvironment environment) {
+        return of(environment, List.of());
+    }
+
+    /**
+     * The settings of this environment for a run of the application's {@code sources}
+     * ({@code SpringApplication.getAllSources()}), whose {@code @EnableAutoConfiguration} exclusions (also those of
+     * {@code @SpringBootApplication}) turn the starter off as {@code spring.autoconfigure.exclude} does.
+     */
+    static StarterProperties of(ConfigurableEnvironment environment, Collection<?> sources) {
         Binder binder = Binder.get(environment);
-        return new StarterProperties(environment,
-                binder.bind(P + "enabled", Boolean.class).orElse(true) && !isExcluded(binder));
+        String off;
+        if (!binder.bind(P + "enabled", Boolean.class).orElse(true)) {
+            off = "lockfreelog.enabled=false";
+        } else if (isExcluded(binder)) {
+            off = "spring.autoconfigure.exclude names " + AUTO_CONFIGURATION;
+        } else {
+            off = excludingSource(sources);
+        }
+        return new StarterProperties(environment, off);
+    }
+
+    /** Which of {@code sources} excludes the auto-configuration in its annotations, said in a clause; or {@code null}. */
+    private static String excludingSource(Collection<?> sources) {
+        for (Object source : sources) {
+            Class<?> type = (source instanceof Class<?> c) ? c : (source instanceof String name) ? classNamed(name) : null;
+            if (type == null) {
+                continue;
+            }
+            boolean excludes = MergedAnnotations.from(type, SearchStrategy.TYPE_HIERARCHY)
+                    .stream(EnableAutoConfiguration.class)
+                    .anyMatch(annotation -> names(annotation, "exclude") || names(annotation, "excludeName"));
+            if (excludes) {
+                return "the exclude of @EnableAutoConfiguration (or @SpringBootApplication) on " + type.getName()
+                        + " names " + AUTO_CONFIGURATION;
+            }
+        }
+        return null;
+    }
+
+    private static boolean names(MergedAnnotation<EnableAutoConfiguration> annotation, String attribute) {
+        return List.of(annotation.getStringArray(attribute)).contains(AUTO_CONFIGURATION);
+    }
+
+    /** The class a source given by name is, as Spring Boot loads such a source; {@code null} for another source. */
+    private static Class<?> classNamed(String name) {
+        try {
+            return ClassUtils.forName(name, StarterProperties.class.getClassLoader());
+        } catch (ClassNotFoundException | LinkageError | IllegalArgumentException ex) {
+            return null; // a package, or a resource such as an XML file
+        }
     }
 
     /** Whether {@code spring.autoconfigure.exclude} names the auto-configuration: then the starter is off. */
@@ -46,7 +100,12 @@ final class StarterProperties {
 
     /** Whether the starter is on: {@code lockfreelog.enabled} is not false and the auto-configuration not excluded. */
     boolean enabled() {
-        return enabled;
+        return off == null;
+    }
+
+    /** What turns the starter off ("lockfreelog.enabled=false", ...), or {@code null} while it is on. */
+    String off() {
+        return off;
     }
 
     /** The {@code lockfreelog.*} properties, bound on the first call. */

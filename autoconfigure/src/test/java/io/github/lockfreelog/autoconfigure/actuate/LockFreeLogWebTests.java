@@ -40,7 +40,8 @@ import org.springframework.util.FileSystemUtils;
 @SpringBootTest(classes = LockFreeLogWebTests.WebTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
         properties = { "spring.autoconfigure.exclude=io.github.lockfreelog.autoconfigure.LockFreeLogAutoConfiguration",
                 "management.endpoints.web.exposure.include=lockfreelog,health",
-                "management.endpoint.health.show-details=always", "spring.jmx.enabled=false" })
+                "management.endpoint.health.show-details=always", "spring.jmx.enabled=false",
+                "management.endpoint.health.group.logs.include=lockfreelog" })
 @DirtiesContext
 class LockFreeLogWebTests {
 
@@ -167,6 +168,37 @@ class LockFreeLogWebTests {
             LOGBACK.detach(broken);
             failing.set(false);
         }
+    }
+
+    /**
+     * A log file that cannot be written (a full disk) is no reason to restart the application or take it out of load
+     * balancing: the liveness and readiness groups (on by default in Spring Boot 4) hold Spring Boot's availability states alone, so they stay UP while
+     * the overall health is DOWN; a group that includes {@code lockfreelog} ({@code logs} here) reports it.
+     */
+    @Test
+    void probesShouldStayUpWhileAnAppendersWritesFailAndAGroupIncludingItShouldNot() throws Exception {
+        AtomicBoolean failing = new AtomicBoolean(true);
+        LockFreeFileAppender broken = LOGBACK.attach("BROKEN_FILE", DIR.resolve("broken-probes.log").toAbsolutePath(), failing);
+        try {
+            LOGBACK.logger().info("cannot be written yet");
+            await().atMost(Duration.ofSeconds(10)).until(() -> broken.getStatistics().failingSinceEpochMillis() != 0);
+            assertThat(get("/actuator/health").statusCode()).isEqualTo(503);
+            for (String probe : List.of("/actuator/health/liveness", "/actuator/health/readiness")) {
+                HttpResponse<String> response = get(probe);
+                assertThat(response.statusCode()).as(probe).isEqualTo(200);
+                DocumentContext health = JsonPath.parse(response.body());
+                assertThat(health.read("$.status", String.class)).as(probe).isEqualTo("UP");
+                assertThat(response.body()).as(probe).doesNotContain("lockfreelog");
+            }
+            HttpResponse<String> group = get("/actuator/health/logs");
+            assertThat(group.statusCode()).as("a group that includes lockfreelog").isEqualTo(503);
+            assertThat(JsonPath.parse(group.body()).read("$.components.lockfreelog.status", String.class))
+                    .isEqualTo("DOWN");
+        } finally {
+            LOGBACK.detach(broken);
+            failing.set(false);
+        }
+        assertThat(get("/actuator/health/logs").statusCode()).as("UP again once no write fails").isEqualTo(200);
     }
 
     @Test
