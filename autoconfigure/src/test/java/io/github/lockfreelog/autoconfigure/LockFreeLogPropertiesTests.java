@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import ch.qos.logback.core.FileAppender;
 import io.github.lockfreelog.autoconfigure.logging.InvalidLockFreeLogPropertyException;
+import io.github.lockfreelog.autoconfigure.logging.LockFreeLogProperties;
 import io.github.lockfreelog.engine.Backpressure;
 import io.github.lockfreelog.logback.LockFreeFileAppender;
 import java.nio.file.Path;
@@ -115,6 +116,17 @@ class LockFreeLogPropertiesTests {
                 "lockfreelog.file.buffer-size=128KB").run()) {
             assertThat(runtime().appender().getFile()).isEqualTo(own.toString());
             assertThat(runtime().appender().getBufferSize().getSize()).isEqualTo(128 * 1024);
+        }
+    }
+
+    @Test
+    void theOldFilePropertyBindsInARunWhileAnotherIsOpen() {
+        Path own = dir.resolve("own.log");
+        try (ConfigurableApplicationContext first = application("lockfreelog.file=" + own).run();
+                ConfigurableApplicationContext second = application("lockfreelog.file=" + own).run()) {
+            // Spring Boot leaves logging alone in the second run, and so does the starter; its context binds all the same.
+            assertThat(second.getBean(LockFreeLogProperties.class).getFile().getName()).isEqualTo(own.toString());
+            assertThat(lockFreeAppenders()).singleElement().isSameAs(runtime().appender());
         }
     }
 

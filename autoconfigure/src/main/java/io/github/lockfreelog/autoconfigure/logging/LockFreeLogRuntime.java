@@ -113,6 +113,8 @@ public final class LockFreeLogRuntime implements StarterAppender {
      */
     public synchronized void loggingInitialized(ConfigurableEnvironment environment) {
         keepInContext();
+        // Before anything binds lockfreelog.*, this run's context too, even when the starter leaves logging alone.
+        RenamedProperties.apply(environment, removed.renamed());
         if ((file.get() != null || console.get() != null) && watcher != null && watcher.untouched()) {
             return; // Spring Boot left logging as it was for this run, and so does the starter
         }
@@ -122,7 +124,6 @@ public final class LockFreeLogRuntime implements StarterAppender {
             return;
         }
         removed.check(environment);
-        RenamedProperties.apply(environment, removed.renamed());
         List<String> wantedLoggers = starter.loggers();
         detachFromLoggers();
         loggers = wantedLoggers;
