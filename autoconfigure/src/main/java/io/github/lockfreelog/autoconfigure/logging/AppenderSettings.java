@@ -11,6 +11,7 @@ import java.util.Objects;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.springframework.boot.logging.LogLevel;
 import org.springframework.util.unit.DataSize;
 
@@ -109,8 +110,8 @@ final class AppenderSettings {
         return result;
     }
 
-    private static java.util.stream.Stream<Setting<?>> all() {
-        return java.util.stream.Stream.concat(ENGINE.stream(), FILE_ROLLING.stream());
+    private static Stream<Setting<?>> all() {
+        return Stream.concat(ENGINE.stream(), FILE_ROLLING.stream());
     }
 
     private static <T> Setting<T> engine(String name, String property, Function<LockFreeLogProperties.Engine, T> value,

@@ -107,7 +107,8 @@ record ConsoleTakeOver(ConsoleAppender<ILoggingEvent> bootConsole, LockFreeConso
                             + consoles.describeOthers() + ")");
             return;
         }
-        String wanted = consoles.formatIdentity(context) + "|" + AppenderSettings.engineIdentity(properties.getConsole());
+        String wanted = consoles.formatIdentity(context) + "|"
+                + AppenderSettings.engineIdentity(properties.getConsole());
         if (!console.resume(wanted)) {
             console.close();
             Started started = consoles.start(context, starter, environment);
@@ -168,8 +169,9 @@ record ConsoleTakeOver(ConsoleAppender<ILoggingEvent> bootConsole, LockFreeConso
         List<SettingProblem> problems = created.checkSettings();
         if (!problems.isEmpty()) {
             SettingProblem first = problems.get(0);
-            throw InvalidLockFreeLogPropertyException.of(environment,
-                    AppenderSettings.propertyOf(first, AppenderSettings.CONSOLE, AppenderSettings.CONSOLE + "enabled"), first.value(),
+            String property = AppenderSettings.propertyOf(first, AppenderSettings.CONSOLE,
+                    AppenderSettings.CONSOLE + "enabled");
+            throw InvalidLockFreeLogPropertyException.of(environment, property, first.value(),
                     AppenderSettings.inPropertyNames(first.allowed(), AppenderSettings.CONSOLE));
         }
         long startedAt = System.currentTimeMillis();
