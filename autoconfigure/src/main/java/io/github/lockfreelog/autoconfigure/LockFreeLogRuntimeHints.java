@@ -34,7 +34,7 @@ class LockFreeLogRuntimeHints implements RuntimeHintsRegistrar {
         hints.reflection().registerType(TypeReference.of(PATTERN_LAYOUT_BASE), type -> type.withField(PATTERN_HEAD_FIELD));
         hints.reflection().registerType(TypeReference.of(UNSAFE), type -> type.withField("theUnsafe")
                 .withMethod("invokeCleaner", List.of(TypeReference.of(ByteBuffer.class)), ExecutableMode.INVOKE));
-        // The removed lockfreelog.* properties are read from the metadata while logging starts.
+        // The removed and renamed lockfreelog.* properties are read from the metadata while logging starts.
         hints.resources().registerPattern(REMOVED_PROPERTIES_METADATA);
         // lockfreelog.* is bound while logging starts, before the context that would register these hints exists.
         BindableRuntimeHintsRegistrar.forTypes(LockFreeLogProperties.class).registerHints(hints, classLoader);

@@ -305,44 +305,45 @@ class LockFreeLogApplicationTests {
 
     @Test
     void invalidValueShouldFailStartUpWithAReportOfTheValueAsWrittenAndItsOrigin(CapturedOutput output) {
-        assertThatThrownBy(() -> application("lockfreelog.buffer-size=1KB").run())
+        assertThatThrownBy(() -> application("lockfreelog.file.buffer-size=1KB").run())
                 .isInstanceOf(InvalidLockFreeLogPropertyException.class)
                 .isInstanceOf(org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException.class);
         assertThat(output).contains("APPLICATION FAILED TO START")
-                .contains("Property: lockfreelog.buffer-size")
+                .contains("Property: lockfreelog.file.buffer-size")
                 .contains("Value: \"1KB\"")
-                .containsPattern("Origin: .*lockfreelog.buffer-size")
+                .containsPattern("Origin: .*lockfreelog.file.buffer-size")
                 .contains("Reason: a multiple of the page size (4096 bytes) from 64KB to 512MB")
-                .contains("set 'lockfreelog.buffer-size' to");
+                .contains("set 'lockfreelog.file.buffer-size' to");
         assertThat(lockFreeAppenders()).isEmpty();
     }
 
     @Test
     void aRuleBetweenTwoSettingsIsReportedInPropertyNames(CapturedOutput output) {
-        assertThatThrownBy(() -> application("lockfreelog.max-event-size=60KB").run())
+        assertThatThrownBy(() -> application("lockfreelog.file.max-event-size=60KB").run())
                 .isInstanceOf(InvalidLockFreeLogPropertyException.class);
-        assertThat(output).contains("Property: lockfreelog.max-event-size").contains("Value: \"60KB\"")
-                .contains("half of lockfreelog.buffer-size").doesNotContain("bufferSize").doesNotContain("maxEventSize");
+        assertThat(output).contains("Property: lockfreelog.file.max-event-size").contains("Value: \"60KB\"")
+                .contains("half of lockfreelog.file.buffer-size").doesNotContain("bufferSize").doesNotContain("maxEventSize");
     }
 
     @Test
     void unknownBackpressureShouldFailStartUpListingTheAllowedValues(CapturedOutput output) {
         // Bound by the listener while logging is set up, so Spring's BindException reaches the caller as it is.
-        assertThatThrownBy(() -> application("lockfreelog.backpressure=SOMETIMES").run())
-                .isInstanceOf(BindException.class).hasMessageContaining("lockfreelog.backpressure")
+        assertThatThrownBy(() -> application("lockfreelog.file.backpressure=SOMETIMES").run())
+                .isInstanceOf(BindException.class).hasMessageContaining("lockfreelog.file.backpressure")
                 .rootCause().hasMessageContaining("SOMETIMES");
-        assertThat(output).contains("APPLICATION FAILED TO START").contains("lockfreelog.backpressure")
+        assertThat(output).contains("APPLICATION FAILED TO START").contains("lockfreelog.file.backpressure")
                 .contains("SOMETIMES").containsPattern("(?s)The following values are valid:\\s+BLOCK\\s+DROP");
     }
 
     @Test
     void dropBelowLevelBindsToSpringBootsLogLevel(CapturedOutput output) {
-        assertThatThrownBy(() -> application("lockfreelog.backpressure=DROP", "lockfreelog.drop-below-level=LOUD").run())
-                .isInstanceOf(BindException.class).hasMessageContaining("lockfreelog.drop-below-level");
+        assertThatThrownBy(() -> application("lockfreelog.file.backpressure=DROP",
+                "lockfreelog.file.drop-below-level=LOUD").run())
+                .isInstanceOf(BindException.class).hasMessageContaining("lockfreelog.file.drop-below-level");
         assertThat(output).contains("APPLICATION FAILED TO START").contains("LOUD")
                 .containsPattern("(?s)The following values are valid:.*FATAL.*WARN");
-        try (ConfigurableApplicationContext context = application("lockfreelog.backpressure=DROP",
-                "lockfreelog.drop-below-level=fatal").run()) {
+        try (ConfigurableApplicationContext context = application("lockfreelog.file.backpressure=DROP",
+                "lockfreelog.file.drop-below-level=fatal").run()) {
             assertThat(runtime().appender().getDropBelowLevel()).isEqualTo("ERROR");
         }
     }

@@ -9,6 +9,7 @@ import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.springframework.aot.hint.RuntimeHints;
 import org.springframework.aot.hint.RuntimeHintsRegistrar;
@@ -44,7 +45,15 @@ class LockFreeLogRuntimeHintsTests {
     void shouldRegisterBindingOfTheProperties() throws Exception {
         assertThat(RuntimeHintsPredicates.reflection().onType(LockFreeLogProperties.class)).accepts(hints);
         assertThat(RuntimeHintsPredicates.reflection()
-                .onMethodInvocation(LockFreeLogProperties.class.getMethod("setBufferCount", int.class))).accepts(hints);
+                .onMethodInvocation(LockFreeLogProperties.class.getMethod("setLoggers", List.class))).accepts(hints);
+        // The file's and the console's engine settings, nested, with the setters they inherit.
+        for (Class<?> target : List.of(LockFreeLogProperties.File.class, LockFreeLogProperties.Console.class)) {
+            assertThat(RuntimeHintsPredicates.reflection().onType(target)).accepts(hints);
+            assertThat(RuntimeHintsPredicates.reflection()
+                    .onMethodInvocation(target.getMethod("setBufferCount", int.class))).accepts(hints);
+            assertThat(RuntimeHintsPredicates.reflection()
+                    .onMethodInvocation(target.getMethod("setJournal", String.class))).accepts(hints);
+        }
     }
 
     @Test
@@ -57,7 +66,7 @@ class LockFreeLogRuntimeHintsTests {
     void configurationProcessorShouldHaveWrittenThePropertiesMetadata() throws Exception {
         try (InputStream metadata = getClass().getResourceAsStream("/META-INF/spring-configuration-metadata.json")) {
             assertThat(metadata).as("META-INF/spring-configuration-metadata.json").isNotNull();
-            assertThat(new String(metadata.readAllBytes(), StandardCharsets.UTF_8)).contains("\"lockfreelog.buffer-size\"");
+            assertThat(new String(metadata.readAllBytes(), StandardCharsets.UTF_8)).contains("\"lockfreelog.file.buffer-size\"");
         }
     }
 }

@@ -118,7 +118,7 @@ class LockFreeLogTakeOverTests {
             assertThat(context.getBean(LockFreeLogAppenders.class).all()).isEmpty();
         }
         assertThat(output).containsOnlyOnce("lockfreelog: no log file is configured: set logging.file.name, "
-                + "logging.file.path or lockfreelog.file");
+                + "logging.file.path or lockfreelog.file.name to write one lock-free");
     }
 
     @Test
@@ -128,7 +128,7 @@ class LockFreeLogTakeOverTests {
             LockFreeFileAppender appender = runtime().appender();
             // An auxiliary run with other settings and no log file, while the first application runs: Spring Boot
             // leaves logging alone, and so does the starter.
-            try (ConfigurableApplicationContext second = application("lockfreelog.buffer-count=3").run()) {
+            try (ConfigurableApplicationContext second = application("lockfreelog.file.buffer-count=3").run()) {
                 assertThat(runtime().appender()).isSameAs(appender);
                 assertThat(appender.isStarted()).isTrue();
                 assertThat(lockFreeAppenders()).containsExactly(appender);

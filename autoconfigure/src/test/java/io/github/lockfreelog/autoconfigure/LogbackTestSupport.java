@@ -46,8 +46,10 @@ final class LogbackTestSupport {
      */
     static SpringApplicationBuilder application(Class<?> application, String... properties) {
         return new SpringApplicationBuilder(application).main(application).web(WebApplicationType.NONE)
-                .properties("lockfreelog.buffer-size=64KB", "lockfreelog.buffer-count=2",
-                        "lockfreelog.flush-interval=20ms", "spring.jmx.enabled=false")
+                .properties("lockfreelog.file.buffer-size=64KB", "lockfreelog.file.buffer-count=2",
+                        "lockfreelog.file.flush-interval=20ms", "lockfreelog.console.buffer-size=64KB",
+                        "lockfreelog.console.buffer-count=2", "lockfreelog.console.flush-interval=20ms",
+                        "spring.jmx.enabled=false")
                 .properties(properties);
     }
 

@@ -17,8 +17,8 @@ import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
-        properties = { "logging.file.name=target/sample-test/sample.log", "lockfreelog.buffer-size=256KB",
-                "lockfreelog.max-event-size=64KB",
+        properties = { "logging.file.name=target/sample-test/sample.log", "lockfreelog.file.buffer-size=256KB",
+                "lockfreelog.file.max-event-size=64KB",
                 // Spring Boot 3 switches metrics export off in tests unless asked
                 "management.prometheus.metrics.export.enabled=true" })
 class SampleApplicationTests {

@@ -32,7 +32,7 @@ public class LockFreeLogAppenders {
 
     /** Why there is no appender, as the one-argument constructor says it. */
     public static final String NO_LOG_FILE = "no log file is configured: set logging.file.name, logging.file.path "
-            + "or lockfreelog.file";
+            + "or lockfreelog.file.name";
 
     /** Why there is no appender when the starter says it runs one but none is attached to a logger now. */
     static final String NONE_ATTACHED = "no lock-free appender is attached to a logger of the Logback context";

@@ -11,37 +11,46 @@ import java.util.Objects;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.springframework.boot.logging.LogLevel;
 import org.springframework.util.unit.DataSize;
 
 /**
  * The one table of the appender's settings the starter sets: each setting (as in {@code logback.xml}), the property it
- * comes from, and how its value reaches the appender. What the starter does with a setting reads this table: setting
+ * comes from, and how its value reaches the appender. The engine's settings are each target's own: the file's under
+ * {@value #FILE}, the console's under {@value #CONSOLE}. What the starter does with a setting reads this table: setting
  * the appender, telling whether a run asks for another engine, and naming the property in a report of a bad value.
  */
 final class AppenderSettings {
 
-    private static final String P = LockFreeLogProperties.PREFIX + ".";
+    /** Prefix of the file's engine settings. */
+    static final String FILE = LockFreeLogProperties.PREFIX + ".file.";
+
+    /** Prefix of the console's engine settings. */
+    static final String CONSOLE = LockFreeLogProperties.PREFIX + ".console.";
 
     private static final String ROLLING = "logging.logback.rollingpolicy.";
 
-    /** Every setting the starter sets; the engine's ({@code lockfreelog.*}) first, then Spring Boot's rolling. */
-    static final List<Setting<?>> TABLE = List.of(
-            engine("journal", "journal", LockFreeLogProperties::getJournal, LockFreeAppenderBase::setJournal),
-            engine("bufferSize", "buffer-size", LockFreeLogProperties::getBufferSize,
+    /** The engine's settings, each under the prefix of its target. */
+    static final List<Setting<?>> ENGINE = List.of(
+            engine("journal", "journal", LockFreeLogProperties.Engine::getJournal, LockFreeAppenderBase::setJournal),
+            engine("bufferSize", "buffer-size", LockFreeLogProperties.Engine::getBufferSize,
                     (a, v) -> ifSet(v, a, (x, s) -> x.setBufferSize(size(s)))),
-            engine("bufferCount", "buffer-count", LockFreeLogProperties::getBufferCount,
+            engine("bufferCount", "buffer-count", LockFreeLogProperties.Engine::getBufferCount,
                     LockFreeAppenderBase::setBufferCount),
-            engine("backpressure", "backpressure", LockFreeLogProperties::getBackpressure,
+            engine("backpressure", "backpressure", LockFreeLogProperties.Engine::getBackpressure,
                     LockFreeAppenderBase::setBackpressure),
-            engine("maxBlockTime", "max-block-time", LockFreeLogProperties::getMaxBlockTime,
+            engine("maxBlockTime", "max-block-time", LockFreeLogProperties.Engine::getMaxBlockTime,
                     (a, v) -> a.setMaxBlockTime(duration(v))),
-            engine("maxEventSize", "max-event-size", LockFreeLogProperties::getMaxEventSize,
+            engine("maxEventSize", "max-event-size", LockFreeLogProperties.Engine::getMaxEventSize,
                     (a, v) -> ifSet(v, a, (x, s) -> x.setMaxEventSize(size(s)))),
-            engine("flushInterval", "flush-interval", LockFreeLogProperties::getFlushInterval,
+            engine("flushInterval", "flush-interval", LockFreeLogProperties.Engine::getFlushInterval,
                     (a, v) -> a.setFlushInterval(duration(v))),
-            engine("dropBelowLevel", "drop-below-level", LockFreeLogProperties::getDropBelowLevel,
-                    (a, v) -> a.setDropBelowLevel(level(v))),
+            engine("dropBelowLevel", "drop-below-level", LockFreeLogProperties.Engine::getDropBelowLevel,
+                    (a, v) -> a.setDropBelowLevel(level(v))));
+
+    /** Spring Boot's rolling, which the file alone has; each property is Spring Boot's full name. */
+    static final List<Setting<?>> FILE_ROLLING = List.of(
             rolling("fileNamePattern", "file-name-pattern", FileFormat.Rolling::fileNamePattern,
                     (a, v) -> file(a).setFileNamePattern(v)),
             rolling("maxFileSize", "max-file-size", FileFormat.Rolling::maxFileSize,
@@ -55,19 +64,17 @@ final class AppenderSettings {
     private AppenderSettings() {
     }
 
-    /** Sets every setting of the table on the appender, from the engine's properties and Spring Boot's rolling. */
-    static void apply(LockFreeFileAppender appender, LockFreeLogProperties properties, FileFormat.Rolling rolling) {
+    /** Sets every setting of the table on the file's appender, from its engine's properties and Spring Boot's rolling. */
+    static void apply(LockFreeFileAppender appender, LockFreeLogProperties.File properties, FileFormat.Rolling rolling) {
         Sources sources = new Sources(properties, rolling);
-        TABLE.forEach(setting -> setting.apply(appender, sources));
+        ENGINE.forEach(setting -> setting.apply(appender, sources));
+        FILE_ROLLING.forEach(setting -> setting.apply(appender, sources));
     }
 
-    /**
-     * Sets the engine's settings but the journal on an appender without a file (the console, whose journal is
-     * {@code lockfreelog.console.journal}).
-     */
-    static void applyEngine(LockFreeAppenderBase appender, LockFreeLogProperties properties) {
+    /** Sets the engine's settings on an appender (the console's: it has no rolling). */
+    static void applyEngine(LockFreeAppenderBase appender, LockFreeLogProperties.Engine properties) {
         Sources sources = new Sources(properties, null);
-        TABLE.stream().filter(s -> s.isEngine() && !"journal".equals(s.name)).forEach(s -> s.apply(appender, sources));
+        ENGINE.forEach(setting -> setting.apply(appender, sources));
     }
 
     /** The rolling settings are the file appender's alone; the table sets them only on one. */
@@ -76,38 +83,45 @@ final class AppenderSettings {
     }
 
     /** The engine's settings as one string: equal strings need no new engine. */
-    static String engineIdentity(LockFreeLogProperties properties) {
+    static String engineIdentity(LockFreeLogProperties.Engine properties) {
         Sources sources = new Sources(properties, null);
-        return TABLE.stream().filter(Setting::isEngine).map(s -> Objects.toString(s.value.apply(sources)))
-                .collect(Collectors.joining("|"));
+        return ENGINE.stream().map(s -> Objects.toString(s.value.apply(sources))).collect(Collectors.joining("|"));
     }
 
-    /** The property a problem of the appender's {@code checkSettings()} is about; {@code file} is the caller's. */
-    static String propertyOf(SettingProblem problem, String fileProperty) {
+    /**
+     * The property a problem of the appender's {@code checkSettings()} is about: an engine setting under
+     * {@code prefix} (the target's, {@link #FILE} or {@link #CONSOLE}), Spring Boot's rolling, or {@code file} (the
+     * caller's {@code fileProperty}).
+     */
+    static String propertyOf(SettingProblem problem, String prefix, String fileProperty) {
         if ("file".equals(problem.setting())) {
             return fileProperty;
         }
-        return TABLE.stream().filter(s -> s.name.equals(problem.setting())).map(Setting::property).findFirst()
-                .orElse(P + problem.setting());
+        return all().filter(s -> s.name.equals(problem.setting())).map(s -> s.property(prefix)).findFirst()
+                .orElse(prefix + problem.setting());
     }
 
-    /** Text as core words it, with its setting names replaced by the starter's property names. */
-    static String inPropertyNames(String text) {
+    /** Text as core words it, with its setting names replaced by the target's property names. */
+    static String inPropertyNames(String text, String prefix) {
         String result = text;
-        for (Setting<?> setting : TABLE) {
-            result = result.replaceAll("\\b" + setting.name + "\\b", setting.property);
+        for (Setting<?> setting : all().toList()) {
+            result = result.replaceAll("\\b" + setting.name + "\\b", setting.property(prefix));
         }
         return result;
     }
 
-    private static <T> Setting<T> engine(String name, String property, Function<LockFreeLogProperties, T> value,
+    private static Stream<Setting<?>> all() {
+        return Stream.concat(ENGINE.stream(), FILE_ROLLING.stream());
+    }
+
+    private static <T> Setting<T> engine(String name, String property, Function<LockFreeLogProperties.Engine, T> value,
             BiConsumer<LockFreeAppenderBase, T> setter) {
-        return new Setting<>(name, P + property, s -> value.apply(s.properties()), setter);
+        return new Setting<>(name, property, false, s -> value.apply(s.properties()), setter);
     }
 
     private static <T> Setting<T> rolling(String name, String property, Function<FileFormat.Rolling, T> value,
             BiConsumer<LockFreeAppenderBase, T> setter) {
-        return new Setting<>(name, ROLLING + property, s -> value.apply(s.rolling()), setter);
+        return new Setting<>(name, ROLLING + property, true, s -> value.apply(s.rolling()), setter);
     }
 
     private static <T> void ifSet(T value, LockFreeAppenderBase appender, BiConsumer<LockFreeAppenderBase, T> setter) {
@@ -132,21 +146,23 @@ final class AppenderSettings {
         return (level == LogLevel.FATAL) ? Level.ERROR.toString() : level.name();
     }
 
-    /** Where the values come from: the engine's properties and the rolling Spring Boot's file would have. */
-    record Sources(LockFreeLogProperties properties, FileFormat.Rolling rolling) {
+    /** Where the values come from: one target's engine properties and the rolling Spring Boot's file would have. */
+    record Sources(LockFreeLogProperties.Engine properties, FileFormat.Rolling rolling) {
     }
 
     /**
      * One row: the appender's setting, the property it comes from, its value and how it is set.
      *
      * @param <T> type of the value as the starter holds it
+     * @param property the property's name under its target's prefix, or its full name where {@code absolute}
+     * @param absolute whether {@code property} is a full name (Spring Boot's rolling) rather than one under a target
      */
-    record Setting<T>(String name, String property, Function<Sources, T> value,
+    record Setting<T>(String name, String property, boolean absolute, Function<Sources, T> value,
             BiConsumer<LockFreeAppenderBase, T> setter) {
 
-        /** Whether it is a setting of the engine ({@code lockfreelog.*}), rather than of Spring Boot's rolling. */
-        boolean isEngine() {
-            return property.startsWith(P);
+        /** The property's full name, for a target whose engine settings are under {@code prefix}. */
+        String property(String prefix) {
+            return absolute ? property : prefix + property;
         }
 
         void apply(LockFreeAppenderBase appender, Sources sources) {

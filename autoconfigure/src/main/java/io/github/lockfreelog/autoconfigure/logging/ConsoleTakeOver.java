@@ -107,8 +107,8 @@ record ConsoleTakeOver(ConsoleAppender<ILoggingEvent> bootConsole, LockFreeConso
                             + consoles.describeOthers() + ")");
             return;
         }
-        String wanted = consoles.formatIdentity(context) + "|" + properties.getConsole().getJournal() + "|"
-                + AppenderSettings.engineIdentity(properties);
+        String wanted = consoles.formatIdentity(context) + "|"
+                + AppenderSettings.engineIdentity(properties.getConsole());
         if (!console.resume(wanted)) {
             console.close();
             Started started = consoles.start(context, starter, environment);
@@ -153,7 +153,7 @@ record ConsoleTakeOver(ConsoleAppender<ILoggingEvent> bootConsole, LockFreeConso
      * @throws InvalidLockFreeLogPropertyException when a setting of the engine is not allowed
      */
     Started start(LoggerContext context, StarterProperties starter, ConfigurableEnvironment environment) {
-        LockFreeLogProperties properties = starter.properties();
+        LockFreeLogProperties.Console properties = starter.properties().getConsole();
         LockFreeConsoleAppender created = new LockFreeConsoleAppender();
         created.setContext(context);
         created.setName(NAME);
@@ -162,7 +162,6 @@ record ConsoleTakeOver(ConsoleAppender<ILoggingEvent> bootConsole, LockFreeConso
         List<Filter<ILoggingEvent>> filters = bootConsole.getCopyOfAttachedFiltersList();
         filters.forEach(created::addFilter);
         AppenderSettings.applyEngine(created, properties);
-        created.setJournal(properties.getConsole().getJournal());
         String application = environment.getProperty("spring.application.name");
         if (StringUtils.hasText(application)) {
             created.setApplication(application);
@@ -170,10 +169,10 @@ record ConsoleTakeOver(ConsoleAppender<ILoggingEvent> bootConsole, LockFreeConso
         List<SettingProblem> problems = created.checkSettings();
         if (!problems.isEmpty()) {
             SettingProblem first = problems.get(0);
-            String property = "journal".equals(first.setting()) ? LockFreeLogProperties.PREFIX + ".console.journal"
-                    : AppenderSettings.propertyOf(first, "logging.file.name");
+            String property = AppenderSettings.propertyOf(first, AppenderSettings.CONSOLE,
+                    AppenderSettings.CONSOLE + "enabled");
             throw InvalidLockFreeLogPropertyException.of(environment, property, first.value(),
-                    AppenderSettings.inPropertyNames(first.allowed()));
+                    AppenderSettings.inPropertyNames(first.allowed(), AppenderSettings.CONSOLE));
         }
         long startedAt = System.currentTimeMillis();
         created.start();

@@ -34,13 +34,17 @@ public class InvalidLockFreeLogPropertyException extends InvalidConfigurationPro
         this.allowed = allowed;
     }
 
-    /** For {@code property}, with its value as written and its origin looked up in the environment. */
+    /**
+     * For {@code property}, with its value as written and its origin looked up in the environment; named as written
+     * where its value came from its old name ({@code lockfreelog.buffer-size} for {@code lockfreelog.file.buffer-size}).
+     */
     public static InvalidLockFreeLogPropertyException of(Environment environment, String property, Object fallbackValue,
             String allowed) {
-        ConfigurationProperty written = find(environment, property);
+        String named = RenamedProperties.asWritten(environment, property);
+        ConfigurationProperty written = find(environment, named);
         return (written != null)
-                ? new InvalidLockFreeLogPropertyException(property, written.getValue(), written.getOrigin(), allowed)
-                : new InvalidLockFreeLogPropertyException(property, fallbackValue, null, allowed);
+                ? new InvalidLockFreeLogPropertyException(named, written.getValue(), written.getOrigin(), allowed)
+                : new InvalidLockFreeLogPropertyException(named, fallbackValue, null, allowed);
     }
 
     /** The property as written in the environment's sources, or {@code null} when no source sets it. */

@@ -1,7 +1,7 @@
 package io.github.lockfreelog.autoconfigure.logging;
 
 import io.github.lockfreelog.engine.Backpressure;
-import io.github.lockfreelog.logback.LockFreeFileAppender;
+import io.github.lockfreelog.logback.LockFreeAppenderBase;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -10,11 +10,17 @@ import org.springframework.boot.logging.LogLevel;
 import org.springframework.util.unit.DataSize;
 
 /**
- * Settings of the engine behind the lock-free log file. What each line looks like and how the file rolls are
- * not here: they are Spring Boot's ({@code logging.pattern.file}, {@code logging.structured.format.file},
- * {@code logging.charset.file}, {@code logging.threshold.file}, {@code logging.logback.rollingpolicy.*}), read from
- * the file appender the starter replaces or from the Logback context, so the file looks and rolls as it would
- * without the starter. Defaults are the appender's own ({@link LockFreeFileAppender}).
+ * The starter's settings: whether it is on, the loggers its appenders are attached to, the lock-free file's
+ * ({@code lockfreelog.file.*}) and the lock-free console's ({@code lockfreelog.console.*}), each with a full set of the
+ * engine's settings of its own, with the same defaults (the appenders' own, {@link LockFreeAppenderBase}). What each
+ * line looks like and how the file rolls are not here: they are Spring Boot's ({@code logging.pattern.file},
+ * {@code logging.structured.format.file}, {@code logging.charset.file}, {@code logging.threshold.file},
+ * {@code logging.logback.rollingpolicy.*}, and their {@code .console} pairs), read from the appender the starter
+ * replaces or from the Logback context, so the file and the console look as they would without the starter.
+ *
+ * <p>The file's settings were at the root before ({@code lockfreelog.buffer-size}, {@code lockfreelog.file} for its
+ * name, ...): those names still set the file's, and the configuration metadata marks them as deprecated with their
+ * new names, for IDEs and {@code spring-boot-properties-migrator} ({@link RenamedProperties}).
  */
 @ConfigurationProperties(prefix = LockFreeLogProperties.PREFIX)
 public class LockFreeLogProperties {
@@ -24,42 +30,14 @@ public class LockFreeLogProperties {
     /** Whether to write the log file lock-free and expose the endpoint, metrics and health. */
     private boolean enabled = true;
 
-    /** Log file to write. When unset, Spring Boot's log file ("logging.file.name", then "logging.file.path"/spring.log). */
-    private String file;
-
-    /** Journal file holding the memory-mapped buffers. When unset, the first free one of ".lockfreelog/<log file name>.journal", ".1.journal", ... beside the log file, so that several instances can share a log folder. */
-    private String journal;
-
-    /** Size of each buffer of the journal: a multiple of 4KB from 64KB to 512MB. */
-    private DataSize bufferSize = DataSize.parse(LockFreeFileAppender.DEFAULT_BUFFER_SIZE);
-
-    /** Number of buffers in the journal, from 2 to 16. */
-    private int bufferCount = LockFreeFileAppender.DEFAULT_BUFFER_COUNT;
-
-    /** What a logging thread does when the next buffer has not been drained yet. */
-    private Backpressure backpressure = Backpressure.BLOCK;
-
-    /** Longest time a logging thread waits for a drained buffer under BLOCK before the event is dropped. */
-    private Duration maxBlockTime = logbackDuration(LockFreeFileAppender.DEFAULT_MAX_BLOCK_TIME);
-
-    /** Largest encoded event kept whole; longer events are cut and counted as truncated. At most half the buffer size. When unset, a quarter of the buffer size. */
-    private DataSize maxEventSize;
-
-    /** Longest time a logged line waits to be written to the log file while no buffer fills. */
-    private Duration flushInterval = logbackDuration(LockFreeFileAppender.DEFAULT_FLUSH_INTERVAL);
-
-    /** Under DROP, only events below this level are dropped; events at or above it wait as under BLOCK. When unset, every event may be dropped. */
-    private LogLevel dropBelowLevel;
-
-    /** Loggers to attach the appender to. */
+    /** Loggers to attach the appenders to. */
     private List<String> loggers = new ArrayList<>(List.of("ROOT"));
+
+    /** The lock-free log file, in place of Spring Boot's own FILE appender. */
+    private final File file = new File();
 
     /** The lock-free console, in place of Spring Boot's own CONSOLE appender. */
     private final Console console = new Console();
-
-    private static Duration logbackDuration(String value) {
-        return Duration.ofMillis(ch.qos.logback.core.util.Duration.valueOf(value).getMilliseconds());
-    }
 
     public boolean isEnabled() {
         return enabled;
@@ -67,78 +45,6 @@ public class LockFreeLogProperties {
 
     public void setEnabled(boolean enabled) {
         this.enabled = enabled;
-    }
-
-    public String getFile() {
-        return file;
-    }
-
-    public void setFile(String file) {
-        this.file = file;
-    }
-
-    public String getJournal() {
-        return journal;
-    }
-
-    public void setJournal(String journal) {
-        this.journal = journal;
-    }
-
-    public DataSize getBufferSize() {
-        return bufferSize;
-    }
-
-    public void setBufferSize(DataSize bufferSize) {
-        this.bufferSize = bufferSize;
-    }
-
-    public int getBufferCount() {
-        return bufferCount;
-    }
-
-    public void setBufferCount(int bufferCount) {
-        this.bufferCount = bufferCount;
-    }
-
-    public Backpressure getBackpressure() {
-        return backpressure;
-    }
-
-    public void setBackpressure(Backpressure backpressure) {
-        this.backpressure = backpressure;
-    }
-
-    public Duration getMaxBlockTime() {
-        return maxBlockTime;
-    }
-
-    public void setMaxBlockTime(Duration maxBlockTime) {
-        this.maxBlockTime = maxBlockTime;
-    }
-
-    public DataSize getMaxEventSize() {
-        return maxEventSize;
-    }
-
-    public void setMaxEventSize(DataSize maxEventSize) {
-        this.maxEventSize = maxEventSize;
-    }
-
-    public Duration getFlushInterval() {
-        return flushInterval;
-    }
-
-    public void setFlushInterval(Duration flushInterval) {
-        this.flushInterval = flushInterval;
-    }
-
-    public LogLevel getDropBelowLevel() {
-        return dropBelowLevel;
-    }
-
-    public void setDropBelowLevel(LogLevel dropBelowLevel) {
-        this.dropBelowLevel = dropBelowLevel;
     }
 
     public List<String> getLoggers() {
@@ -149,17 +55,140 @@ public class LockFreeLogProperties {
         this.loggers = loggers;
     }
 
+    public File getFile() {
+        return file;
+    }
+
     public Console getConsole() {
         return console;
     }
 
     /**
+     * The engine's settings, which the file and the console each have: its journal, buffers and what a logging thread
+     * does when they are full. The defaults are the appenders' own ({@link LockFreeAppenderBase#DEFAULT_BUFFER_SIZE}
+     * and the rest), written here as literals so that the configuration processor puts them in the metadata; a test
+     * compares the two.
+     */
+    public abstract static class Engine {
+
+        /** Size of each buffer of the journal: a multiple of 4KB from 64KB to 512MB. */
+        private DataSize bufferSize = DataSize.ofMegabytes(8);
+
+        /** Number of buffers in the journal, from 2 to 16. */
+        private int bufferCount = 3;
+
+        /** What a logging thread does when the next buffer has not been drained yet. */
+        private Backpressure backpressure = Backpressure.BLOCK;
+
+        /** Longest time a logging thread waits for a drained buffer under BLOCK before the event is dropped. */
+        private Duration maxBlockTime = Duration.ofSeconds(1);
+
+        /** Largest encoded event kept whole; longer events are cut and counted as truncated. At most half the buffer size. When unset, a quarter of the buffer size. */
+        private DataSize maxEventSize;
+
+        /** Longest time a logged line waits to be written while no buffer fills. */
+        private Duration flushInterval = Duration.ofMillis(200);
+
+        /** Under DROP, only events below this level are dropped; events at or above it wait as under BLOCK (FATAL is Logback's ERROR). When unset, every event may be dropped. */
+        private LogLevel dropBelowLevel;
+
+        public DataSize getBufferSize() {
+            return bufferSize;
+        }
+
+        public void setBufferSize(DataSize bufferSize) {
+            this.bufferSize = bufferSize;
+        }
+
+        public int getBufferCount() {
+            return bufferCount;
+        }
+
+        public void setBufferCount(int bufferCount) {
+            this.bufferCount = bufferCount;
+        }
+
+        public Backpressure getBackpressure() {
+            return backpressure;
+        }
+
+        public void setBackpressure(Backpressure backpressure) {
+            this.backpressure = backpressure;
+        }
+
+        public Duration getMaxBlockTime() {
+            return maxBlockTime;
+        }
+
+        public void setMaxBlockTime(Duration maxBlockTime) {
+            this.maxBlockTime = maxBlockTime;
+        }
+
+        public DataSize getMaxEventSize() {
+            return maxEventSize;
+        }
+
+        public void setMaxEventSize(DataSize maxEventSize) {
+            this.maxEventSize = maxEventSize;
+        }
+
+        public Duration getFlushInterval() {
+            return flushInterval;
+        }
+
+        public void setFlushInterval(Duration flushInterval) {
+            this.flushInterval = flushInterval;
+        }
+
+        public LogLevel getDropBelowLevel() {
+            return dropBelowLevel;
+        }
+
+        public void setDropBelowLevel(LogLevel dropBelowLevel) {
+            this.dropBelowLevel = dropBelowLevel;
+        }
+
+        /** The journal file holding the memory-mapped buffers, or {@code null} for the default one. */
+        public abstract String getJournal();
+    }
+
+    /**
+     * The lock-free log file: Spring Boot's log file ({@code logging.file.name}, else {@code logging.file.path}), or,
+     * where Spring Boot writes none, {@code lockfreelog.file.name}, written with the format and rolling Spring Boot's
+     * file appender has or would have.
+     */
+    public static class File extends Engine {
+
+        /** Log file to write when Spring Boot writes none (neither "logging.file.name" nor "logging.file.path" is set); when one is, this may only name the same file. When unset, Spring Boot's log file. */
+        private String name;
+
+        /** Journal file holding the memory-mapped buffers. When unset, the first free one of ".lockfreelog/<log file name>.journal", ".1.journal", ... beside the log file, so that several instances can share a log folder. */
+        private String journal;
+
+        public String getName() {
+            return name;
+        }
+
+        public void setName(String name) {
+            this.name = name;
+        }
+
+        @Override
+        public String getJournal() {
+            return journal;
+        }
+
+        public void setJournal(String journal) {
+            this.journal = journal;
+        }
+    }
+
+    /**
      * The lock-free console: standard output written through a journal of its own, in place of Spring Boot's
      * {@code CONSOLE} appender, with that appender's encoder (pattern, colours, {@code logging.structured.format.console}),
-     * threshold ({@code logging.threshold.console}) and charset. The engine's other settings are the file's
-     * ({@code lockfreelog.buffer-size} and the rest).
+     * threshold ({@code logging.threshold.console}) and charset, and engine settings of its own.
      */
-    public static class Console {
+    public static class Console extends Engine {
 
         /** Whether to replace Spring Boot's CONSOLE appender with the lock-free console. */
         private boolean enabled;
@@ -175,6 +204,7 @@ public class LockFreeLogProperties {
             this.enabled = enabled;
         }
 
+        @Override
         public String getJournal() {
             return journal;
         }

@@ -15,9 +15,7 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Set;
 import org.slf4j.LoggerFactory;
-import org.springframework.boot.logging.LogFile;
 import org.springframework.core.env.ConfigurableEnvironment;
-import org.springframework.util.StringUtils;
 
 /**
  * Owns the starter's lock-free appenders (the file's and, with {@code lockfreelog.console.enabled}, the console's,
@@ -44,7 +42,7 @@ public final class LockFreeLogRuntime implements StarterAppender {
 
     /** Why there is no appender when no log file is configured. */
     static final String NO_LOG_FILE = "no log file is configured: set logging.file.name, logging.file.path or "
-            + "lockfreelog.file to write one lock-free";
+            + "lockfreelog.file.name to write one lock-free";
 
     private final LoggerContext loggerContext;
     private final RemovedProperties removed;
@@ -130,6 +128,8 @@ public final class LockFreeLogRuntime implements StarterAppender {
      */
     public synchronized void loggingInitialized(ConfigurableEnvironment environment, Collection<?> sources) {
         keepInContext();
+        // Before anything binds lockfreelog.*, this run's context too, even when the starter leaves logging alone.
+        RenamedProperties.apply(environment, removed.renamed());
         if ((file.get() != null || console.get() != null) && watcher != null && watcher.untouched()) {
             return; // Spring Boot left logging as it was for this run, and so does the starter
         }
@@ -156,8 +156,7 @@ public final class LockFreeLogRuntime implements StarterAppender {
     /** The file's part of a run: the lock-free file the settings ask for, or why there is none ({@link #absence}). */
     private void applyFile(StarterProperties starter, ConfigurableEnvironment environment) {
         LockFreeLogProperties properties = starter.properties();
-        String fileName = StringUtils.hasText(properties.getFile()) ? properties.getFile()
-                : (LogFile.get(environment) != null ? LogFile.get(environment).toString() : null);
+        String fileName = starter.fileName();
         if (fileName == null) {
             endFile(NO_LOG_FILE);
             if (!properties.getConsole().isEnabled()) {
@@ -176,13 +175,13 @@ public final class LockFreeLogRuntime implements StarterAppender {
             endFile("the Logback configuration" + starter.configurationName() + " writes " + target
                     + " with its own appender " + writers.describeOthers() + ", so lockfreelog leaves it as configured");
             LoggerFactory.getLogger(LockFreeLogRuntime.class).info("lockfreelog: {}. To write that file lock-free, "
-                    + "declare io.github.lockfreelog.logback.LockFreeFileAppender for it in that configuration, or"
-                    + " set lockfreelog.file to another file; lockfreelog.enabled=false turns the starter off.", absence);
+                    + "declare io.github.lockfreelog.logback.LockFreeFileAppender for it in that configuration;"
+                    + " lockfreelog.enabled=false turns the starter off.", absence);
             return;
         }
         FileFormat format = (writers.bootFile() != null) ? FileFormat.of(writers.bootFile(), loggerContext, environment)
                 : FileFormat.of(loggerContext, target, environment);
-        String wanted = target + "|" + format.identity() + "|" + AppenderSettings.engineIdentity(properties);
+        String wanted = target + "|" + format.identity() + "|" + AppenderSettings.engineIdentity(properties.getFile());
         if (!file.resume(wanted)) { // the same file, format and engine go on over the running one
             file.close();
             file.replaceWith(StarterAppenderFactory.create(loggerContext, target, starter, format, environment), wanted);

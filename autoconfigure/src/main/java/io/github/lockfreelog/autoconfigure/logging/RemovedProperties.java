@@ -18,7 +18,9 @@ import org.springframework.core.env.ConfigurableEnvironment;
 /**
  * Fails start-up when a removed {@code lockfreelog.*} property is set, naming what to set instead. The properties are
  * those the configuration metadata marks as deprecated with level {@code error}
- * ({@value #METADATA}, which IDEs and {@code spring-boot-properties-migrator} read too), so they are listed once.
+ * ({@value #METADATA}, which IDEs and {@code spring-boot-properties-migrator} read too), so they are listed once. The
+ * renamed ones, deprecated with level {@code warning} and a replacement, are read from there too
+ * ({@link #renamed()}, for {@link RenamedProperties}).
  */
 final class RemovedProperties {
 
@@ -30,8 +32,12 @@ final class RemovedProperties {
     /** Each removed property with what to set instead. */
     private final Map<String, String> instead;
 
-    private RemovedProperties(Map<String, String> instead) {
+    /** Each renamed property with its new name. */
+    private final Map<String, String> renamed;
+
+    private RemovedProperties(Map<String, String> instead, Map<String, String> renamed) {
         this.instead = instead;
+        this.renamed = renamed;
     }
 
     /**
@@ -40,13 +46,14 @@ final class RemovedProperties {
      */
     static RemovedProperties load(ClassLoader classLoader) {
         Map<String, String> instead = new LinkedHashMap<>();
+        Map<String, String> renamed = new LinkedHashMap<>();
         try {
             List<URL> all = Collections.list(classLoader.getResources(METADATA));
             String root = root(classLoader);
             List<URL> own = all.stream().filter(url -> root != null && url.toString().startsWith(root)).toList();
             for (URL url : own.isEmpty() ? all : own) {
                 try (InputStream in = url.openStream()) {
-                    read(new String(in.readAllBytes(), StandardCharsets.UTF_8), instead);
+                    read(new String(in.readAllBytes(), StandardCharsets.UTF_8), instead, renamed);
                 } catch (JsonParseException ex) {
                     // another library's file, in a form the small parser does not take: it lists none of ours
                 }
@@ -54,7 +61,7 @@ final class RemovedProperties {
         } catch (IOException ex) {
             throw new UncheckedIOException("lockfreelog: cannot read " + METADATA, ex);
         }
-        return new RemovedProperties(Collections.unmodifiableMap(instead));
+        return new RemovedProperties(Collections.unmodifiableMap(instead), Collections.unmodifiableMap(renamed));
     }
 
     /** Where this class was loaded from (a jar's or a folder's URL), or {@code null}. */
@@ -69,17 +76,20 @@ final class RemovedProperties {
      * Reads one metadata file with Spring Boot's own small parser (no Jackson at start-up), on the file's lines joined:
      * that parser takes a list's elements whole only without the line breaks between them.
      */
-    private static void read(String json, Map<String, String> instead) {
+    private static void read(String json, Map<String, String> instead, Map<String, String> renamed) {
         Object properties = new BasicJsonParser().parseMap(json.replaceAll("\\s*\\R\\s*", "")).get("properties");
         if (!(properties instanceof List<?> list)) {
             return;
         }
         for (Object entry : list) {
             if (entry instanceof Map<?, ?> property && property.get("name") instanceof String name
-                    && name.startsWith(PREFIX) && property.get("deprecation") instanceof Map<?, ?> deprecation
-                    && "error".equals(deprecation.get("level"))) {
+                    && name.startsWith(PREFIX) && property.get("deprecation") instanceof Map<?, ?> deprecation) {
                 Object replacement = deprecation.get("replacement");
-                instead.put(name, (replacement != null) ? (String) replacement : insteadFromReason(deprecation));
+                if ("error".equals(deprecation.get("level"))) {
+                    instead.put(name, (replacement != null) ? (String) replacement : insteadFromReason(deprecation));
+                } else if (replacement instanceof String newName) {
+                    renamed.put(name, newName);
+                }
             }
         }
     }
@@ -91,6 +101,11 @@ final class RemovedProperties {
             reason = reason.substring(0, reason.length() - 1);
         }
         return reason.startsWith("Set ") ? reason.substring(4) : "nothing: " + reason;
+    }
+
+    /** Each renamed property (deprecated, still working) with its new name. */
+    Map<String, String> renamed() {
+        return renamed;
     }
 
     /** The names of the removed properties. */

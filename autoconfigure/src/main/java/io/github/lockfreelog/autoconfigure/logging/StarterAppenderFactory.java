@@ -27,7 +27,7 @@ final class StarterAppenderFactory {
      */
     static LockFreeFileAppender create(LoggerContext loggerContext, Path file, StarterProperties starter,
             FileFormat format, ConfigurableEnvironment environment) {
-        LockFreeLogProperties properties = starter.properties();
+        LockFreeLogProperties.File properties = starter.properties().getFile();
         LockFreeFileAppender created = new LockFreeFileAppender();
         created.setContext(loggerContext);
         created.setName(StarterAppender.NAME);
@@ -40,8 +40,8 @@ final class StarterAppenderFactory {
         if (!problems.isEmpty()) {
             SettingProblem first = problems.get(0);
             throw InvalidLockFreeLogPropertyException.of(environment,
-                    AppenderSettings.propertyOf(first, starter.fileProperty()), first.value(),
-                    AppenderSettings.inPropertyNames(first.allowed()));
+                    AppenderSettings.propertyOf(first, AppenderSettings.FILE, starter.fileProperty()), first.value(),
+                    AppenderSettings.inPropertyNames(first.allowed(), AppenderSettings.FILE));
         }
         long startedAt = System.currentTimeMillis();
         created.start();
@@ -52,10 +52,10 @@ final class StarterAppenderFactory {
             boolean journal = StringUtils.hasText(properties.getJournal())
                     && errors.stream().anyMatch(e -> e.contains(Objects.toString(properties.getJournal())));
             throw InvalidLockFreeLogPropertyException.of(environment,
-                    journal ? LockFreeLogProperties.PREFIX + ".journal" : starter.fileProperty(),
+                    journal ? AppenderSettings.FILE + "journal" : starter.fileProperty(),
                     journal ? properties.getJournal() : file.toString(),
                     (journal ? "a journal" : "a file (and journal folder)") + " this application can create, lock and"
-                            + " write: " + AppenderSettings.inPropertyNames(String.join("; ", errors)));
+                            + " write: " + AppenderSettings.inPropertyNames(String.join("; ", errors), AppenderSettings.FILE));
         }
         return created;
     }

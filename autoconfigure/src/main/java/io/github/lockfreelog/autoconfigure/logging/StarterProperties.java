@@ -1,10 +1,13 @@
 package io.github.lockfreelog.autoconfigure.logging;
 
+import io.github.lockfreelog.files.FileIdentity;
+import java.nio.file.Paths;
 import java.util.Collection;
 import java.util.List;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.logging.LogFile;
 import org.springframework.core.annotation.MergedAnnotation;
 import org.springframework.core.annotation.MergedAnnotations;
 import org.springframework.core.annotation.MergedAnnotations.SearchStrategy;
@@ -117,9 +120,40 @@ final class StarterProperties {
         return properties;
     }
 
-    /** The property that names the log file: {@code lockfreelog.file} when set, else Spring Boot's. */
+    /**
+     * The property that names the log file: {@code lockfreelog.file.name} when set (a report names it as written,
+     * {@code lockfreelog.file} where the old name set it), else Spring Boot's.
+     */
     String fileProperty() {
-        return StringUtils.hasText(properties().getFile()) ? P + "file" : "logging.file.name";
+        return StringUtils.hasText(properties().getFile().getName()) ? P + "file.name" : bootFileProperty();
+    }
+
+    /** Spring Boot's property that gives its log file: {@code logging.file.name}, else {@code logging.file.path}. */
+    private String bootFileProperty() {
+        return StringUtils.hasText(environment.getProperty(LogFile.FILE_NAME_PROPERTY)) ? LogFile.FILE_NAME_PROPERTY
+                : LogFile.FILE_PATH_PROPERTY;
+    }
+
+    /**
+     * The log file to write: Spring Boot's ({@code logging.file.name}, else {@code logging.file.path}/spring.log),
+     * else {@code lockfreelog.file.name}; {@code null} when none is set. One application writes one log file.
+     *
+     * @throws InvalidLockFreeLogPropertyException when {@code lockfreelog.file.name} and Spring Boot's log file are
+     * two different files
+     */
+    String fileName() {
+        String own = properties().getFile().getName();
+        LogFile boot = LogFile.get(environment);
+        if (!StringUtils.hasText(own)) {
+            return (boot != null) ? boot.toString() : null;
+        }
+        if (boot != null && !FileIdentity.canonical(Paths.get(own.trim()))
+                .equals(FileIdentity.canonical(Paths.get(boot.toString())))) {
+            throw InvalidLockFreeLogPropertyException.of(environment, P + "file.name", own, "the file "
+                    + bootFileProperty() + " names (\"" + boot + "\"), since Spring Boot writes that one and the"
+                    + " starter writes it lock-free (one application, one log file); or unset " + bootFileProperty());
+        }
+        return own.trim();
     }
 
     /**

@@ -62,7 +62,8 @@ public class ConsoleApplication {
             StarterAppender starter = context.getBean(StarterAppender.class);
             AppenderStatistics s = starter.console() == null ? null : starter.console().getStatistics();
             System.err.println("CONSOLE " + (s == null ? "none" : "target=" + s.target() + " file=" + s.file()
-                    + " appended=" + s.appended() + " dropped=" + s.dropped() + " journal=" + s.journal()));
+                    + " appended=" + s.appended() + " dropped=" + s.dropped() + " journal=" + s.journal()
+                    + " buffers=" + s.bufferCount() + "x" + s.bufferSize()));
         }
     }
 }

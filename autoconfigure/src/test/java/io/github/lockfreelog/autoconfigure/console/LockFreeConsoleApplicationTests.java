@@ -110,6 +110,15 @@ class LockFreeConsoleApplicationTests {
                 .hasSize(ConsoleApplication.THREADS * 10);
     }
 
+    @Test
+    void theConsoleHasItsOwnEngineSettings() throws Exception {
+        // start() sets lockfreelog.console.buffer-size=256KB; the file's settings, new names and old, are not the console's.
+        PipedChild child = start(List.of("-Dlines=10"), "--lockfreelog.console.buffer-count=4",
+                "--lockfreelog.file.buffer-size=128KB", "--lockfreelog.buffer-count=5");
+        assertThat(child.await("CONSOLE")).contains("target=console").endsWith(" buffers=4x262144");
+        child.awaitExit();
+    }
+
     private PipedChild start(List<String> jvm, String... arguments) throws IOException {
         return startWithJournal(jvm, dir.resolve("console.journal").toString(), arguments);
     }
@@ -120,7 +129,7 @@ class LockFreeConsoleApplicationTests {
         command.addAll(jvm);
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), ConsoleApplication.class.getName(),
                 "--lockfreelog.console.enabled=true", "--lockfreelog.console.journal=" + journal,
-                "--lockfreelog.buffer-size=256KB", "--spring.main.banner-mode=off", "--spring.jmx.enabled=false"));
+                "--lockfreelog.console.buffer-size=256KB", "--spring.main.banner-mode=off", "--spring.jmx.enabled=false"));
         command.addAll(List.of(arguments));
         PipedChild child = PipedChild.start(command, dir.resolve("stdout-" + children.size()), true);
         children.add(child);
