@@ -261,8 +261,9 @@ public final class LockFreeLogRuntime implements StarterAppender {
                 : "CONSOLE appender";
         LoggerFactory.getLogger(LockFreeLogRuntime.class).warn("lockfreelog: lockfreelog.loggers={} does not narrow what"
                 + " Spring Boot's {} wrote: the lock-free appender takes its place for every logger it wrote (ROOT), so"
-                + " that no line is lost or written twice. To write only these loggers lock-free, set lockfreelog.file"
-                + " to a file of their own; else remove lockfreelog.loggers.", loggers, replaced);
+                + " that no line is lost or written twice. To write only these loggers lock-free, give them a file of"
+                + " their own with lockfreelog.file.name in place of logging.file.name (Spring Boot then writes no file);"
+                + " else remove lockfreelog.loggers.", loggers, replaced);
     }
 
     private void detachFromLoggers() {
