@@ -5,6 +5,7 @@ import io.github.lockfreelog.files.FileTimes;
 import io.github.lockfreelog.files.LockedFile;
 import io.github.lockfreelog.files.PrivateFolders;
 import io.github.lockfreelog.files.SafeFiles;
+import io.github.lockfreelog.term.JournalDescriptor;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -146,8 +147,8 @@ public final class JournalLock implements AutoCloseable {
             current = lock;
         }
         // an interrupt during these writes would close the channel and lose its lock: the next check sees it
-        FileTimes.refresh(journalFile, journal.channel(), Long.BYTES, true); // rewrites the magic, which never changes
-        FileTimes.refresh(current.path(), current.channel(), 1, false); // a lock file, write-only: one zero byte
+        FileTimes.refresh(journalFile, journal.channel(), JournalDescriptor.TOUCH_OFFSET, Long.BYTES);
+        FileTimes.refreshLockFile(current.path(), current.channel());
         return Check.INTACT;
     }
 

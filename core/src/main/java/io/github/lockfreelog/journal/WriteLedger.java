@@ -39,6 +39,8 @@ import java.nio.file.StandardOpenOption;
  *   8: sizeBefore  the log's size the write was recorded against
  *  16: othersFrom  the smallest size another instance read before writing meanwhile; Long.MAX_VALUE if none
  * </pre>
+ * The rest of an entry is never written; the file's last eight bytes are written (zeros) only to
+ * renew its modification time, so that no byte of an entry is ever read and written back.
  * Only a journal's owner writes {@code seq} and {@code sizeBefore}; others only lower
  * {@code othersFrom}, by compare-and-set. A mark at or below the write's own {@code sizeBefore}
  * (another instance wrote right after it, or its mark raced with the owner starting this write)
@@ -50,9 +52,13 @@ public final class WriteLedger implements AutoCloseable {
 
     static final int ENTRIES = 256;
     static final int ENTRY_LENGTH = 64;
+    /** The bytes of an entry that its fields use; the rest is never written. */
+    static final int ENTRY_FIELDS = 24;
     /** Entries from here on are for journals set explicitly, chosen by their path. */
     static final int EXPLICIT_ENTRIES_FROM = JournalSlots.DEFAULT_SLOTS;
     public static final long UNBOUNDED = Long.MAX_VALUE;
+    /** The file's last eight bytes, past the fields of the last entry: written (zeros) only to renew its time. */
+    static final long TOUCH_OFFSET = (long) ENTRIES * ENTRY_LENGTH - Long.BYTES;
     private static final int SEQ = 0;
     private static final int SIZE_BEFORE = 8;
     private static final int OTHERS_FROM = 16;
@@ -103,7 +109,12 @@ public final class WriteLedger implements AutoCloseable {
 
     /** Renews the ledger's modification time when it is old (an idle log), so a sweep by age leaves it. */
     public void refresh() {
-        FileTimes.refresh(file, channel, Long.BYTES, true);
+        refresh(file, channel);
+    }
+
+    /** {@link #refresh()} of the ledger {@code file} open as {@code channel} (tests give a channel that watches). */
+    static void refresh(Path file, FileChannel channel) {
+        FileTimes.refresh(file, channel, TOUCH_OFFSET, Long.BYTES);
     }
 
     /** One journal's entry: the view its drain log writes through. */
