@@ -66,7 +66,7 @@ public final class Recovery {
     /**
      * Recovers the journal that {@code hold} locks, through the channel it holds. A journal that
      * cannot be read is moved aside (never deleted) and a new file takes its name, locked by the
-     * same hold.
+     * same hold; one left half-made by a start cut short (it holds nothing) is emptied, an INFO says so.
      */
     public static Result recover(JournalLock hold, LogSink sink, WriteLedger.Entry ledger, StatusReporter status)
             throws IOException {
@@ -78,7 +78,12 @@ public final class Recovery {
         try {
             journal = JournalFiles.open(journalFile, hold.journalChannel());
         } catch (JournalFormatException e) {
-            moveAside(hold, e.getMessage(), status);
+            if (e.halfMade()) {
+                hold.journalChannel().truncate(0); // nothing in it was acknowledged: its space goes back
+                status.info(e.getMessage() + "; removed it");
+            } else {
+                moveAside(hold, e.getMessage(), status);
+            }
             return Result.NONE;
         }
         try {
