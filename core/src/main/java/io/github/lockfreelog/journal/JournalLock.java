@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
@@ -88,6 +89,42 @@ public final class JournalLock implements AutoCloseable {
             SafeFiles.makeOwnerOnlyByName(journalFile); // one made by an earlier version may be readable by all
         }
         return journal;
+    }
+
+    /**
+     * Runs {@code action} while this process holds the locks of the journal {@code journalFile},
+     * if no running engine holds them: then its owner is gone (a process that dies loses its
+     * locks). The lock file first, as at start, unless a sweep removed it; then the journal itself.
+     * Creates nothing and reports nothing: {@code false} when the journal does not exist or is held.
+     */
+    public static boolean whileFree(Path journalFile, Runnable action) {
+        LockedFile lock = null;
+        try {
+            try {
+                lock = LockedFile.tryLock(lockFileOf(journalFile), StandardOpenOption.WRITE);
+                if (lock == null) {
+                    return false;
+                }
+            } catch (NoSuchFileException e) {
+                // swept: the journal's own lock is the one that counts
+            }
+            LockedFile journal = LockedFile.tryLock(journalFile, StandardOpenOption.READ, StandardOpenOption.WRITE);
+            if (journal == null) {
+                return false;
+            }
+            try {
+                action.run();
+                return true;
+            } finally {
+                journal.close();
+            }
+        } catch (IOException | RuntimeException e) {
+            return false;
+        } finally {
+            if (lock != null) {
+                lock.close();
+            }
+        }
     }
 
     /** Takes the locks of {@code journalFile}, or fails saying who holds them. */
