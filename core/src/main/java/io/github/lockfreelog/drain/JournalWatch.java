@@ -62,6 +62,7 @@ final class JournalWatch {
         }
         if (current.ledger != null) {
             current.ledger.refresh();
+            current.ledgerEntry.lookForGoneOwners(); // writes that dead instances left in flight bound no more
         }
         if (current.lock == null || !lookForLoss || current.lock.check(status) == JournalLock.Check.INTACT
                 || now - lastReplaceFailure < REPLACE_RETRY_NANOS) {

@@ -55,7 +55,7 @@ final class EngineStart implements JournalReplacer {
         Journal journal = null;
         WriteLedger ledger = null;
         try {
-            ledger = openLedger(config, status);
+            ledger = openLedger(config, requested.journalFile(), requested.journalSlots(), status);
             sink = sinkFactory.open();
             Recovery.Result recovered = Recovery.recover(lock, sink, ledger == null ? null : ledger.entry(entry), status);
             if (requested.journalSlots() > 1) {
@@ -86,16 +86,17 @@ final class EngineStart implements JournalReplacer {
     }
 
     /**
-     * The log file's write ledger; without one (it cannot be made) recovery searches as before, and a WARN says
-     * so. The console has none: nothing is read back from it.
+     * The log file's write ledger, for an instance of the {@code slots} slots of {@code firstSlot}; without one
+     * (it cannot be made) recovery searches as before, and a WARN says so. The console has none: nothing is
+     * read back from it.
      */
-    private static WriteLedger openLedger(EngineConfig config, StatusReporter status) {
+    private static WriteLedger openLedger(EngineConfig config, Path firstSlot, int slots, StatusReporter status) {
         if (config.target() != LogTarget.FILE) {
             return null;
         }
         Path logFile = config.logFile();
         try {
-            return WriteLedger.open(logFile);
+            return WriteLedger.open(logFile, firstSlot, slots);
         } catch (IOException | RuntimeException e) {
             status.warn("the write ledger " + WriteLedger.fileOf(logFile) + " could not be opened (" + e + "); a write"
                     + " that a crash cuts off is searched for in the log without regard to other instances' writes", null);
@@ -122,7 +123,7 @@ final class EngineStart implements JournalReplacer {
         // closes; callers never take or wait for them.
         JournalSlots.Taken taken = JournalSlots.take(firstSlot, slots, status);
         JournalLock lock = taken.lock(); // the drainer's, taken here; callers never take or wait for it
-        WriteLedger ledger = openLedger(config, status); // the old one went with its folder, most likely
+        WriteLedger ledger = openLedger(config, firstSlot, slots, status); // the old one went with its folder, most likely
         int entry = WriteLedger.entryOf(taken.slot(), taken.journal());
         try {
             // the slot taken may hold what a killed instance left: recovered before it is made anew,

@@ -5,10 +5,12 @@ import io.github.lockfreelog.files.FileTimes;
 import io.github.lockfreelog.files.LockedFile;
 import io.github.lockfreelog.files.PrivateFolders;
 import io.github.lockfreelog.files.SafeFiles;
+import io.github.lockfreelog.term.JournalDescriptor;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
@@ -89,6 +91,42 @@ public final class JournalLock implements AutoCloseable {
         return journal;
     }
 
+    /**
+     * Runs {@code action} while this process holds the locks of the journal {@code journalFile},
+     * if no running engine holds them: then its owner is gone (a process that dies loses its
+     * locks). The lock file first, as at start, unless a sweep removed it; then the journal itself.
+     * Creates nothing and reports nothing: {@code false} when the journal does not exist or is held.
+     */
+    public static boolean whileFree(Path journalFile, Runnable action) {
+        LockedFile lock = null;
+        try {
+            try {
+                lock = LockedFile.tryLock(lockFileOf(journalFile), StandardOpenOption.WRITE);
+                if (lock == null) {
+                    return false;
+                }
+            } catch (NoSuchFileException e) {
+                // swept: the journal's own lock is the one that counts
+            }
+            LockedFile journal = LockedFile.tryLock(journalFile, StandardOpenOption.READ, StandardOpenOption.WRITE);
+            if (journal == null) {
+                return false;
+            }
+            try {
+                action.run();
+                return true;
+            } finally {
+                journal.close();
+            }
+        } catch (IOException | RuntimeException e) {
+            return false;
+        } finally {
+            if (lock != null) {
+                lock.close();
+            }
+        }
+    }
+
     /** Takes the locks of {@code journalFile}, or fails saying who holds them. */
     static JournalLock acquire(Path journalFile, StatusReporter status) throws IOException {
         JournalLock lock = tryAcquire(journalFile, status);
@@ -146,8 +184,8 @@ public final class JournalLock implements AutoCloseable {
             current = lock;
         }
         // an interrupt during these writes would close the channel and lose its lock: the next check sees it
-        FileTimes.refresh(journalFile, journal.channel(), Long.BYTES, true); // rewrites the magic, which never changes
-        FileTimes.refresh(current.path(), current.channel(), 1, false); // a lock file, write-only: one zero byte
+        FileTimes.refresh(journalFile, journal.channel(), JournalDescriptor.TOUCH_OFFSET, Long.BYTES);
+        FileTimes.refreshLockFile(current.path(), current.channel());
         return Check.INTACT;
     }
 

@@ -11,6 +11,7 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
@@ -38,9 +39,26 @@ import java.nio.file.StandardOpenOption;
  *   0: seq         the write's intent number in its journal; 0 while none is in flight (written last, with release)
  *   8: sizeBefore  the log's size the write was recorded against
  *  16: othersFrom  the smallest size another instance read before writing meanwhile; Long.MAX_VALUE if none
+ *  24: goneFrom    0 while the write's owner may live; once another instance found its slot's locks free,
+ *                  1 + the log's size it read then: every byte of the write lies below that size
  * </pre>
- * Only a journal's owner writes {@code seq} and {@code sizeBefore}; others only lower
- * {@code othersFrom}, by compare-and-set. A mark at or below the write's own {@code sizeBefore}
+ * Only a journal's owner writes {@code seq} and {@code sizeBefore}, and clears {@code goneFrom};
+ * others lower {@code othersFrom}, by compare-and-set, and set {@code goneFrom} only while they
+ * hold the locks of the entry's slot, which its owner holds for as long as it lives.
+ *
+ * <p>A write whose owner died stays in flight until its journal is recovered, so that its own search
+ * stays bounded; but it no longer bounds a write recorded against a size at or above its
+ * {@code goneFrom}: no byte of the dead write can follow that write's. The running instances of
+ * the slots look a few times a second ({@link Entry#lookForGoneOwners}) for a write that stays in
+ * flight, and mark it while they hold its slot's locks, found free ({@link JournalLock#whileFree});
+ * the slot's next owner clears the mark when it begins a write. Entries of journals set explicitly
+ * are not looked at (their path is not known from the entry): their instance settles its write when
+ * it starts again, and a start that recovers a journal settles its write ({@link Entry#end}).
+ *
+ * <p>The rest of an entry is never written; the file's last eight bytes are written (zeros) only to
+ * renew its modification time, so that no byte of an entry is ever read and written back.
+ *
+ * <p>An {@code othersFrom} at or below the write's own {@code sizeBefore}
  * (another instance wrote right after it, or its mark raced with the owner starting this write)
  * leaves nothing to search: the write is written again at recovery. So a write that raced with
  * another's (both in the kernel at once) may be written twice, never lost. Without a ledger (a file
@@ -50,25 +68,39 @@ public final class WriteLedger implements AutoCloseable {
 
     static final int ENTRIES = 256;
     static final int ENTRY_LENGTH = 64;
+    /** The bytes of an entry that its fields use; the rest is never written. */
+    static final int ENTRY_FIELDS = 32;
     /** Entries from here on are for journals set explicitly, chosen by their path. */
     static final int EXPLICIT_ENTRIES_FROM = JournalSlots.DEFAULT_SLOTS;
     public static final long UNBOUNDED = Long.MAX_VALUE;
+    /** The file's last eight bytes, past the fields of the last entry: written (zeros) only to renew its time. */
+    static final long TOUCH_OFFSET = (long) ENTRIES * ENTRY_LENGTH - Long.BYTES;
     private static final int SEQ = 0;
     private static final int SIZE_BEFORE = 8;
     private static final int OTHERS_FROM = 16;
+    private static final int GONE_FROM = 24;
     private static final VarHandle LONG = MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
+    private final Path logFile;
     private final Path file;
     private final FileChannel channel;
     private final FileMapping mapping;
     private final ByteBuffer map;
+    /** The first slot's journal, and how many of the entries are slots whose owners are looked for. */
+    private final Path firstSlot;
+    private final int slots;
+    /** The write in flight that each entry held at the last look for gone owners ({@code seq, sizeBefore}). */
+    private final long[] seen = new long[2 * JournalSlots.DEFAULT_SLOTS];
     private boolean closed;
 
-    private WriteLedger(Path file, FileChannel channel, FileMapping mapping) {
+    private WriteLedger(Path logFile, Path file, FileChannel channel, FileMapping mapping, Path firstSlot, int slots) {
+        this.logFile = logFile;
         this.file = file;
         this.channel = channel;
         this.mapping = mapping;
         this.map = mapping.buffer();
+        this.firstSlot = firstSlot;
+        this.slots = slots > 1 ? Math.min(slots, EXPLICIT_ENTRIES_FROM) : 0;
     }
 
     /** The ledger file of {@code logFile} (a real path), beside its journals. */
@@ -84,6 +116,14 @@ public final class WriteLedger implements AutoCloseable {
 
     /** Maps the ledger of {@code logFile}, creating it (owner-only, in an owner-only folder) if missing. */
     public static WriteLedger open(Path logFile) throws IOException {
+        return open(logFile, null, 0);
+    }
+
+    /**
+     * As {@link #open(Path)}, for an instance of the {@code slots} slots of {@code firstSlot}
+     * ({@link JournalSlots}): it looks for the writes of those slots whose owner is gone.
+     */
+    public static WriteLedger open(Path logFile, Path firstSlot, int slots) throws IOException {
         Path file = fileOf(logFile);
         PrivateFolders.ensure(file.getParent());
         FileChannel channel = SafeFiles.openOwnerOnly(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
@@ -94,7 +134,7 @@ public final class WriteLedger implements AutoCloseable {
                 ByteBuffer zeros = ByteBuffer.allocate((int) (length - channel.size()));
                 channel.write(zeros, channel.size()); // written, not sparse: a store never faults on a full disk
             }
-            return new WriteLedger(file, channel, FileMapping.map(channel, length));
+            return new WriteLedger(logFile, file, channel, FileMapping.map(channel, length), firstSlot, slots);
         } catch (IOException | RuntimeException e) {
             channel.close();
             throw e;
@@ -103,7 +143,12 @@ public final class WriteLedger implements AutoCloseable {
 
     /** Renews the ledger's modification time when it is old (an idle log), so a sweep by age leaves it. */
     public void refresh() {
-        FileTimes.refresh(file, channel, Long.BYTES, true);
+        refresh(file, channel);
+    }
+
+    /** {@link #refresh()} of the ledger {@code file} open as {@code channel} (tests give a channel that watches). */
+    static void refresh(Path file, FileChannel channel) {
+        FileTimes.refresh(file, channel, TOUCH_OFFSET, Long.BYTES);
     }
 
     /** One journal's entry: the view its drain log writes through. */
@@ -129,13 +174,16 @@ public final class WriteLedger implements AutoCloseable {
         public void begin(long seq, long sizeBefore) {
             // published before the others are looked at, both volatile: of two writers that begin at
             // once, at least one sees the other, and it bounds them both
+            LONG.setVolatile(map, at + GONE_FROM, 0L); // the slot's owner now: a mark a dead one's write got goes
             LONG.setVolatile(map, at + SIZE_BEFORE, sizeBefore);
             LONG.setVolatile(map, at + OTHERS_FROM, UNBOUNDED);
             LONG.setVolatile(map, at + SEQ, seq);
             for (int other = 0; other < ENTRIES * ENTRY_LENGTH; other += ENTRY_LENGTH) {
                 if (other != at && (long) LONG.getVolatile(map, other + SEQ) != 0) {
                     lower(other + OTHERS_FROM, sizeBefore); // its bytes may be followed by ours
-                    lower(at + OTHERS_FROM, (long) LONG.getVolatile(map, other + SIZE_BEFORE)); // and ours by its
+                    if (!goneBefore(other, sizeBefore)) {
+                        lower(at + OTHERS_FROM, (long) LONG.getVolatile(map, other + SIZE_BEFORE)); // and ours by its
+                    }
                 }
             }
         }
@@ -143,13 +191,13 @@ public final class WriteLedger implements AutoCloseable {
         /**
          * The other journals' writes in flight, as one number that changes whenever one of them
          * begins or ends (0 if none): a write that stays in flight while the log file does not
-         * grow is one whose process died during it.
+         * grow is one whose process died during it. A write whose owner was found gone is not counted.
          */
         public long othersInFlight() {
             long flight = 0;
             for (int other = 0; other < ENTRIES * ENTRY_LENGTH; other += ENTRY_LENGTH) {
                 long seq = other == at ? 0 : (long) LONG.getVolatile(map, other + SEQ);
-                if (seq != 0) {
+                if (seq != 0 && (long) LONG.getVolatile(map, other + GONE_FROM) == 0) {
                     flight = flight * 31 + other + seq;
                 }
             }
@@ -174,6 +222,47 @@ public final class WriteLedger implements AutoCloseable {
             // a mark at or below its own size (another read that size, or raced with its start): nothing
             // may be taken for it, and it is written again should it have landed: a duplicate, not a loss
             return othersFrom == UNBOUNDED ? UNBOUNDED : Math.max(othersFrom, sizeBefore);
+        }
+
+        /**
+         * Marks the writes that other slots' journals left in flight, and whose owners are gone, so
+         * that they bound no later write (see the class comment). A write is looked at once it was
+         * in flight, the same, at the last call too (the drainer calls this a few times a second;
+         * a live write ends within milliseconds): its slot's locks are tried, and it is marked while
+         * they are held. Never throws; files are touched only for such a write.
+         */
+        public void lookForGoneOwners() {
+            for (int slot = 0; slot < slots; slot++) {
+                int entry = slot * ENTRY_LENGTH;
+                long seq = entry == at ? 0 : (long) LONG.getVolatile(map, entry + SEQ);
+                long sizeBefore = (long) LONG.getVolatile(map, entry + SIZE_BEFORE);
+                boolean same = seq == seen[2 * slot] && sizeBefore == seen[2 * slot + 1];
+                seen[2 * slot] = seq;
+                seen[2 * slot + 1] = sizeBefore;
+                if (seq != 0 && same && (long) LONG.getVolatile(map, entry + GONE_FROM) == 0) {
+                    JournalLock.whileFree(JournalSlots.slot(firstSlot, slot), () -> markGone(entry, seq));
+                }
+            }
+        }
+    }
+
+    /** Whether the write of the entry at {@code entry} is marked gone below {@code size}: it cannot follow bytes from there. */
+    private boolean goneBefore(int entry, long size) {
+        long gone = (long) LONG.getVolatile(map, entry + GONE_FROM);
+        return gone != 0 && size >= gone - 1;
+    }
+
+    /** Marks the write {@code seq} of the entry at {@code entry} gone; its slot's locks are held, found free. */
+    private void markGone(int entry, long seq) {
+        long size;
+        try {
+            size = Files.size(logFile); // read now that its owner is known dead: all its bytes lie below
+        } catch (IOException e) {
+            return; // looked at again at the next call
+        }
+        if ((long) LONG.getVolatile(map, entry + SEQ) == seq) {
+            lower(entry + OTHERS_FROM, size); // what follows is others': its own search ends there
+            LONG.setVolatile(map, entry + GONE_FROM, size + 1);
         }
     }
 

@@ -66,10 +66,20 @@ public final class Recovery {
     /**
      * Recovers the journal that {@code hold} locks, through the channel it holds. A journal that
      * cannot be read is moved aside (never deleted) and a new file takes its name, locked by the
-     * same hold.
+     * same hold; one left half-made by a start cut short (it holds nothing) is emptied, an INFO says so.
+     * Then the journal's write is settled in the ledger: nothing will look for it again.
      */
     public static Result recover(JournalLock hold, LogSink sink, WriteLedger.Entry ledger, StatusReporter status)
             throws IOException {
+        Result result = recoverJournal(hold, sink, ledger, status);
+        if (ledger != null) {
+            ledger.end();
+        }
+        return result;
+    }
+
+    private static Result recoverJournal(JournalLock hold, LogSink sink, WriteLedger.Entry ledger,
+            StatusReporter status) throws IOException {
         Path journalFile = hold.journalFile();
         if (hold.journalChannel().size() == 0) {
             return Result.NONE;
@@ -78,7 +88,12 @@ public final class Recovery {
         try {
             journal = JournalFiles.open(journalFile, hold.journalChannel());
         } catch (JournalFormatException e) {
-            moveAside(hold, e.getMessage(), status);
+            if (e.halfMade()) {
+                hold.journalChannel().truncate(0); // nothing in it was acknowledged: its space goes back
+                status.info(e.getMessage() + "; removed it");
+            } else {
+                moveAside(hold, e.getMessage(), status);
+            }
             return Result.NONE;
         }
         try {

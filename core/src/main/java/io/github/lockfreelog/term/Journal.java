@@ -33,9 +33,11 @@ public abstract class Journal implements AutoCloseable {
         this.bufferSize = bufferSize;
     }
 
-    /** Writes the metadata and the free slots of a fresh journal (whose memory is all zeros). */
+    /**
+     * Writes the metadata and the free slots of a fresh journal (whose memory is all zeros), the
+     * magic last: a file that a kill cut off before it has none, and is known as half-made.
+     */
     final void initialise() {
-        putLongPlain(MAGIC_OFFSET, MAGIC);
         putIntPlain(VERSION_OFFSET, VERSION);
         putIntPlain(BUFFER_COUNT_OFFSET, bufferCount);
         putIntPlain(BUFFER_SIZE_OFFSET, bufferSize);
@@ -51,6 +53,7 @@ public abstract class Journal implements AutoCloseable {
         }
         putLongVolatile(ACTIVE_TERM_COUNT_OFFSET, 0L);
         writeDrainRecord(0, 0, 0, 0);
+        putLongVolatile(MAGIC_OFFSET, MAGIC);
     }
 
     public Path path() {

@@ -6,10 +6,10 @@ package io.github.lockfreelog.term;
  *
  * <h2>Metadata page</h2>
  * <pre>
- *   0                   8       12      16      20                          128
- *   +-------------------+-------+-------+-------+----------------- ... -----+
- *   | magic "LFJRNL01"  |version|count  |size   | (reserved)                |
- *   +-------------------+-------+-------+-------+----------------- ... -----+
+ *   0                   8       12      16      20                  120     128
+ *   +-------------------+-------+-------+-------+------- ... -------+-------+
+ *   | magic "LFJRNL01"  |version|count  |size   | (reserved)        | touch |
+ *   +-------------------+-------+-------+-------+------- ... -------+-------+
  *   128: active term count (long)             own 128-byte line: written on every swap
  *   256: drain record copy 0 (5 longs)        written by the drainer only
  *   320: drain record copy 1 (5 longs)
@@ -101,6 +101,12 @@ public final class JournalDescriptor {
     public static final int VERSION_OFFSET = MAGIC_OFFSET + Long.BYTES;
     public static final int BUFFER_COUNT_OFFSET = VERSION_OFFSET + Integer.BYTES;
     public static final int BUFFER_SIZE_OFFSET = BUFFER_COUNT_OFFSET + Integer.BYTES;
+
+    /**
+     * Eight reserved bytes of the header, always zero: the holder of a journal writes them (zeros)
+     * to renew the file's modification time ({@code FileTimes}), so that no live byte is rewritten.
+     */
+    public static final int TOUCH_OFFSET = COUNTER_PADDING - Long.BYTES;
 
     public static final int ACTIVE_TERM_COUNT_OFFSET = COUNTER_PADDING;
 

@@ -57,17 +57,32 @@ public final class JournalFiles {
         }
         long length = journalLength(bufferCount, bufferSize);
         channel.truncate(0);
-        ByteBuffer zeros = ByteBuffer.allocateDirect(1 << 20);
-        long position = 0;
-        while (position < length) {
-            zeros.clear().limit((int) Math.min(zeros.capacity(), length - position));
-            position += channel.write(zeros, position);
+        FileMapping mapping;
+        try {
+            ByteBuffer zeros = ByteBuffer.allocateDirect(1 << 20);
+            long position = 0;
+            while (position < length) {
+                zeros.clear().limit((int) Math.min(zeros.capacity(), length - position));
+                position += channel.write(zeros, position);
+            }
+            channel.force(false);
+            mapping = FileMapping.map(channel, length);
+        } catch (IOException | RuntimeException e) {
+            giveBack(channel, e); // a full disk: what was written goes back at once, nothing piles up per start
+            throw e;
         }
-        channel.force(false);
-        Journal journal = new MappedJournal(path, bufferCount, bufferSize, channel, FileMapping.map(channel, length),
-                ownsChannel);
-        journal.initialise();
+        Journal journal = new MappedJournal(path, bufferCount, bufferSize, channel, mapping, ownsChannel);
+        journal.initialise(); // the magic last: a kill before it leaves a file known as half-made
         return journal;
+    }
+
+    /** Empties a journal whose creation failed, before it was mapped. */
+    private static void giveBack(FileChannel channel, Exception failure) {
+        try {
+            channel.truncate(0);
+        } catch (IOException | RuntimeException e) {
+            failure.addSuppressed(e);
+        }
     }
 
     /**
@@ -97,14 +112,16 @@ public final class JournalFiles {
 
     private static Journal open(Path path, FileChannel channel, boolean ownsChannel) throws IOException {
         long size = channel.size();
+        ByteBuffer header = read(channel, 0, BUFFER_SIZE_OFFSET + Integer.BYTES);
+        long magic = header.getLong(MAGIC_OFFSET);
+        if (magic == 0 && read(channel, METADATA_LENGTH, HEADER_LENGTH).getLong(0) == 0) {
+            throw new JournalFormatException("the journal " + path + " (" + size + " bytes) was left half-made by a"
+                    + " start that did not finish creating it (killed, or out of disk space): it has no magic and"
+                    + " holds no event", true);
+        }
         if (size < METADATA_LENGTH) {
             throw new JournalFormatException("journal " + path + " is too short: " + size + " bytes");
         }
-        ByteBuffer header = ByteBuffer.allocate(BUFFER_SIZE_OFFSET + Integer.BYTES).order(ByteOrder.LITTLE_ENDIAN);
-        while (header.hasRemaining() && channel.read(header, header.position()) >= 0) {
-            // read the fixed header
-        }
-        long magic = header.getLong(MAGIC_OFFSET);
         int version = header.getInt(VERSION_OFFSET);
         int count = header.getInt(BUFFER_COUNT_OFFSET);
         int bufferSize = header.getInt(BUFFER_SIZE_OFFSET);
@@ -125,5 +142,14 @@ public final class JournalFiles {
                     + " for bufferCount=" + count + " bufferSize=" + bufferSize);
         }
         return new MappedJournal(path, count, bufferSize, channel, FileMapping.map(channel, length), ownsChannel);
+    }
+
+    /** {@code length} bytes of the file from {@code position}; zeros past its end. */
+    private static ByteBuffer read(FileChannel channel, long position, int length) throws IOException {
+        ByteBuffer bytes = ByteBuffer.allocate(length).order(ByteOrder.LITTLE_ENDIAN);
+        while (bytes.hasRemaining() && channel.read(bytes, position + bytes.position()) >= 0) {
+            // read to the end of the range, or of the file
+        }
+        return bytes;
     }
 }

@@ -9,6 +9,7 @@ import io.github.lockfreelog.engine.JournalEngine;
 import io.github.lockfreelog.sink.LogSink;
 import io.github.lockfreelog.testing.GatedSink;
 import io.github.lockfreelog.testing.TestStatus;
+import io.github.lockfreelog.term.JournalFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -153,6 +154,103 @@ class JournalSlotsTest {
         assertThatIOException().isThrownBy(() -> start(config("b", log, 1), UnaryOperator.identity()))
                 .withMessageContaining("is in use by another appender or process")
                 .withMessageContaining("the setting journal");
+    }
+
+    /**
+     * Whether a write that an instance of slot 2 begins now, against the log's present size, could
+     * be searched for at its recovery: not while another write it must stay below is in flight.
+     */
+    private static boolean searchableFromNow(WriteLedger ledger, Path log) throws IOException {
+        WriteLedger.Entry probe = ledger.entry(2);
+        long size = Files.size(log);
+        probe.begin(1, size);
+        try {
+            return probe.searchEnd(1, size) > size;
+        } finally {
+            probe.end();
+        }
+    }
+
+    /**
+     * An instance killed during a write (its entry left in flight, its slot's journal left behind
+     * and unlocked) while another keeps running: the running one finds its owner gone, and from
+     * then on the writes of every instance can be searched for again at their recovery, while the
+     * dead write's own search still ends where the others' bytes begin. Before: every later write
+     * was bounded at its own size (nothing to search: a write that had landed was written again).
+     */
+    @Test
+    void aWriteLeftInFlightByAKilledInstanceStopsBoundingTheOthersOnceItsSlotIsFoundFree() throws Exception {
+        Path log = dir.resolve("app.log");
+        JournalEngine survivor = start(config("survivor", log, 16), UnaryOperator.identity());
+        survivor.append(line("before"), false);
+        org.awaitility.Awaitility.await().atMost(10, TimeUnit.SECONDS).until(() -> Files.size(log) > 0);
+        Path first = dir.resolve(".lockfreelog/app.log.journal");
+        Files.write(JournalSlots.slot(first, 1), new byte[0]); // what the killed instance left, no longer locked
+        try (WriteLedger ledger = WriteLedger.open(log)) {
+            long deadFrom = Files.size(log);
+            ledger.entry(1).begin(7, deadFrom); // its last write, cut off by the kill
+            assertThat(searchableFromNow(ledger, log)).as("bounded while its owner may live").isFalse();
+
+            org.awaitility.Awaitility.await().atMost(10, TimeUnit.SECONDS).until(() -> searchableFromNow(ledger, log));
+            for (int i = 0; i < 100; i++) {
+                survivor.append(line("after " + i), false);
+            }
+            org.awaitility.Awaitility.await().atMost(10, TimeUnit.SECONDS)
+                    .until(() -> Files.readAllLines(log).size() == 101);
+            assertThat(searchableFromNow(ledger, log)).isTrue();
+            assertThat(ledger.entry(1).searchEnd(7, deadFrom)).as("the dead write's search ends before the others' bytes")
+                    .isEqualTo(deadFrom);
+        }
+        survivor.stop();
+        assertThat(Files.readAllLines(log)).containsExactlyElementsOf(withBefore(numbered("after", 100)));
+    }
+
+    /** A write in flight whose instance lives (its drainer held in the write) bounds the others as long as it lasts. */
+    @Test
+    void aWriteInFlightOfALiveInstanceKeepsBoundingTheOthers() throws Exception {
+        Path log = dir.resolve("app.log");
+        GatedSink[] gate = new GatedSink[1];
+        JournalEngine stuck = start(config("stuck", log, 16), s -> gate[0] = new GatedSink(s));
+        JournalEngine other = start(config("other", log, 16), UnaryOperator.identity());
+        stuck.append(line("stuck"), false);
+        assertThat(gate[0].firstWriteArrived.await(10, TimeUnit.SECONDS)).isTrue();
+        try (WriteLedger ledger = WriteLedger.open(log)) {
+            other.append(line("other"), false);
+            org.awaitility.Awaitility.await().during(1, TimeUnit.SECONDS).atMost(3, TimeUnit.SECONDS)
+                    .until(() -> !searchableFromNow(ledger, log));
+        }
+        gate[0].open();
+        stuck.stop();
+        other.stop();
+        assertThat(Files.readAllLines(log)).containsExactlyInAnyOrder("stuck", "other");
+    }
+
+    /**
+     * A start that recovers the journal of a killed instance's slot (its last write had landed,
+     * so recovery writes nothing) settles that write in the ledger too. Before: it stayed in flight
+     * until another instance took that slot, and bounded every other write meanwhile.
+     */
+    @Test
+    void recoveringAKilledInstancesJournalSettlesItsWriteInTheLedger() throws Exception {
+        Path log = dir.resolve("app.log");
+        Path first = dir.resolve(".lockfreelog/app.log.journal");
+        JournalFiles.create(JournalSlots.slot(first, 1), 3, 64 * 1024).close(); // no event in it
+        Files.write(log, line("landed"));
+        try (WriteLedger ledger = WriteLedger.open(log)) {
+            ledger.entry(1).begin(7, 0);
+            assertThat(searchableFromNow(ledger, log)).isFalse();
+            JournalEngine next = start(config("next", log, 16), UnaryOperator.identity());
+            assertThat(next.statistics().journal()).isEqualTo(first.toString());
+            assertThat(JournalSlots.slot(first, 1)).doesNotExist(); // recovered and deleted
+            assertThat(searchableFromNow(ledger, log)).isTrue();
+        }
+    }
+
+    private static List<String> withBefore(List<String> lines) {
+        List<String> all = new ArrayList<>();
+        all.add("before");
+        all.addAll(lines);
+        return all;
     }
 
     private static List<String> numbered(String prefix, int count) {

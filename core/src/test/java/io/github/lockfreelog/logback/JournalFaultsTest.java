@@ -17,7 +17,9 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.stream.Stream;
+import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -77,6 +79,117 @@ class JournalFaultsTest {
         Files.write(journal, bytes);
         Files.delete(log);
         assertMovedAsideAndFreshJournalWorks(log, bytes, "version=99");
+    }
+
+    /** What a start that was cut while it created its journal leaves, at each step of the creation. */
+    enum HalfMade {
+        /** Killed, or the disk full, while the file was being filled with zeros: short, all zeros. */
+        CUT_WHILE_FILLED,
+        /** Killed after the zeros were written, before anything else: its full length, all zeros. */
+        FILLED_NOT_INITIALISED,
+        /** Killed while the header, tails and buffers were written: everything but the magic, which comes last. */
+        INITIALISED_BUT_FOR_THE_MAGIC;
+
+        byte[] bytes(Path scratch) throws IOException {
+            int length = 4096 + 3 * 64 * 1024;
+            switch (this) {
+                case CUT_WHILE_FILLED:
+                    return new byte[length / 3 + 123];
+                case FILLED_NOT_INITIALISED:
+                    return new byte[length];
+                default:
+                    io.github.lockfreelog.term.JournalFiles.create(scratch, 3, 64 * 1024).close();
+                    byte[] bytes = Files.readAllBytes(scratch);
+                    java.util.Arrays.fill(bytes, 0, Long.BYTES, (byte) 0);
+                    return bytes;
+            }
+        }
+    }
+
+    /**
+     * A journal that a start left half-made (killed, or out of disk, while it created it) held
+     * nothing anyone acknowledged: the next start removes it with an INFO that says so, in its own
+     * slot and in another one, and keeps nothing aside. Before: "not a lockfreelog journal, or
+     * corrupt", a WARN, and the file kept as {@code .bad-*} for ever.
+     */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.EnumSource(HalfMade.class)
+    void aJournalLeftHalfMadeIsRemovedQuietlyByTheNextStart(HalfMade cut) throws Exception {
+        Path log = dir.resolve("half.log");
+        Path journal = journalOf(log);
+        Path otherSlot = journal.resolveSibling("half.log.3.journal");
+        Files.createDirectories(journal.getParent());
+        byte[] left = cut.bytes(dir.resolve("scratch.journal"));
+        Files.write(journal, left);
+        Files.write(otherSlot, left);
+
+        LockFreeFileAppender appender = TestAppenders.start(context, log, a -> { });
+        appender.doAppend(TestAppenders.event(context, Level.INFO, "fresh start"));
+        appender.stop();
+
+        assertThat(TestAppenders.lines(log)).containsExactly("fresh start");
+        assertThat(asideFiles(journal)).isEmpty();
+        assertThat(asideFiles(otherSlot)).isEmpty();
+        assertThat(otherSlot).doesNotExist();
+        assertThat(TestAppenders.statusMessages(context, Status.WARN)).isEmpty();
+        assertThat(TestAppenders.statusMessages(context, Status.INFO))
+                .anySatisfy(m -> assertThat(m).contains(journal.toString()).contains("half-made"))
+                .anySatisfy(m -> assertThat(m).contains(otherSlot.toString()).contains("half-made"));
+    }
+
+    /**
+     * A journal without its magic that holds a frame was in use (its first page damaged): that is
+     * no half-made journal, and it is moved aside, never deleted.
+     */
+    @Test
+    void aJournalWithoutItsMagicThatHoldsAFrameIsMovedAsideNotRemoved() throws IOException {
+        Path log = dir.resolve("used.log");
+        Path journal = journalOf(log);
+        byte[] bytes = HalfMade.INITIALISED_BUT_FOR_THE_MAGIC.bytes(dir.resolve("scratch.journal"));
+        ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).putLong(4096,
+                io.github.lockfreelog.term.JournalDescriptor.header(16, io.github.lockfreelog.term.JournalDescriptor.TYPE_DATA));
+        Files.createDirectories(journal.getParent());
+        Files.write(journal, bytes);
+        assertMovedAsideAndFreshJournalWorks(log, bytes, "not a lockfreelog journal");
+    }
+
+    /**
+     * A disk too full for the journal, and an application that is started again and again: each
+     * start fails with an ERROR, and gives back what it wrote of the journal; nothing piles up.
+     * Before: each start moved the last one's zeros aside as {@code .bad-*} and wrote more.
+     */
+    @Test
+    void startsOnADiskTooFullForTheJournalPileNothingUp() throws Exception {
+        Path mount = dir.resolve("tmpfs");
+        Files.createDirectories(mount);
+        Process mounting = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", mount.toString())
+                .redirectErrorStream(true).start();
+        boolean mounted = mounting.waitFor(10, TimeUnit.SECONDS) && mounting.exitValue() == 0;
+        Assumptions.assumeTrue(mounted, "cannot mount a tmpfs here (not root)");
+        try {
+            Path log = mount.resolve("full.log");
+            Path journal = journalOf(log);
+            Files.createDirectories(journal.getParent());
+            Files.write(io.github.lockfreelog.journal.WriteLedger.fileOf(log), new byte[16 * 1024]); // the ledger, as a first start made it
+            // about 96 KB free: the ledger fits, a journal of 196 KB does not
+            long free = Files.getFileStore(mount).getUsableSpace();
+            Files.write(mount.resolve("filler"), new byte[(int) Math.max(0, free - 96 * 1024)]);
+            long before = Files.getFileStore(mount).getUsableSpace();
+            for (int start = 1; start <= 3; start++) {
+                LockFreeFileAppender appender = TestAppenders.create(context, log, a -> { });
+                appender.start();
+                assertThat(appender.isStarted()).as("start " + start).isFalse();
+                appender.stop();
+                assertThat(asideFiles(journal)).as("after start " + start).isEmpty();
+                assertThat(Files.size(journal)).as("after start " + start).isZero();
+                assertThat(Files.getFileStore(mount).getUsableSpace()).as("after start " + start)
+                        .isGreaterThanOrEqualTo(before - 8 * 1024);
+            }
+            assertThat(TestAppenders.statusMessages(context, Status.ERROR).stream().filter(m -> m.contains("Could not start")))
+                    .hasSize(3);
+        } finally {
+            new ProcessBuilder("umount", mount.toString()).start().waitFor(10, TimeUnit.SECONDS);
+        }
     }
 
     @Test

@@ -487,6 +487,63 @@ class SharedLogFileTest {
     }
 
     /**
+     * One instance dies between a write's intent and the write (a crash point: its entry in the
+     * write ledger stays in flight); the other, running, is killed later, right after one of its
+     * writes landed and before it recorded it. The next start finds that write in the log and
+     * writes none of it again: every line of both once, in order. Before: the dead instance's entry
+     * bounded every later write of the survivor at its own size, so the landed write came twice.
+     */
+    @Test
+    void aSurvivorsLandedWriteIsNotWrittenAgainAfterAnotherInstanceDiedMidWrite() throws Exception {
+        Path log = dir.resolve("app.log");
+        Child dying = startWith(List.of("-Dlockfreelog.crashPoint=" + CrashPoint.BEFORE_LOG_WRITE + ":10"), log, 0,
+                "write", "ack=" + dir.resolve("ack-0"), "pauseMicros=2000");
+        assertThat(dying.awaitStarted()).isEqualTo(journal(0).toString());
+        Child survivor = startWith(List.of("-Dlockfreelog.crashPoint=" + CrashPoint.AFTER_LOG_WRITE + ":20"), log, 1,
+                "write", "ack=" + dir.resolve("ack-1"), "pauseMicros=2000");
+        assertThat(survivor.awaitStarted()).isEqualTo(journal(1).toString());
+        dying.await("READY");
+        survivor.await("READY");
+        dying.send("GO");
+        assertThat(dying.process.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(dying.process.exitValue()).as("halted before its 10th write").isEqualTo(CrashPoint.HALT_STATUS);
+        awaitSearchable(log); // the survivor looks for gone owners a few times a second; before, never
+        survivor.send("GO");
+        assertThat(survivor.process.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(survivor.process.exitValue()).as("halted after its 20th write").isEqualTo(CrashPoint.HALT_STATUS);
+        long[][] acks = {readAcks(dir.resolve("ack-0")), readAcks(dir.resolve("ack-1"))};
+
+        Child next = start(log, 2, "recover");
+        assertThat(next.awaitStarted()).isEqualTo(journal(0).toString());
+        next.await("STOPPED");
+        next.awaitExit();
+        assertThat(next.recovered).as("the dying instance's unwritten lines were recovered").isPositive();
+        checkAcknowledged(checkSequences(read(List.of(log))), acks);
+    }
+
+    /**
+     * Waits up to 5 s until a write that begins now in the write ledger of {@code log} could be
+     * searched for at its recovery (no write of a live instance in flight bounds it); goes on
+     * either way, for the test to show what follows.
+     */
+    private static void awaitSearchable(Path log) throws Exception {
+        try (io.github.lockfreelog.journal.WriteLedger ledger = io.github.lockfreelog.journal.WriteLedger.open(log)) {
+            io.github.lockfreelog.journal.WriteLedger.Entry probe = ledger.entry(5); // a slot no instance here takes
+            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+            while (System.nanoTime() < until) {
+                long size = Files.size(log);
+                probe.begin(1, size);
+                boolean searchable = probe.searchEnd(1, size) > size;
+                probe.end();
+                if (searchable) {
+                    return;
+                }
+                TimeUnit.MILLISECONDS.sleep(20);
+            }
+        }
+    }
+
+    /**
      * Once {@code other} has written its {@code lines} ticks a thread, recovers slot 0 (the
      * instance that died having {@code acknowledged} ticks) and checks that the log holds a tick
      * for each one acknowledged by either: none lost, and at most one more a thread (appended, not
