@@ -100,7 +100,7 @@ public final class LockedFile implements AutoCloseable {
         }
         FileLock lock;
         try {
-            lock = channel.tryLock();
+            lock = Mounts.tryLock(channel, path);
         } catch (OverlappingFileLockException e) {
             // a lock of this JVM that did not come through here (another library): never close under it
             HELD.remove(opened, placeholder);

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock; // the roll lock's in-JVM half: only a drainer that rolls takes it
+import java.util.function.Consumer;
 
 /**
  * A lock file that the users of one JVM share and take one at a time, across processes (the roll
@@ -19,7 +20,9 @@ import java.util.concurrent.locks.ReentrantLock; // the roll lock's in-JVM half:
  * locks belong to the process). Each {@link #take} checks, once it holds the lock, that the name
  * still stands for the locked file: if a sweep deleted it or its folder is gone, the file is
  * created again (its folder owner-only) and locked anew, so two processes never each hold "the"
- * lock on a file of their own.
+ * lock on a file of their own. Where the file system has no locks at all (ENOLCK: an NFS mount
+ * without its lock service) a take holds this JVM's half only, and says so once through the
+ * callback given to {@link #open}: rolling goes on, safe while no other process uses the lock.
  */
 public final class SharedFileLock implements AutoCloseable {
 
@@ -58,18 +61,24 @@ public final class SharedFileLock implements AutoCloseable {
 
     private final Shared shared;
     private final long waitNanos;
+    private final Consumer<IOException> withoutLocks;
+    /** Whether {@link #withoutLocks} was told; only the thread that takes reads and writes it. */
+    private boolean toldWithoutLocks;
     private boolean closed;
 
-    private SharedFileLock(Shared shared, long waitNanos) {
+    private SharedFileLock(Shared shared, long waitNanos, Consumer<IOException> withoutLocks) {
         this.shared = shared;
         this.waitNanos = waitNanos;
+        this.withoutLocks = withoutLocks;
     }
 
     /**
      * Opens (or shares) the lock file {@code file}, whose folder must be a real path; takes nothing
-     * yet. {@link #take} waits at most {@code waitNanos} for another process.
+     * yet. {@link #take} waits at most {@code waitNanos} for another process; where the file system
+     * has no locks, it holds this JVM's half only and tells {@code withoutLocks}, the first time,
+     * with the failure.
      */
-    public static SharedFileLock open(Path file, long waitNanos) throws IOException {
+    public static SharedFileLock open(Path file, long waitNanos, Consumer<IOException> withoutLocks) throws IOException {
         synchronized (OPEN) { // only when a user opens or closes (at start, at stop); never on an append
             Shared shared = OPEN.get(file);
             if (shared == null) {
@@ -78,7 +87,7 @@ public final class SharedFileLock implements AutoCloseable {
                 OPEN.put(file, shared);
             }
             shared.users++;
-            return new SharedFileLock(shared, waitNanos);
+            return new SharedFileLock(shared, waitNanos, withoutLocks);
         }
     }
 
@@ -106,13 +115,20 @@ public final class SharedFileLock implements AutoCloseable {
                     if (!s.channel.isOpen()) {
                         s.reopen();
                     }
-                    lock = s.channel.tryLock();
+                    lock = Mounts.tryLock(s.channel, s.file);
                 } catch (ClosedChannelException e) { // an interrupt closed it: no lock of ours went with it
                     Thread.interrupted();
                     if (++closedByInterrupt > Uninterruptible.ATTEMPTS) {
                         throw e;
                     }
                     continue;
+                } catch (IOException e) {
+                    if (!Mounts.noLocks(e)) {
+                        throw e;
+                    }
+                    tellWithoutLocks(e);
+                    taken = true;
+                    return s.inJvm::unlock; // this JVM's half: the file system has none to give (ENOLCK)
                 }
                 if (lock != null) {
                     if (FileIdentity.names(s.file, s.key)) {
@@ -132,6 +148,13 @@ public final class SharedFileLock implements AutoCloseable {
             if (!taken) {
                 s.inJvm.unlock(); // the drainer's roll lock, see inJvm
             }
+        }
+    }
+
+    private void tellWithoutLocks(IOException e) {
+        if (!toldWithoutLocks) {
+            toldWithoutLocks = true;
+            withoutLocks.accept(e);
         }
     }
 

@@ -5,8 +5,10 @@
  * {@link io.github.lockfreelog.files.SharedFileLock}), which appender of the JVM uses which file
  * ({@link io.github.lockfreelog.files.FileClaims}), folders owned by the process's user and not open
  * to others ({@link io.github.lockfreelog.files.PrivateFolders}), opening without following links
- * ({@link io.github.lockfreelog.files.SafeFiles}), and the retry when an interrupt closed a channel
- * ({@link io.github.lockfreelog.files.Uninterruptible}).
+ * ({@link io.github.lockfreelog.files.SafeFiles}), the retry when an interrupt closed a channel
+ * ({@link io.github.lockfreelog.files.Uninterruptible}), and what a folder's file system can be
+ * trusted with: journals and locks only on a disk of this host, and which checks cannot apply
+ * where it has no POSIX permissions or file keys ({@link io.github.lockfreelog.files.Mounts}).
  *
  * <p>Operators sweep old files, symlink folders, replace links and delete folders; every rule here
  * holds whatever they do to the names. Nothing in this package depends on the rest of lockfreelog.

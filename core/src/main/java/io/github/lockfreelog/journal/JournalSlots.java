@@ -1,6 +1,7 @@
 package io.github.lockfreelog.journal;
 
 import io.github.lockfreelog.diagnostics.StatusReporter;
+import io.github.lockfreelog.files.Mounts;
 import io.github.lockfreelog.files.PrivateFolders;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -27,6 +28,10 @@ import java.nio.file.Path;
  * journal file itself and its lock file, each tied to the file, not the name). Lock files are never
  * deleted by lockfreelog; one that an operator's clean-up deletes costs nothing, since the journal
  * itself stays locked by its owner.
+ *
+ * <p>All of this holds only among the processes of one host: journals are refused on a file system
+ * that several hosts may mount ({@link Mounts#requireLocal}), and where a file system has no locks
+ * at all (ENOLCK) the start fails saying so, naming the folder and its file system.
  */
 public final class JournalSlots {
 
@@ -61,10 +66,25 @@ public final class JournalSlots {
      * journal {@code first} or nothing.
      *
      * @throws IOException naming the folder when every slot is in use
-     * @throws PrivateFolders.UnsafeFolderException when the folder is not the process's user's or is open to others
+     * @throws PrivateFolders.UnsafeFolderException when the folder is not the process's user's or is open to
+     *         others, or is on a file system that several hosts may mount
      */
     public static Taken take(Path first, int slots, StatusReporter status) throws IOException {
-        PrivateFolders.ensure(first.toAbsolutePath().getParent()); // once: every slot lies in it
+        Path folder = first.toAbsolutePath().getParent();
+        Mounts.requireLocal(folder);
+        PrivateFolders.ensure(folder); // once: every slot lies in it
+        try {
+            return takeSlot(first, slots, status);
+        } catch (IOException e) {
+            if (!Mounts.noLocks(e)) {
+                throw e;
+            }
+            throw new IOException(Mounts.noLocksIn(folder) + ": lockfreelog owns a journal through its locks, so it"
+                    + " keeps none there; set journal to a path on a local disk", e);
+        }
+    }
+
+    private static Taken takeSlot(Path first, int slots, StatusReporter status) throws IOException {
         if (slots <= 1) {
             return new Taken(first, JournalLock.acquire(first, status), -1);
         }

@@ -3,6 +3,7 @@ package io.github.lockfreelog.logback;
 import ch.qos.logback.core.spi.ContextAware;
 import io.github.lockfreelog.files.FileClaims;
 import io.github.lockfreelog.files.FileIdentity;
+import io.github.lockfreelog.files.Mounts;
 import io.github.lockfreelog.files.PrivateFolders;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -11,6 +12,7 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Collectors;
 
 /**
  * Claims an appender's log file (if it has one) and journal for it alone and checks that it may write both: while it runs, no
@@ -71,6 +73,57 @@ final class AppenderFiles {
         return true;
     }
 
+    /**
+     * Says at start, once, what the file systems of the log file ({@code null}: none) and the journal mean here:
+     * a log file on a file system that several hosts may mount is for the processes of one host; and a folder
+     * without POSIX permissions or file keys (Windows, some FUSE mounts) is one where the owner-only rules or the
+     * identity checks cannot apply, which are named.
+     */
+    void describeFileSystems(Path logFile, Path journalFile, String suffix) {
+        List<Path> folders = new ArrayList<>();
+        if (logFile != null) {
+            Mounts.Mount log = Mounts.of(logFile.getParent());
+            if (log.sharedAcrossHosts()) {
+                appender.addInfo("The log file " + logFile + " is on a file system that several hosts may mount ("
+                        + log.type() + ")" + suffix + ": processes of this host may share it, each with a journal of its"
+                        + " own on a local disk; processes on other hosts must each write a file of their own, since appends"
+                        + " from two hosts are not atomic there and their roll locks may not see each other");
+            }
+            folders.add(logFile.getParent());
+        }
+        if (!folders.contains(journalFile.getParent())) {
+            folders.add(journalFile.getParent());
+        }
+        List<Mounts.Mount> noPermissions = new ArrayList<>();
+        List<Mounts.Mount> noKeys = new ArrayList<>();
+        for (Path folder : folders) {
+            Mounts.Mount mount = Mounts.of(folder);
+            if (!mount.posix()) {
+                noPermissions.add(mount);
+            }
+            if (!mount.fileKeys()) {
+                noKeys.add(mount);
+            }
+        }
+        List<String> cannotApply = new ArrayList<>();
+        if (!noPermissions.isEmpty()) {
+            cannotApply.add("the owner-only rules, as " + names(noPermissions) + " no POSIX permissions (the journal's"
+                    + " folder is not checked to be this user's and closed to others; files get the folder's defaults)");
+        }
+        if (!noKeys.isEmpty()) {
+            cannotApply.add("the identity checks, as " + names(noKeys) + " no file keys (a file reached by a second"
+                    + " path, or replaced under its name, is not recognised: keep one path to each log file and journal)");
+        }
+        if (!cannotApply.isEmpty()) {
+            appender.addInfo("These checks cannot apply" + suffix + ": " + String.join("; ", cannotApply));
+        }
+    }
+
+    private static String names(List<Mounts.Mount> mounts) {
+        return mounts.stream().map(Mounts.Mount::toString).collect(Collectors.joining(" and ")) + (mounts.size() == 1
+                ? " has" : " have");
+    }
+
     /** Gives back every claim held; nothing when none is. */
     void release() {
         claims.forEach(FileClaims.Claim::close);
@@ -94,6 +147,7 @@ final class AppenderFiles {
         Path dir = target.getParent();
         try {
             if (ownerOnly) {
+                Mounts.requireLocal(dir); // before anything is created there
                 PrivateFolders.ensure(dir); // the journal's folder: the process's user's, closed to others
             } else {
                 Files.createDirectories(dir);

@@ -69,6 +69,7 @@ public class LockFreeConsoleAppender extends LockFreeAppenderBase {
         if (isJournalSet() && !files.claimJournal(journalFile, String.valueOf(name), suffix)) {
             return null;
         }
+        files.describeFileSystems(null, journalFile, suffix);
         ConsoleLogSink sink = stream != null ? stream.get()
                 : isSystemOut() ? ConsoleLogSink.standardOutput() : ConsoleLogSink.standardError();
         int slots = isJournalSet() ? 1 : JournalSlots.DEFAULT_SLOTS; // one journal per instance, as for files

@@ -62,6 +62,7 @@ public class LockFreeFileAppender extends LockFreeAppenderBase {
         if (!files.claim(logFile, journalFile, isJournalSet(), String.valueOf(name), suffix)) {
             return null;
         }
+        files.describeFileSystems(logFile, journalFile, suffix);
         // the default journal is the first of several slots, so that other processes may log to the same file
         int slots = isJournalSet() ? 1 : JournalSlots.DEFAULT_SLOTS;
         EngineConfig config = engineConfig().logFile(logFile).journalFile(journalFile).journalSlots(slots).build();

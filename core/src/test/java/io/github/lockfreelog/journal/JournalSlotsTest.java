@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatIOException;
 import io.github.lockfreelog.engine.Backpressure;
 import io.github.lockfreelog.engine.EngineConfig;
 import io.github.lockfreelog.engine.JournalEngine;
+import io.github.lockfreelog.files.Mounts;
 import io.github.lockfreelog.sink.LogSink;
 import io.github.lockfreelog.testing.GatedSink;
 import io.github.lockfreelog.testing.TestStatus;
@@ -154,6 +155,31 @@ class JournalSlotsTest {
         assertThatIOException().isThrownBy(() -> start(config("b", log, 1), UnaryOperator.identity()))
                 .withMessageContaining("is in use by another appender or process")
                 .withMessageContaining("the setting journal");
+    }
+
+    /**
+     * The engine itself refuses a journal folder on a file system that several hosts may mount, for
+     * whoever starts it (a console appender's default journal in java.io.tmpdir, a replacement
+     * journal), naming the folder and its type; nothing is created there.
+     */
+    @Test
+    void aJournalOnAFileSystemThatHostsShareIsRefused() throws Exception {
+        Path log = dir.resolve("app.log");
+        Path folder = dir.resolve(".lockfreelog");
+        Mounts.Restore fake = Mounts.replaceProbe(new Mounts.Probe() {
+            @Override
+            public Mounts.Mount mount(Path existing) {
+                return new Mounts.Mount(existing, "nfs4", true, true);
+            }
+        });
+        try {
+            assertThatIOException().isThrownBy(() -> start(config("a", log, 2), UnaryOperator.identity()))
+                    .withMessageContaining("the folder " + folder + " is on nfs4")
+                    .withMessageContaining("set journal to a path on a local disk");
+        } finally {
+            fake.close();
+        }
+        assertThat(folder).doesNotExist();
     }
 
     /**

@@ -4,6 +4,7 @@ import ch.qos.logback.core.rolling.helper.CompressionMode;
 import io.github.lockfreelog.diagnostics.CrashPoint;
 import io.github.lockfreelog.diagnostics.StatusReporter;
 import io.github.lockfreelog.files.LockedFile;
+import io.github.lockfreelog.files.Mounts;
 import io.github.lockfreelog.files.SafeFiles;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -42,7 +43,8 @@ import java.util.concurrent.locks.LockSupport;
  * again if it grew while it was compressed; its lines all reach the archive. Whoever compresses a
  * source (the instance that rolled it, or one that found it at start) holds a lock on it
  * throughout, so that two never compress, or delete, the same source at once; a source locked by
- * another is left to that one.
+ * another is left to that one. Where the file system has no locks (ENOLCK) it is compressed without
+ * one, after one WARN: safe while one process alone writes, rolls and compresses the log file.
  *
  * <p>At start {@link LeftoverFinder} finds every source and partial file a crash left, and
  * {@link #finish} completes each: a partial output is deleted; a source is compressed again unless
@@ -65,6 +67,8 @@ public final class RolledFileCompressor {
     private final ArchiveFiles files;
     private final ArchiveFormat format;
     private final StatusReporter status;
+    /** Whether the WARN that a file system has no locks was given; the archiver thread's. */
+    private volatile boolean toldWithoutLocks;
 
     public RolledFileCompressor(CompressionMode mode, StatusReporter status) {
         this.files = new ArchiveFiles(mode);
@@ -183,6 +187,11 @@ public final class RolledFileCompressor {
             locked = LockedFile.tryLock(source, StandardOpenOption.READ, StandardOpenOption.WRITE);
         } catch (NoSuchFileException e) {
             return false; // another instance compressed it
+        } catch (IOException e) {
+            if (!Mounts.noLocks(e)) {
+                throw e;
+            }
+            return withoutLock(source, work, e);
         }
         if (locked == null) {
             return false; // another compressor has it, in this JVM or another process
@@ -190,6 +199,24 @@ public final class RolledFileCompressor {
         try (locked) {
             work.run(locked.channel());
             return true;
+        }
+    }
+
+    /**
+     * Runs {@code work} on {@code source} without a lock, where its file system has none to give (ENOLCK); says so
+     * once. Safe while this process alone compresses the archives of its log file, as it alone may roll it then.
+     */
+    private boolean withoutLock(Path source, SourceWork work, IOException noLocks) throws IOException {
+        if (!toldWithoutLocks) {
+            toldWithoutLocks = true;
+            status.warn("compressing " + source + " without a lock on it: " + Mounts.noLocksIn(source.getParent())
+                    + "; safe while no other process compresses the archives of this log file", noLocks);
+        }
+        try (FileChannel channel = SafeFiles.open(source, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            work.run(channel);
+            return true;
+        } catch (NoSuchFileException e) {
+            return false; // another instance compressed it
         }
     }
 

@@ -2,6 +2,7 @@ package io.github.lockfreelog.logback.rolling;
 
 import ch.qos.logback.core.Context;
 import io.github.lockfreelog.diagnostics.StatusReporter;
+import io.github.lockfreelog.files.Mounts;
 import io.github.lockfreelog.files.SafeFiles;
 import io.github.lockfreelog.files.SharedFileLock;
 import io.github.lockfreelog.journal.JournalSlots;
@@ -41,7 +42,9 @@ import java.util.function.LongSupplier;
  * before its next write, and what it wrote meanwhile stays, in whole lines, at the end of the
  * file the other one renamed. A roll takes the roll lock ({@link #lockFileOf}) of the log file and renames the
  * live file only if the name still stands for the file this instance writes; if another instance
- * rolled it first, this one opens the new file instead of rolling that too.
+ * rolled it first, this one opens the new file instead of rolling that too. Where the file system
+ * has no locks (ENOLCK) the roll goes on without the lock, after one WARN: safe while this process
+ * alone writes the file.
  *
  * <p>A roll that cannot complete (an archive folder that is read-only or gone) never stops the
  * live file: it is written on and the roll tried again later ({@link #roll}).
@@ -107,7 +110,7 @@ public final class RollingLogSink implements LogSink {
         long now = clock.getAsLong();
         try {
             opened = new FileLogSink(file, status);
-            lock = SharedFileLock.open(lockFileOf(file), ROLL_LOCK_WAIT_NANOS);
+            lock = SharedFileLock.open(lockFileOf(file), ROLL_LOCK_WAIT_NANOS, this::rollingWithoutLock);
             this.size = opened.size();
             // an existing live file belongs to the period it was last written in
             born = size > 0 ? Math.min(now, Files.getLastModifiedTime(file).toMillis()) : now;
@@ -277,6 +280,14 @@ public final class RollingLogSink implements LogSink {
         }
         naming.rolled(now);
         archiver.cleanHistory(now);
+    }
+
+    /** Says, once, that the roll lock's file system has no locks (ENOLCK), so rolls go on without it. */
+    private void rollingWithoutLock(IOException noLocks) {
+        status.warn("the roll lock " + lockFileOf(file) + " cannot be taken: " + Mounts.noLocksIn(lockFileOf(file)
+                .getParent()) + "; the log file " + file + " rolls without it, which is safe while no other process"
+                + " writes " + file + "; for several processes to write it, mount its folder with working locks (NFS:"
+                + " with its lock service running, not with nolock)", noLocks);
     }
 
     /** Waits until the live file has been live for {@link #minLifetimeNanos}. */
