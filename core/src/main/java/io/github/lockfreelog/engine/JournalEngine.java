@@ -16,8 +16,6 @@ import io.github.lockfreelog.term.Journal;
 import io.github.lockfreelog.term.TermAppender;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.UnaryOperator;
 
 /**
@@ -25,16 +23,13 @@ import java.util.function.UnaryOperator;
  * the mapped journal through a {@link TermAppender} (one compare-and-set reserves their space); a
  * {@link Drainer} thread moves committed bytes to the log file. When the active buffer is full, a
  * caller rotates to the next one if the drainer has cleaned it, else follows the
- * {@link Backpressure} policy. Start-up is {@link EngineStart}'s, stop {@link EngineStop}'s,
+ * {@link Backpressure} policy ({@link NextBufferWait}). Start-up is {@link EngineStart}'s, stop {@link EngineStop}'s,
  * statistics {@link EngineStatistics}'; callers and the drainer share an {@link EngineState}.
  */
 public final class JournalEngine {
 
     static final byte[] TRUNCATION_MARKER = (" [lockfreelog: event truncated]" + System.lineSeparator())
             .getBytes(StandardCharsets.US_ASCII);
-
-    private static final long NOT_WAITING = Long.MIN_VALUE;
-    private static final long DROPPED = Long.MAX_VALUE;
 
     static {
         // Classes the caller's path needs are loaded here, with the engine: a class first loaded inside
@@ -48,25 +43,17 @@ public final class JournalEngine {
     private final EngineState state;
     private final JournalCounters counters;
     private final int maxEventSize;
-    private final boolean dropWhenFull;
-    private final long maxBlockNanos;
     private final Drainer drainer;
     private final Thread drainerThread;
     private final EngineStop stop;
     private final EngineStatistics statistics;
-    /**
-     * Callers inside {@link #awaitNextBuffer} that have backed off at least once and not yet left it:
-     * they back off longer the more they are (see {@link BackOff}).
-     */
-    private final AtomicInteger waiting = new AtomicInteger();
+    private final NextBufferWait nextBuffer;
 
     JournalEngine(EngineConfig config, EngineState state, LogSink sink, StatusReporter status, EngineStart replacer)
             throws IOException {
         this.state = state;
         this.counters = state.counters;
         this.maxEventSize = config.effectiveMaxEventSize();
-        this.dropWhenFull = config.backpressure() == Backpressure.DROP;
-        this.maxBlockNanos = config.maxBlockNanos();
         this.stop = new EngineStop(config, state, sink, status);
         this.drainer = new Drainer(state, sink, status, config.flushIntervalNanos(), config.unblockTimeoutNanos(),
                 replacer == null ? gone -> {
@@ -76,6 +63,7 @@ public final class JournalEngine {
         drainerThread.setDaemon(true);
         this.stop.attach(drainer, drainerThread);
         this.statistics = new EngineStatistics(config, state, drainer);
+        this.nextBuffer = new NextBufferWait(config, state, drainerThread);
     }
 
     /**
@@ -149,7 +137,7 @@ public final class JournalEngine {
             final int kept = truncate ? utf8Boundary(payload, maxEventSize - TRUNCATION_MARKER.length) : length;
             frameLength = HEADER_LENGTH + kept + (truncate ? TRUNCATION_MARKER.length : 0);
             final int aligned = align(frameLength);
-            long waitStart = NOT_WAITING;
+            long waitStart = NextBufferWait.NOT_WAITING;
             for (;;) {
                 final Journal journal = active.journal;
                 final TermAppender appender = active.appender;
@@ -180,14 +168,14 @@ public final class JournalEngine {
                         if (counted && truncate) {
                             counters.truncated.increment();
                         }
-                        if (waitStart != NOT_WAITING) {
+                        if (waitStart != NextBufferWait.NOT_WAITING) {
                             counters.recordWait(System.nanoTime() - waitStart);
                         }
                         return counted;
                     }
                 }
-                waitStart = awaitNextBuffer(active, termCount, mayDrop, waitStart);
-                if (waitStart == DROPPED) {
+                waitStart = nextBuffer.await(active, termCount, mayDrop, waitStart);
+                if (waitStart == NextBufferWait.DROPPED) {
                     counted = true;
                     return false;
                 }
@@ -228,60 +216,6 @@ public final class JournalEngine {
                     counters.lateIoDrops++;
                 }
                 counters.lateExits++;
-            }
-        }
-    }
-
-    /**
-     * The slow path, taken when the active buffer is full: rotates to the next buffer if it is
-     * clean, else applies the backpressure policy. It does not reserve while it waits.
-     *
-     * @return the time this append started waiting ({@link #NOT_WAITING} if it has not), or
-     *         {@link #DROPPED} once the event was dropped and counted
-     */
-    private long awaitNextBuffer(ActiveJournal active, long termCount, boolean mayDrop, long waitStart) {
-        final TermAppender appender = active.appender;
-        boolean interrupted = false;
-        boolean countedIn = false; // in waiting; counted out by the finally below, whatever ends this call
-        try {
-            for (int tries = 0;; tries++) {
-                TermAppender.Rotation rotation = appender.tryRotate(termCount);
-                if (rotation == TermAppender.Rotation.ROTATED) {
-                    state.counters.swaps.increment();
-                    LockSupport.unpark(drainerThread);
-                }
-                if (rotation != TermAppender.Rotation.NOT_READY || (active.isRetired() && state.active() != active)) {
-                    return waitStart; // a buffer is active again, or another journal is: reserve anew
-                }
-                if (!state.isRunning()) {
-                    counters.drop(DropReason.STOPPED);
-                    return DROPPED;
-                }
-                if (dropWhenFull && mayDrop) {
-                    counters.drop(state.ioFailing() ? DropReason.IO : DropReason.BUFFER_FULL);
-                    return DROPPED;
-                }
-                final long now = System.nanoTime();
-                if (waitStart == NOT_WAITING) {
-                    waitStart = now;
-                    LockSupport.unpark(drainerThread);
-                } else if (now - waitStart >= maxBlockNanos) {
-                    counters.recordWait(now - waitStart);
-                    counters.drop(state.ioFailing() ? DropReason.IO : DropReason.TIMEOUT);
-                    return DROPPED;
-                }
-                if (!countedIn) {
-                    waiting.incrementAndGet();
-                    countedIn = true;
-                }
-                interrupted |= BackOff.pause(tries, waitStart + maxBlockNanos - now, waiting);
-            }
-        } finally {
-            if (countedIn) {
-                waiting.decrementAndGet();
-            }
-            if (interrupted) {
-                Thread.currentThread().interrupt();
             }
         }
     }
@@ -335,7 +269,7 @@ public final class JournalEngine {
 
     /** For tests: the callers waiting for a clean buffer now. */
     int waitingCallers() {
-        return waiting.get();
+        return nextBuffer.waitingCallers();
     }
 
     /** For tests that retire the journal in use. */
