@@ -195,6 +195,27 @@ class LockFreeLogPropertiesTests {
                 .contains("Reason: 2 to 16");
     }
 
+    @Test
+    void aFileCharsetWhoseNewlineIsNotOneByteIsRefusedUnderSpringBootsProperty(CapturedOutput output) {
+        assertThatThrownBy(() -> application("logging.file.name=" + log(), "logging.charset.file=UTF-16").run())
+                .isInstanceOf(InvalidLockFreeLogPropertyException.class);
+        assertThat(output).contains("Property: logging.charset.file\n").contains("Value: \"UTF-16\"")
+                .containsPattern("Origin: .*\"logging.charset.file\"").contains("newline is the one byte 0x0A");
+        assertThat(lockFreeAppenders()).isEmpty();
+    }
+
+    @Test
+    void aConsoleCharsetWhoseNewlineIsNotOneByteIsRefusedUnderSpringBootsProperty() {
+        // The report itself goes to Spring Boot's console, in UTF-32: the exception says what it reports.
+        assertThatThrownBy(() -> application("lockfreelog.console.enabled=true", "logging.charset.console=UTF-32",
+                "lockfreelog.console.journal=" + dir.resolve("console.journal")).run())
+                .isInstanceOfSatisfying(InvalidLockFreeLogPropertyException.class, refused -> {
+                    assertThat(refused.getName()).isEqualTo("logging.charset.console");
+                    assertThat(refused.getValue()).isEqualTo("UTF-32");
+                    assertThat(refused.getReason()).contains("newline is the one byte 0x0A");
+                });
+    }
+
     @SpringBootConfiguration
     @EnableAutoConfiguration
     static class TestApplication {

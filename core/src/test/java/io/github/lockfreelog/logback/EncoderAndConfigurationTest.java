@@ -225,7 +225,7 @@ class EncoderAndConfigurationTest {
     void charsetsWhoseNewlineIsNotTheByte0AAreRefusedNamingTheCharset() {
         for (String name : new String[] {"UTF-16", "UTF-16LE", "UTF-16BE", "UTF-32", "IBM037"}) {
             assertRejected(a -> a.setEncoder(patternEncoder(name)), "charset=" + Charset.forName(name).name()
-                    + " for the appender named \"TEST\"", "newline is the one byte 0x0A", "logging.charset.file");
+                    + " for the appender named \"TEST\"", "newline is the one byte 0x0A", "<encoder><charset>");
         }
         for (String name : new String[] {"UTF-8", "ISO-8859-1", "US-ASCII", "windows-1252"}) {
             LoggerContext own = TestAppenders.newContext();

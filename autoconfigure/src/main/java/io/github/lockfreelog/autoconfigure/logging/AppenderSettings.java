@@ -97,6 +97,9 @@ final class AppenderSettings {
         if ("file".equals(problem.setting())) {
             return fileProperty;
         }
+        if ("charset".equals(problem.setting())) { // the encoder's, from Spring Boot's own property
+            return CONSOLE.equals(prefix) ? "logging.charset.console" : "logging.charset.file";
+        }
         return all().filter(s -> s.name.equals(problem.setting())).map(s -> s.property(prefix)).findFirst()
                 .orElse(prefix + problem.setting());
     }

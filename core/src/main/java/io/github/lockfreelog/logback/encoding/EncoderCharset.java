@@ -29,9 +29,8 @@ public final class EncoderCharset {
             return null;
         }
         return new SettingProblem("charset", charset.name(), "a charset in which a newline is the one byte 0x0A, such as"
-                + " UTF-8 (set on the encoder, e.g. <encoder><charset>UTF-8</charset></encoder>; with Spring Boot,"
-                + " logging.charset.file or logging.charset.console): UTF-16, UTF-32 and EBCDIC charsets are not"
-                + " supported");
+                + " UTF-8, as the encoder's charset (<encoder><charset>UTF-8</charset></encoder>): UTF-16, UTF-32 and"
+                + " EBCDIC charsets are not supported");
     }
 
     static boolean endsLinesWithOneByte(Charset charset) {
