@@ -179,6 +179,80 @@ class RollingTest {
         assertThat(TestAppenders.lines(log)).hasSize(5).allMatch(l -> l.startsWith("day 9 "));
     }
 
+    /**
+     * An appender that logs rarely (errors only) started on day 0 and logged nothing that day: its
+     * live file was empty when the day ended. The first lines of day 1 used to be written into the
+     * file of day 0's period, so the next write rolled them into an archive named for day 0. An empty
+     * file at a period's end now starts the new period, without an archive of its own.
+     */
+    @Test
+    void aPeriodThatEndsWithAnEmptyLiveFileStartsTheNextOneWithoutAnArchive() throws Exception {
+        Path log = dir.resolve("errors.log");
+        AtomicLong clock = new AtomicLong(NOON);
+        LockFreeFileAppender appender = TestAppenders.create(context, log, a -> {
+            a.setFileNamePattern(dir.resolve("errors.%d{yyyy-MM-dd}.log").toString());
+            a.setFlushInterval(Duration.valueOf("10 milliseconds"));
+        });
+        appender.clock = clock::get;
+        appender.start();
+        clock.set(NOON + DAY); // day 0 ends with nothing logged
+        int events = 0;
+        for (int k = 0; k < 3; k++) { // one write each
+            appender.doAppend(TestAppenders.event(context, Level.WARN, "day 1 line " + k));
+            int expected = ++events;
+            Awaitility.await().atMost(java.time.Duration.ofSeconds(10))
+                    .until(() -> appender.getStatistics().eventsWritten() == expected);
+        }
+        clock.set(NOON + 2 * DAY);
+        appender.doAppend(TestAppenders.event(context, Level.WARN, "day 2 line 0"));
+        appender.stop();
+        List<String> names;
+        try (Stream<Path> files = Files.list(dir)) {
+            names = files.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("errors.2026")).sorted().toList();
+        }
+        assertThat(names).as("archives; statuses: %s", TestAppenders.statuses(context))
+                .containsExactly("errors.2026-03-02.log");
+        assertThat(TestAppenders.lines(dir.resolve("errors.2026-03-02.log")))
+                .containsExactly("day 1 line 0", "day 1 line 1", "day 1 line 2");
+        assertThat(TestAppenders.lines(log)).containsExactly("day 2 line 0");
+    }
+
+    /**
+     * logrotate's {@code copytruncate} emptied the live file after the last write of day 0: at
+     * the first write of day 1 the sink rolled the emptied file into day 0's archive, an empty one.
+     * The sink reads the file's size when a period is over, and an emptied file starts the new
+     * period in place.
+     */
+    @Test
+    void aLiveFileTruncatedByAnotherToolBeforeThePeriodEndsIsNotRolledIntoAnEmptyArchive() throws Exception {
+        AtomicLong clock = new AtomicLong(NOON);
+        Path log = dir.resolve("app.log");
+        RollingLogSink sink = new RollingLogSink(log, new RollingLogSink.Settings(
+                dir.resolve("app.%d{yyyy-MM-dd}.log").toString(), 0, 0, 0, false), context,
+                clock::get, TestAppenders.status(context), "truncated");
+        try {
+            sink.write(ByteBuffer.wrap("day 0\n".getBytes(StandardCharsets.US_ASCII)));
+            try (FileChannel outside = FileChannel.open(log, StandardOpenOption.WRITE)) {
+                outside.truncate(0); // copytruncate, after the day's last write
+            }
+            clock.set(NOON + DAY);
+            assertThat(sink.shouldRoll(0, 10)).as("the first write of day 1, to an emptied file").isFalse();
+            sink.write(ByteBuffer.wrap("day 1\n".getBytes(StandardCharsets.US_ASCII)));
+            assertThat(sink.shouldRoll(0, 10)).as("a later write of day 1").isFalse();
+            clock.set(NOON + 2 * DAY);
+            assertThat(sink.shouldRoll(0, 10)).as("the first write of day 2").isTrue();
+            sink.roll();
+        } finally {
+            sink.close();
+        }
+        List<String> names;
+        try (Stream<Path> files = Files.list(dir)) {
+            names = files.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("app.2026")).sorted().toList();
+        }
+        assertThat(names).containsExactly("app.2026-03-02.log");
+        assertThat(TestAppenders.lines(dir.resolve("app.2026-03-02.log"))).containsExactly("day 1");
+    }
+
     @Test
     void totalSizeCapDeletesTheOldestArchives() throws Exception {
         Path log = dir.resolve("capped.log");

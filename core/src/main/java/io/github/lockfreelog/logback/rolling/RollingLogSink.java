@@ -220,10 +220,32 @@ public final class RollingLogSink implements LogSink {
         }
     }
 
-    /** What {@link #shouldRoll} decides by: whether a roll may be tried now, and whether the period is over. */
+    /**
+     * What {@link #shouldRoll} decides by: whether a roll may be tried now, and whether the period
+     * is over. A period that ended with the live file empty (nothing logged since the last roll or
+     * the start, or an outside tool emptied it: logrotate's {@code copytruncate}) has nothing to
+     * archive: the new period starts here, in the same file, so that the lines written next are
+     * named for the period they belong to. The file's size is read for that only when a period is
+     * over, at most once a write.
+     */
     private void readClocks() {
         rollAllowed = retry.allows(System.nanoTime());
-        periodOver = clock.getAsLong() >= naming.nextPeriodMillis();
+        long now = clock.getAsLong();
+        periodOver = now >= naming.nextPeriodMillis();
+        if (periodOver && liveFileEmpty()) {
+            naming.startPeriod(Instant.ofEpochMilli(now));
+            periodOver = false;
+        }
+    }
+
+    /** Whether the live file is empty now; when its size cannot be read, what this sink last knew. */
+    private boolean liveFileEmpty() {
+        try {
+            size = live.size();
+        } catch (IOException e) {
+            // the next write finds out, and reports it; meanwhile the size this sink counted stands
+        }
+        return size == 0;
     }
 
     private void rollOnce() throws IOException {
