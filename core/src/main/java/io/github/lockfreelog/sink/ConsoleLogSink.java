@@ -39,6 +39,7 @@ public final class ConsoleLogSink implements LogSink {
     /** The piece being written, when the bytes are not in a heap array; grows for a longer line. */
     private byte[] piece = new byte[PIPE_BUF];
     private long written;
+    private volatile boolean closed;
 
     /**
      * A sink that writes {@code out} ({@link #standardOutput()}, {@link #standardError()}, or any
@@ -66,6 +67,9 @@ public final class ConsoleLogSink implements LogSink {
 
     @Override
     public int write(ByteBuffer src) throws IOException {
+        if (closed) {
+            throw new LogClosedException(name);
+        }
         int n = pieceLength(src);
         int at = src.position();
         try {
@@ -115,9 +119,10 @@ public final class ConsoleLogSink implements LogSink {
         return written;
     }
 
-    /** Flushes; the descriptor stays open, for the rest of the process to use. */
+    /** Flushes; the descriptor stays open, for the rest of the process to use, but this sink writes no more. */
     @Override
     public void close() throws IOException {
+        closed = true;
         out.flush();
     }
 }

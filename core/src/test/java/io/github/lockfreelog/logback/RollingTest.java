@@ -8,6 +8,7 @@ import ch.qos.logback.core.status.Status;
 import ch.qos.logback.core.util.Duration;
 import ch.qos.logback.core.util.FileSize;
 import io.github.lockfreelog.logback.rolling.RollingLogSink;
+import io.github.lockfreelog.testing.GatedSink;
 import io.github.lockfreelog.testing.TestAppenders;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -251,6 +252,96 @@ class RollingTest {
         }
         assertThat(names).containsExactly("app.2026-03-02.log");
         assertThat(TestAppenders.lines(dir.resolve("app.2026-03-02.log"))).containsExactly("day 1");
+    }
+
+    /**
+     * A stop that timed out while the drainer was held in a write closed the sink and shut its
+     * archiver down; let go, the drainer reopened the live file, wrote on, and rolled: the live file
+     * was renamed after {@code stop()} returned, its compression refused (the archiver was gone), and
+     * the name rolled again and again. Now the drainer finds the sink closed: nothing is written,
+     * renamed or compressed, and the next start writes what the journal kept, each line once.
+     */
+    @Test
+    void aDrainerThatOutlivesATimedOutStopNeitherWritesNorRolls() throws Exception {
+        Path log = dir.resolve("held.log");
+        GatedSink[] gate = new GatedSink[1];
+        java.util.function.Consumer<LockFreeFileAppender> settings = a -> {
+            a.setName("held");
+            a.setFileNamePattern(dir.resolve("held.%d{yyyy-MM-dd}.%i.log.gz").toString());
+            a.setMaxFileSize(new FileSize(1024));
+            a.setFlushInterval(Duration.valueOf("10 milliseconds"));
+            a.setStopTimeout(Duration.valueOf("300 milliseconds"));
+        };
+        LockFreeFileAppender appender = TestAppenders.create(context, log, settings.andThen(
+                a -> a.setSinkDecorator(s -> gate[0] = new GatedSink(s))));
+        appender.clock = () -> NOON;
+        appender.start();
+        int events = 400; // 400 lines of 60 bytes: a roll every 17 lines
+        for (int n = 0; n < events; n++) {
+            appender.doAppend(TestAppenders.event(context, Level.INFO, line(0, n)));
+        }
+        assertThat(gate[0].firstWriteArrived.await(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        Thread drainer = Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.getName().equals("lockfreelog-drainer-held")).findFirst().orElseThrow();
+        appender.stop(); // times out: the drainer is held in its first write
+        assertThat(drainer.isAlive()).as("the drainer outlived the stop").isTrue();
+        List<String> atStop = fileNames(dir);
+        gate[0].open();
+        drainer.join(10_000);
+        assertThat(drainer.isAlive()).as("the drainer ended").isFalse();
+        assertThat(fileNames(dir)).as("renamed or compressed after stop() returned").isEqualTo(atStop)
+                .containsExactly("held.log");
+        assertThat(Files.size(log)).as("written after stop() returned").isZero();
+        assertThat(TestAppenders.statusMessages(context, Status.WARN)).as("the drainer said why it ended")
+                .anyMatch(m -> m.contains("is closed (the appender stopped, and its stop timed out before this write)"));
+
+        LockFreeFileAppender next = TestAppenders.create(context, log, settings);
+        next.clock = () -> NOON;
+        next.start();
+        next.stop();
+        assertThat(next.getStatistics().recoveredFrames()).isEqualTo(events);
+        List<String> all = new ArrayList<>();
+        List<Path> archives = listArchives(dir);
+        assertThat(archives).as(TestAppenders.statuses(context)).isNotEmpty();
+        for (Path archive : archives) {
+            all.addAll(splitLines(gunzip(archive)));
+        }
+        all.addAll(splitLines(Files.readAllBytes(log)));
+        List<String> expected = new ArrayList<>();
+        for (int n = 0; n < events; n++) {
+            expected.add(line(0, n));
+        }
+        assertThat(all).hasSize(events + 1);
+        assertThat(all.subList(0, events)).as("each line once, in order").isEqualTo(expected);
+        assertThat(all.get(events)).as("the appender's own line after recovery").startsWith("Recovered 400 event(s)");
+    }
+
+    /** A rolling sink once closed neither writes nor rolls: the live file keeps its name and content. */
+    @Test
+    void aClosedRollingSinkRefusesToWriteOrRoll() throws Exception {
+        Path log = dir.resolve("closed.log");
+        RollingLogSink sink = new RollingLogSink(log, new RollingLogSink.Settings(
+                dir.resolve("closed.%d{yyyy-MM-dd}.%i.log.gz").toString(), 64, 0, 0, false), context,
+                () -> NOON, TestAppenders.status(context), "closed");
+        ByteBuffer first = ByteBuffer.wrap((line(0, 0) + "\n").getBytes(StandardCharsets.US_ASCII));
+        while (first.hasRemaining()) {
+            sink.write(first);
+        }
+        sink.close();
+        assertThat(sink.shouldRoll(0, 100)).as("a closed sink has nothing to roll").isFalse();
+        org.assertj.core.api.Assertions.assertThatThrownBy(sink::roll).isInstanceOf(IOException.class)
+                .hasMessageContaining("closed");
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                () -> sink.write(ByteBuffer.wrap("late\n".getBytes(StandardCharsets.US_ASCII))))
+                .isInstanceOf(IOException.class).hasMessageContaining("closed");
+        assertThat(fileNames(dir)).containsExactly("closed.log");
+        assertThat(TestAppenders.lines(log)).containsExactly(line(0, 0));
+    }
+
+    private static List<String> fileNames(Path folder) throws IOException {
+        try (Stream<Path> files = Files.list(folder)) {
+            return files.filter(Files::isRegularFile).map(p -> p.getFileName().toString()).sorted().toList();
+        }
     }
 
     @Test
