@@ -120,7 +120,7 @@ public final class Drainer implements Runnable {
             } catch (Throwable e) { // an I/O error, a fault in mapped memory, even an OutOfMemoryError: report, retry
                 failures.failed(e);
                 if (state.runState() == EngineState.RunState.STOPPED || e instanceof LogClosedException) {
-                    return; // stop timed out and closed the log file, which stays closed: the next start recovers the journal
+                    return; // stop timed out and closed the log file for good: the next start recovers the journal
                 }
                 LockSupport.parkNanos(this, DrainFailures.RETRY_NANOS);
             }
