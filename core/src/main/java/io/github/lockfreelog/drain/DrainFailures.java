@@ -1,6 +1,7 @@
 package io.github.lockfreelog.drain;
 
 import io.github.lockfreelog.diagnostics.StatusReporter;
+import io.github.lockfreelog.sink.LogClosedException;
 import io.github.lockfreelog.sink.ReaderGoneException;
 import java.util.concurrent.TimeUnit;
 
@@ -28,7 +29,10 @@ final class DrainFailures {
         this.status = status;
     }
 
-    /** Records a failure of the drainer's step. */
+    /**
+     * Records a failure of the drainer's step. A log found closed (by a stop that timed out while
+     * this drainer was busy) is said once, as a WARN: the drainer then ends.
+     */
     void failed(Throwable e) {
         if (!state.ioFailing()) {
             counters.failingSinceEpochMillis = System.currentTimeMillis(); // retries keep the episode's start
@@ -37,6 +41,10 @@ final class DrainFailures {
         counters.drainerErrors++;
         String message = e.getClass().getSimpleName() + ": " + e.getMessage();
         counters.lastError = message;
+        if (e instanceof LogClosedException) {
+            status.warn(e.getMessage(), null); // the drainer ends: said once
+            return;
+        }
         long now = System.nanoTime();
         boolean readerStillGone = e instanceof ReaderGoneException && readerGone;
         readerGone = e instanceof ReaderGoneException;

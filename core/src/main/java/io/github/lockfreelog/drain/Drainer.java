@@ -1,6 +1,7 @@
 package io.github.lockfreelog.drain;
 
 import io.github.lockfreelog.diagnostics.StatusReporter;
+import io.github.lockfreelog.sink.LogClosedException;
 import io.github.lockfreelog.sink.LogSink;
 import io.github.lockfreelog.term.TermUnblocker;
 import java.io.IOException;
@@ -118,8 +119,8 @@ public final class Drainer implements Runnable {
                 }
             } catch (Throwable e) { // an I/O error, a fault in mapped memory, even an OutOfMemoryError: report, retry
                 failures.failed(e);
-                if (state.runState() == EngineState.RunState.STOPPED) {
-                    return; // stop timed out and closed the log file: the next start recovers the journal
+                if (state.runState() == EngineState.RunState.STOPPED || e instanceof LogClosedException) {
+                    return; // stop timed out and closed the log file for good: the next start recovers the journal
                 }
                 LockSupport.parkNanos(this, DrainFailures.RETRY_NANOS);
             }

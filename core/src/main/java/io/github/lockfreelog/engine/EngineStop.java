@@ -84,8 +84,8 @@ final class EngineStop {
         }
         if (drainerThread.isAlive()) {
             status.warn("stop timed out after " + TimeUnit.NANOSECONDS.toMillis(config.stopTimeoutNanos())
-                    + " ms before everything reached the log file: the journal " + state.active().journal.path()
-                    + " keeps it, and the next start recovers it", null);
+                    + " ms before everything reached the log file, which is closed now and written no more: the journal "
+                    + state.active().journal.path() + " keeps the rest, and the next start recovers it", null);
             closeWhenDrainerExits = true;
             if (drainerExited) {
                 closeOnce(false);

@@ -3,7 +3,12 @@ package io.github.lockfreelog.sink;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.ClosedByInterruptException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.WritableByteChannel;
+import java.util.function.Supplier;
 
 /**
  * Standard output (or standard error) as the log: the descriptor the container runtime, the
@@ -16,8 +21,9 @@ import java.nio.ByteBuffer;
  * {@link #PIPE_BUF} bytes of them, in one system call, which the kernel writes to a pipe in one
  * piece: no other writer's bytes land inside a line. A line longer than that is written whole in
  * one call, as any console appender does (a pipe may then interleave another writer's bytes in
- * it). A write that a full pipe takes only in part is finished by the stream before it returns,
- * never repeated.
+ * it). A write that a full pipe takes only in part is finished by the next write, which begins
+ * right after what the kernel took: each write is one {@code write(2)} through a channel, which
+ * says how much went out, also before a failure; no byte is repeated.
  *
  * <p><b>A slow or stalled reader</b> blocks only the drainer, in the kernel: callers keep to the
  * backpressure policy. A reader that went away fails each write ({@code EPIPE}: the JVM ignores
@@ -34,29 +40,36 @@ public final class ConsoleLogSink implements LogSink {
     /** Bytes a pipe takes in one piece (POSIX {@code PIPE_BUF}; 4,096 on Linux). */
     public static final int PIPE_BUF = 4096;
 
-    private final FileOutputStream out;
+    /** Opens a channel over the stream's descriptor: at start, and again after an interrupt closed the last one. */
+    private final Supplier<? extends WritableByteChannel> channels;
+    private WritableByteChannel channel;
     private final String name;
-    /** The piece being written, when the bytes are not in a heap array; grows for a longer line. */
-    private byte[] piece = new byte[PIPE_BUF];
     private long written;
+    private volatile boolean closed;
 
     /**
      * A sink that writes {@code out} ({@link #standardOutput()}, {@link #standardError()}, or any
      * stream: the write end of a pipe, for the benchmarks); {@code name} names it in statistics.
      */
     public ConsoleLogSink(FileOutputStream out, String name) {
-        this.out = out;
+        this(channelsOver(descriptorOf(out)), name);
+    }
+
+    /** A sink over the channels that {@code channels} opens; tests give channels that fail as the kernel may. */
+    ConsoleLogSink(Supplier<? extends WritableByteChannel> channels, String name) {
+        this.channels = channels;
+        this.channel = channels.get();
         this.name = name;
     }
 
     /** Standard output, file descriptor 1. */
     public static ConsoleLogSink standardOutput() {
-        return new ConsoleLogSink(new FileOutputStream(FileDescriptor.out), "stdout");
+        return new ConsoleLogSink(channelsOver(FileDescriptor.out), "stdout");
     }
 
     /** Standard error, file descriptor 2. */
     public static ConsoleLogSink standardError() {
-        return new ConsoleLogSink(new FileOutputStream(FileDescriptor.err), "stderr");
+        return new ConsoleLogSink(channelsOver(FileDescriptor.err), "stderr");
     }
 
     /** The stream's name: {@code stdout}, {@code stderr}, or the one given. */
@@ -64,25 +77,40 @@ public final class ConsoleLogSink implements LogSink {
         return name;
     }
 
+    /**
+     * Writes the next piece in one {@code write(2)} and returns what the kernel took: a pipe that
+     * takes part of a long line, or a write that fails after part of it went out ({@code EAGAIN},
+     * {@code EPIPE}), leaves {@code src} right after what went out, and the drainer's next write
+     * goes on from there, never repeating it. A non-blocking descriptor that is full ({@code EAGAIN}
+     * before any byte) fails the write: the drainer tries again later.
+     */
     @Override
     public int write(ByteBuffer src) throws IOException {
-        int n = pieceLength(src);
+        if (closed) {
+            throw new LogClosedException(name);
+        }
         int at = src.position();
+        int limit = src.limit();
+        src.limit(at + pieceLength(src));
+        int n;
         try {
-            if (src.hasArray()) {
-                out.write(src.array(), src.arrayOffset() + at, n);
-            } else {
-                if (piece.length < n) {
-                    piece = new byte[n];
-                }
-                src.get(at, piece, 0, n);
-                out.write(piece, 0, n);
-            }
+            n = channel.write(src);
+        } catch (ClosedByInterruptException e) {
+            Thread.interrupted(); // the drainer ignores interrupts; the descriptor is still open (see KeptOpen)
+            channel = channels.get();
+            int wentOut = src.position() - at; // the JDK moves src past what went out, also when it throws this
+            written += wentOut;
+            return wentOut; // perhaps 0: the drainer writes again
         } catch (IOException e) {
             String message = String.valueOf(e.getMessage());
             throw message.contains("Broken pipe") || message.contains("EPIPE") ? new ReaderGoneException(name, e) : e;
+        } finally {
+            src.limit(limit);
         }
-        src.position(at + n);
+        if (n == 0) {
+            throw new IOException("writing " + name + " would block (its descriptor is non-blocking, as a parent"
+                    + " process may have left it, and its reader is behind): nothing was written");
+        }
         written += n;
         return n;
     }
@@ -115,9 +143,39 @@ public final class ConsoleLogSink implements LogSink {
         return written;
     }
 
-    /** Flushes; the descriptor stays open, for the rest of the process to use. */
+    /** Writes no more; the descriptor stays open, for the rest of the process to use. */
     @Override
-    public void close() throws IOException {
-        out.flush();
+    public void close() {
+        closed = true;
+    }
+
+    private static FileDescriptor descriptorOf(FileOutputStream out) {
+        try {
+            return out.getFD();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Channels over {@code fd} that never close it; see {@link KeptOpen}. */
+    static Supplier<FileChannel> channelsOver(FileDescriptor fd) {
+        return () -> new KeptOpen(fd).getChannel();
+    }
+
+    /**
+     * A stream whose close does nothing. A channel's close closes the stream it came from, and an
+     * interrupt of the thread in a channel's write closes the channel: over standard output, that
+     * would close the descriptor (the JDK points it at {@code /dev/null}) for the whole process.
+     * The channel of this stream closes, but the descriptor stays open for the next channel.
+     */
+    private static final class KeptOpen extends FileOutputStream {
+        KeptOpen(FileDescriptor fd) {
+            super(fd);
+        }
+
+        @Override
+        public void close() {
+            // the descriptor is the process's
+        }
     }
 }

@@ -7,6 +7,7 @@ import io.github.lockfreelog.files.Uninterruptible;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedByInterruptException;
+import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -37,6 +38,11 @@ import java.util.Objects;
  * clears the interrupt, reopens the file in append mode and says so
  * ({@link InterruptedWriteException}); the drainer ({@code DrainLog}) finds out by content how much of the write
  * landed, so an interrupt never costs or repeats a byte.
+ *
+ * <p>Once closed, the sink stays closed: every later call that would write or reopen the file
+ * fails with {@link LogClosedException} (a drainer that outlived a stop which timed out must not
+ * write after {@code stop()} returned). A write under way when it is closed from another thread
+ * ends first (the JDK waits for it), and counts what it wrote.
  */
 public final class FileLogSink implements LogSink {
 
@@ -44,6 +50,9 @@ public final class FileLogSink implements LogSink {
     private final StatusReporter status;
     /** Where the name pointed at start, if it was a link then; {@code null} if it was not. */
     private final Path linkAtStart;
+    /** Taken by {@link #reopen} and {@link #close}, so that no file is opened after the sink is closed. */
+    private final Object opening = new Object();
+    private volatile boolean closed;
     private FileChannel channel;
     /** The same file, open for reading: appending and reading need two descriptors. */
     private FileChannel reader;
@@ -152,11 +161,16 @@ public final class FileLogSink implements LogSink {
 
     /** Closes the open file and opens the name again; see {@link #follow}. */
     public void reopen() throws IOException {
-        FileChannel old = channel;
-        FileChannel oldReader = reader;
-        openByName();
-        old.close();
-        oldReader.close();
+        synchronized (opening) {
+            if (closed) {
+                throw new LogClosedException(file.toString());
+            }
+            FileChannel old = channel;
+            FileChannel oldReader = reader;
+            openByName();
+            old.close();
+            oldReader.close();
+        }
     }
 
     @Override
@@ -170,6 +184,9 @@ public final class FileLogSink implements LogSink {
 
     @Override
     public int write(ByteBuffer src) throws IOException {
+        if (closed) {
+            throw new LogClosedException(file.toString());
+        }
         if (!channel.isOpen()) {
             reopen();
         }
@@ -179,6 +196,11 @@ public final class FileLogSink implements LogSink {
             Thread.interrupted();
             reopen();
             throw new InterruptedWriteException(e);
+        } catch (ClosedChannelException e) {
+            if (closed) {
+                throw new LogClosedException(file.toString(), e); // closed from another thread meanwhile
+            }
+            throw e;
         }
     }
 
@@ -216,10 +238,13 @@ public final class FileLogSink implements LogSink {
 
     @Override
     public void close() throws IOException {
-        try {
-            channel.close();
-        } finally {
-            reader.close();
+        synchronized (opening) {
+            closed = true;
+            try {
+                channel.close();
+            } finally {
+                reader.close();
+            }
         }
     }
 }

@@ -55,6 +55,11 @@ public interface LogSink extends AutoCloseable {
     default void roll() throws IOException {
     }
 
+    /**
+     * Closes the sink for good: a closed sink never reopens its file, and every later write (or
+     * roll) fails with {@link LogClosedException}, so a drainer that outlived a stop which timed
+     * out writes nothing after {@code stop()} returned.
+     */
     @Override
     void close() throws IOException;
 

@@ -480,6 +480,47 @@ class EngineFaultsTest {
         assertThat(lines).isEqualTo(expected);
     }
 
+    /**
+     * A stop that timed out closed the log while the drainer was held in a write; let go, the
+     * drainer reopened the file and wrote on, after {@code stop()} had returned. Now a closed sink
+     * refuses every write: the drainer ends, what it held stays in the journal, counted in flight,
+     * and the next start recovers it, each line once.
+     */
+    @Test
+    void aDrainerThatOutlivesATimedOutStopWritesNothingAndTheNextStartRecoversItsEventsOnce() throws Exception {
+        GatedSink[] gate = new GatedSink[1];
+        EngineConfig config = EngineConfig.builder().name("outlived").logFile(dir.resolve("outlived.log"))
+                .journalFile(dir.resolve("outlived.journal")).buffers(2, 64 * 1024).flushInterval(20, TimeUnit.MILLISECONDS)
+                .unblockTimeout(500, TimeUnit.MILLISECONDS).stopTimeout(300, TimeUnit.MILLISECONDS).build();
+        engine = JournalEngine.start(config, TestStatus.QUIET, s -> gate[0] = new GatedSink(s));
+        int events = 200;
+        for (int i = 0; i < events; i++) {
+            assertThat(engine.append(line("held " + i), true)).isTrue();
+        }
+        assertThat(gate[0].firstWriteArrived.await(10, TimeUnit.SECONDS)).isTrue();
+        Thread drainer = Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.getName().equals("lockfreelog-drainer-outlived")).findFirst().orElseThrow();
+        engine.stop(); // times out: the drainer is held in its first write
+        JournalEngine stopped = engine;
+        engine = null;
+        assertThat(drainer.isAlive()).as("the drainer outlived the stop").isTrue();
+        gate[0].open();
+        drainer.join(10_000);
+        assertThat(drainer.isAlive()).as("the drainer ended").isFalse();
+        assertThat(Files.readString(config.logFile())).as("written after stop() returned").isEmpty();
+        assertThat(stopped.statistics().eventsWritten()).isZero();
+        assertThat(stopped.statistics().inFlight()).as("left in the journal").isEqualTo(events);
+
+        engine = JournalEngine.start(config, TestStatus.QUIET, UnaryOperator.identity());
+        engine.stop();
+        assertThat(engine.statistics().recoveredFrames()).isEqualTo(events);
+        List<String> expected = new ArrayList<>();
+        for (int i = 0; i < events; i++) {
+            expected.add("held " + i);
+        }
+        assertThat(Files.readAllLines(config.logFile())).isEqualTo(expected);
+    }
+
     /** A stop that waits for callers used to swallow the interrupt of the thread that called it. */
     @Test
     void stopKeepsTheInterruptOfTheThreadThatCallsIt() throws Exception {

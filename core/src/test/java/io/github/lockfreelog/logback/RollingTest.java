@@ -8,6 +8,7 @@ import ch.qos.logback.core.status.Status;
 import ch.qos.logback.core.util.Duration;
 import ch.qos.logback.core.util.FileSize;
 import io.github.lockfreelog.logback.rolling.RollingLogSink;
+import io.github.lockfreelog.testing.GatedSink;
 import io.github.lockfreelog.testing.TestAppenders;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -177,6 +178,170 @@ class RollingTest {
                             "day " + day + " line 3", "day " + day + " line 4");
         }
         assertThat(TestAppenders.lines(log)).hasSize(5).allMatch(l -> l.startsWith("day 9 "));
+    }
+
+    /**
+     * An appender that logs rarely (errors only) started on day 0 and logged nothing that day: its
+     * live file was empty when the day ended. The first lines of day 1 used to be written into the
+     * file of day 0's period, so the next write rolled them into an archive named for day 0. An empty
+     * file at a period's end now starts the new period, without an archive of its own.
+     */
+    @Test
+    void aPeriodThatEndsWithAnEmptyLiveFileStartsTheNextOneWithoutAnArchive() throws Exception {
+        Path log = dir.resolve("errors.log");
+        AtomicLong clock = new AtomicLong(NOON);
+        LockFreeFileAppender appender = TestAppenders.create(context, log, a -> {
+            a.setFileNamePattern(dir.resolve("errors.%d{yyyy-MM-dd}.log").toString());
+            a.setFlushInterval(Duration.valueOf("10 milliseconds"));
+        });
+        appender.clock = clock::get;
+        appender.start();
+        clock.set(NOON + DAY); // day 0 ends with nothing logged
+        int events = 0;
+        for (int k = 0; k < 3; k++) { // one write each
+            appender.doAppend(TestAppenders.event(context, Level.WARN, "day 1 line " + k));
+            int expected = ++events;
+            Awaitility.await().atMost(java.time.Duration.ofSeconds(10))
+                    .until(() -> appender.getStatistics().eventsWritten() == expected);
+        }
+        clock.set(NOON + 2 * DAY);
+        appender.doAppend(TestAppenders.event(context, Level.WARN, "day 2 line 0"));
+        appender.stop();
+        List<String> names;
+        try (Stream<Path> files = Files.list(dir)) {
+            names = files.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("errors.2026")).sorted().toList();
+        }
+        assertThat(names).as("archives; statuses: %s", TestAppenders.statuses(context))
+                .containsExactly("errors.2026-03-02.log");
+        assertThat(TestAppenders.lines(dir.resolve("errors.2026-03-02.log")))
+                .containsExactly("day 1 line 0", "day 1 line 1", "day 1 line 2");
+        assertThat(TestAppenders.lines(log)).containsExactly("day 2 line 0");
+    }
+
+    /**
+     * logrotate's {@code copytruncate} emptied the live file after the last write of day 0: at
+     * the first write of day 1 the sink rolled the emptied file into day 0's archive, an empty one.
+     * The sink reads the file's size when a period is over, and an emptied file starts the new
+     * period in place.
+     */
+    @Test
+    void aLiveFileTruncatedByAnotherToolBeforeThePeriodEndsIsNotRolledIntoAnEmptyArchive() throws Exception {
+        AtomicLong clock = new AtomicLong(NOON);
+        Path log = dir.resolve("app.log");
+        RollingLogSink sink = new RollingLogSink(log, new RollingLogSink.Settings(
+                dir.resolve("app.%d{yyyy-MM-dd}.log").toString(), 0, 0, 0, false), context,
+                clock::get, TestAppenders.status(context), "truncated");
+        try {
+            sink.write(ByteBuffer.wrap("day 0\n".getBytes(StandardCharsets.US_ASCII)));
+            try (FileChannel outside = FileChannel.open(log, StandardOpenOption.WRITE)) {
+                outside.truncate(0); // copytruncate, after the day's last write
+            }
+            clock.set(NOON + DAY);
+            assertThat(sink.shouldRoll(0, 10)).as("the first write of day 1, to an emptied file").isFalse();
+            sink.write(ByteBuffer.wrap("day 1\n".getBytes(StandardCharsets.US_ASCII)));
+            assertThat(sink.shouldRoll(0, 10)).as("a later write of day 1").isFalse();
+            clock.set(NOON + 2 * DAY);
+            assertThat(sink.shouldRoll(0, 10)).as("the first write of day 2").isTrue();
+            sink.roll();
+        } finally {
+            sink.close();
+        }
+        List<String> names;
+        try (Stream<Path> files = Files.list(dir)) {
+            names = files.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("app.2026")).sorted().toList();
+        }
+        assertThat(names).containsExactly("app.2026-03-02.log");
+        assertThat(TestAppenders.lines(dir.resolve("app.2026-03-02.log"))).containsExactly("day 1");
+    }
+
+    /**
+     * A stop that timed out while the drainer was held in a write closed the sink and shut its
+     * archiver down; let go, the drainer reopened the live file, wrote on, and rolled: the live file
+     * was renamed after {@code stop()} returned, its compression refused (the archiver was gone), and
+     * the name rolled again and again. Now the drainer finds the sink closed: nothing is written,
+     * renamed or compressed, and the next start writes what the journal kept, each line once.
+     */
+    @Test
+    void aDrainerThatOutlivesATimedOutStopNeitherWritesNorRolls() throws Exception {
+        Path log = dir.resolve("held.log");
+        GatedSink[] gate = new GatedSink[1];
+        java.util.function.Consumer<LockFreeFileAppender> settings = a -> {
+            a.setName("held");
+            a.setFileNamePattern(dir.resolve("held.%d{yyyy-MM-dd}.%i.log.gz").toString());
+            a.setMaxFileSize(new FileSize(1024));
+            a.setFlushInterval(Duration.valueOf("10 milliseconds"));
+            a.setStopTimeout(Duration.valueOf("300 milliseconds"));
+        };
+        LockFreeFileAppender appender = TestAppenders.create(context, log, settings.andThen(
+                a -> a.setSinkDecorator(s -> gate[0] = new GatedSink(s))));
+        appender.clock = () -> NOON;
+        appender.start();
+        int events = 400; // 400 lines of 60 bytes: a roll every 17 lines
+        for (int n = 0; n < events; n++) {
+            appender.doAppend(TestAppenders.event(context, Level.INFO, line(0, n)));
+        }
+        assertThat(gate[0].firstWriteArrived.await(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        Thread drainer = Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.getName().equals("lockfreelog-drainer-held")).findFirst().orElseThrow();
+        appender.stop(); // times out: the drainer is held in its first write
+        assertThat(drainer.isAlive()).as("the drainer outlived the stop").isTrue();
+        List<String> atStop = fileNames(dir);
+        gate[0].open();
+        drainer.join(10_000);
+        assertThat(drainer.isAlive()).as("the drainer ended").isFalse();
+        assertThat(fileNames(dir)).as("renamed or compressed after stop() returned").isEqualTo(atStop)
+                .containsExactly("held.log");
+        assertThat(Files.size(log)).as("written after stop() returned").isZero();
+        assertThat(TestAppenders.statusMessages(context, Status.WARN)).as("the drainer said why it ended")
+                .anyMatch(m -> m.contains("is closed (the appender stopped, and its stop timed out before this write)"));
+
+        LockFreeFileAppender next = TestAppenders.create(context, log, settings);
+        next.clock = () -> NOON;
+        next.start();
+        next.stop();
+        assertThat(next.getStatistics().recoveredFrames()).isEqualTo(events);
+        List<String> all = new ArrayList<>();
+        List<Path> archives = listArchives(dir);
+        assertThat(archives).as(TestAppenders.statuses(context)).isNotEmpty();
+        for (Path archive : archives) {
+            all.addAll(splitLines(gunzip(archive)));
+        }
+        all.addAll(splitLines(Files.readAllBytes(log)));
+        List<String> expected = new ArrayList<>();
+        for (int n = 0; n < events; n++) {
+            expected.add(line(0, n));
+        }
+        assertThat(all).hasSize(events + 1);
+        assertThat(all.subList(0, events)).as("each line once, in order").isEqualTo(expected);
+        assertThat(all.get(events)).as("the appender's own line after recovery").startsWith("Recovered 400 event(s)");
+    }
+
+    /** A rolling sink once closed neither writes nor rolls: the live file keeps its name and content. */
+    @Test
+    void aClosedRollingSinkRefusesToWriteOrRoll() throws Exception {
+        Path log = dir.resolve("closed.log");
+        RollingLogSink sink = new RollingLogSink(log, new RollingLogSink.Settings(
+                dir.resolve("closed.%d{yyyy-MM-dd}.%i.log.gz").toString(), 64, 0, 0, false), context,
+                () -> NOON, TestAppenders.status(context), "closed");
+        ByteBuffer first = ByteBuffer.wrap((line(0, 0) + "\n").getBytes(StandardCharsets.US_ASCII));
+        while (first.hasRemaining()) {
+            sink.write(first);
+        }
+        sink.close();
+        assertThat(sink.shouldRoll(0, 100)).as("a closed sink has nothing to roll").isFalse();
+        org.assertj.core.api.Assertions.assertThatThrownBy(sink::roll).isInstanceOf(IOException.class)
+                .hasMessageContaining("closed");
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                () -> sink.write(ByteBuffer.wrap("late\n".getBytes(StandardCharsets.US_ASCII))))
+                .isInstanceOf(IOException.class).hasMessageContaining("closed");
+        assertThat(fileNames(dir)).containsExactly("closed.log");
+        assertThat(TestAppenders.lines(log)).containsExactly(line(0, 0));
+    }
+
+    private static List<String> fileNames(Path folder) throws IOException {
+        try (Stream<Path> files = Files.list(folder)) {
+            return files.filter(Files::isRegularFile).map(p -> p.getFileName().toString()).sorted().toList();
+        }
     }
 
     @Test

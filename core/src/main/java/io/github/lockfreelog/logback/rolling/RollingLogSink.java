@@ -8,6 +8,7 @@ import io.github.lockfreelog.files.SharedFileLock;
 import io.github.lockfreelog.journal.JournalSlots;
 import io.github.lockfreelog.logback.rolling.RolledFileCompressor.Leftover;
 import io.github.lockfreelog.sink.FileLogSink;
+import io.github.lockfreelog.sink.LogClosedException;
 import io.github.lockfreelog.sink.LogSink;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -48,6 +49,10 @@ import java.util.function.LongSupplier;
  *
  * <p>A roll that cannot complete (an archive folder that is read-only or gone) never stops the
  * live file: it is written on and the roll tried again later ({@link #roll}).
+ *
+ * <p>Once closed, the sink stays closed: it never writes, rolls or compresses again (a drainer
+ * that outlived a stop which timed out finds it closed: {@link LogClosedException}). A roll under way
+ * when it is closed finishes first, so no file is renamed after {@link #close} returned.
  */
 public final class RollingLogSink implements LogSink {
 
@@ -72,6 +77,9 @@ public final class RollingLogSink implements LogSink {
     private final Archiver archiver;
     private final long minLifetimeNanos;
 
+    /** Held by a roll while it renames and hands on, and by {@link #close}: no roll runs after close. */
+    private final Object rollOrClose = new Object();
+    private volatile boolean closed;
     private FileLogSink live;
     private final SharedFileLock rollLock;
     private final RollRetry retry;
@@ -198,6 +206,9 @@ public final class RollingLogSink implements LogSink {
      */
     @Override
     public boolean shouldRoll(long pendingBytes, int nextBytes) {
+        if (closed) {
+            return false; // nothing is rolled once closed; the next write says so
+        }
         if (pendingBytes == 0) {
             readClocks();
         }
@@ -216,21 +227,46 @@ public final class RollingLogSink implements LogSink {
      */
     @Override
     public void roll() throws IOException {
+        awaitMinimumLifetime();
         try {
-            rollOnce();
+            synchronized (rollOrClose) {
+                if (closed) {
+                    throw new LogClosedException(file.toString());
+                }
+                rollOnce();
+            }
         } finally {
             readClocks(); // for the events after it in the same write: a new period, or a retry held back
         }
     }
 
-    /** What {@link #shouldRoll} decides by: whether a roll may be tried now, and whether the period is over. */
+    /**
+     * What {@link #shouldRoll} decides by: whether a roll may be tried now, and whether the period is
+     * over. A period that ended with the live file empty (nothing logged, or emptied by logrotate's
+     * {@code copytruncate}) has nothing to archive: the new period starts in the same file, so the
+     * next lines are named for their period. Its size is read only when a period is over.
+     */
     private void readClocks() {
         rollAllowed = retry.allows(System.nanoTime());
-        periodOver = clock.getAsLong() >= naming.nextPeriodMillis();
+        long now = clock.getAsLong();
+        periodOver = now >= naming.nextPeriodMillis();
+        if (periodOver && liveFileEmpty()) {
+            naming.startPeriod(Instant.ofEpochMilli(now));
+            periodOver = false;
+        }
+    }
+
+    /** Whether the live file is empty now; when its size cannot be read, what this sink last knew. */
+    private boolean liveFileEmpty() {
+        try {
+            size = live.size();
+        } catch (IOException e) {
+            // the next write finds out and reports it; meanwhile the size counted stands
+        }
+        return size == 0;
     }
 
     private void rollOnce() throws IOException {
-        awaitMinimumLifetime();
         String target = null;
         try {
             SharedFileLock.Held rolling = rollLock.take();
@@ -306,13 +342,21 @@ public final class RollingLogSink implements LogSink {
     /**
      * Closes the live file and waits at most {@code timeoutNanos} (what is left of the appender's
      * {@code stopTimeout}) for compressions under way; an unfinished one is finished at the next start.
+     * A roll under way is waited for first (it waits at most {@link #ROLL_LOCK_WAIT_NANOS} for another
+     * process's roll); after it, nothing is written, renamed or compressed.
      */
     @Override
     public void close(long timeoutNanos) throws IOException {
+        closed = true;
         try {
-            live.close();
+            synchronized (rollOrClose) {
+                try {
+                    live.close();
+                } finally {
+                    rollLock.close();
+                }
+            }
         } finally {
-            rollLock.close();
             archiver.close(timeoutNanos);
         }
     }
