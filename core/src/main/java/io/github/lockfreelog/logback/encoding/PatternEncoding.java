@@ -74,9 +74,8 @@ public final class PatternEncoding {
     }
 
     /**
-     * Whether the layout's converter chain ({@code PatternLayoutBase.head}) can be read, which the
-     * fast path needs. {@code false} where the Logback version renamed the field or a native image
-     * lacks its reflection hint: every encoder then takes the ordinary path.
+     * Whether the layout's converter chain ({@code PatternLayoutBase.head}) can be read, which the fast path needs.
+     * {@code false} where the Logback version renamed the field or a native image lacks its reflection hint.
      */
     static boolean available() {
         return HEAD != null;
@@ -119,8 +118,8 @@ public final class PatternEncoding {
     }
 
     /**
-     * Encodes the event into this thread's buffer (a virtual thread's is lent from a pool: the
-     * caller gives it back with {@link #release} once it has used the bytes).
+     * Encodes the event into this thread's buffer (a virtual thread's is lent from a pool: the caller gives it back
+     * with {@link #release} once it has used the bytes; when a converter throws, it goes back before the throw).
      *
      * @return the scratch holding the bytes in {@code bytes[0..length)} (none while the layout is
      *         stopped), or {@code null} when the event is too long for the fast path, or a virtual
@@ -148,12 +147,12 @@ public final class PatternEncoding {
         try {
             return encodeInto(s, p, event);
         } catch (RuntimeException | Error failure) {
-            release(s); // a converter threw: a pooled scratch goes back, the caller counts the event
+            release(s);
             throw failure;
         }
     }
 
-    /** Writes the event's segments into {@code s}; {@code null} when the event is too long for the fast path. */
+    /** Writes the event's segments into {@code s}; {@code null} when it is too long for the fast path. */
     private Scratch encodeInto(Scratch s, EncodingPlan p, ILoggingEvent event) {
         final Segment[] segments = p.segments;
         final SegmentRun[] runs = p.runs;

@@ -2,10 +2,8 @@ package io.github.lockfreelog.logback.rolling;
 
 import ch.qos.logback.core.Context;
 import io.github.lockfreelog.diagnostics.StatusReporter;
-import io.github.lockfreelog.files.Mounts;
 import io.github.lockfreelog.files.SafeFiles;
 import io.github.lockfreelog.files.SharedFileLock;
-import io.github.lockfreelog.journal.JournalSlots;
 import io.github.lockfreelog.logback.rolling.RolledFileCompressor.Leftover;
 import io.github.lockfreelog.sink.FileLogSink;
 import io.github.lockfreelog.sink.LogClosedException;
@@ -41,7 +39,7 @@ import java.util.function.LongSupplier;
  * <p>Several instances may write and roll one log file. Each follows the live file by name (see
  * {@link FileLogSink#follow}): when another instance has rolled it, this one reopens the name
  * before its next write, and what it wrote meanwhile stays, in whole lines, at the end of the
- * file the other one renamed. A roll takes the roll lock ({@link #lockFileOf}) of the log file and renames the
+ * file the other one renamed. A roll takes the roll lock ({@link RollLock}) of the log file and renames the
  * live file only if the name still stands for the file this instance writes; if another instance
  * rolled it first, this one opens the new file instead of rolling that too. Where the file system
  * has no locks (ENOLCK) the roll goes on without the lock, after one WARN: safe while this process
@@ -65,8 +63,6 @@ public final class RollingLogSink implements LogSink {
     public static final long SHIPPER_BYTES_PER_SECOND = 20L << 20;
     /** Upper bound of the time a file is live at least, whatever its size. */
     static final long MAX_MIN_LIFETIME_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
-    /** How long a roll waits for another process's roll before it fails (and is tried again later). */
-    static final long ROLL_LOCK_WAIT_NANOS = TimeUnit.SECONDS.toNanos(5);
 
     private final Path file;
     private final long maxFileSize;
@@ -118,7 +114,7 @@ public final class RollingLogSink implements LogSink {
         long now = clock.getAsLong();
         try {
             opened = new FileLogSink(file, status);
-            lock = SharedFileLock.open(lockFileOf(file), ROLL_LOCK_WAIT_NANOS, this::rollingWithoutLock);
+            lock = RollLock.open(file, status);
             this.size = opened.size();
             // an existing live file belongs to the period it was last written in
             born = size > 0 ? Math.min(now, Files.getLastModifiedTime(file).toMillis()) : now;
@@ -185,15 +181,6 @@ public final class RollingLogSink implements LogSink {
     public long size() throws IOException {
         size = live.size(); // an outside tool may have truncated the file
         return size;
-    }
-
-    /**
-     * The roll lock file of {@code logFile} (a real path): {@code <log folder>/.lockfreelog/<log file name>.roll.lock}.
-     * Whoever rolls the file holds it while it checks that the live file is still the one it
-     * writes, renames it and opens the next one, so two instances never both rename it.
-     */
-    static Path lockFileOf(Path logFile) {
-        return logFile.resolveSibling(JournalSlots.JOURNAL_FOLDER).resolve(logFile.getFileName() + ".roll.lock");
     }
 
     /**
@@ -318,14 +305,6 @@ public final class RollingLogSink implements LogSink {
         archiver.cleanHistory(now);
     }
 
-    /** Says, once, that the roll lock's file system has no locks (ENOLCK), so rolls go on without it. */
-    private void rollingWithoutLock(IOException noLocks) {
-        status.warn("the roll lock " + lockFileOf(file) + " cannot be taken: " + Mounts.noLocksIn(lockFileOf(file)
-                .getParent()) + "; the log file " + file + " rolls without it, which is safe while no other process"
-                + " writes " + file + "; for several processes to write it, mount its folder with working locks (NFS:"
-                + " with its lock service running, not with nolock)", noLocks);
-    }
-
     /** Waits until the live file has been live for {@link #minLifetimeNanos}. */
     private void awaitMinimumLifetime() {
         for (long age; (age = System.nanoTime() - liveSince) < minLifetimeNanos;) {
@@ -342,7 +321,7 @@ public final class RollingLogSink implements LogSink {
     /**
      * Closes the live file and waits at most {@code timeoutNanos} (what is left of the appender's
      * {@code stopTimeout}) for compressions under way; an unfinished one is finished at the next start.
-     * A roll under way is waited for first (it waits at most {@link #ROLL_LOCK_WAIT_NANOS} for another
+     * A roll under way is waited for first (it waits at most {@link RollLock#WAIT_NANOS} for another
      * process's roll); after it, nothing is written, renamed or compressed.
      */
     @Override
