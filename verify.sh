@@ -42,3 +42,6 @@ fi
 
 # The release build: the bundle Maven Central would get (nothing is uploaded), and the jars built twice compared.
 ./.ci/check-release "$@"
+
+# README's examples from outside the tree: its install command, its Maven snippets, application.yml and logback.xml.
+./.ci/check-examples "$@"
