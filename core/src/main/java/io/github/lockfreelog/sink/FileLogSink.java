@@ -161,7 +161,7 @@ public final class FileLogSink implements LogSink {
 
     /** Closes the open file and opens the name again; see {@link #follow}. */
     public void reopen() throws IOException {
-        synchronized (opening) {
+        synchronized (opening) { // the drainer and stop() only (reopen or close the file); never on an append
             if (closed) {
                 throw new LogClosedException(file.toString());
             }
@@ -238,7 +238,7 @@ public final class FileLogSink implements LogSink {
 
     @Override
     public void close() throws IOException {
-        synchronized (opening) {
+        synchronized (opening) { // the drainer and stop() only (reopen or close the file); never on an append
             closed = true;
             try {
                 channel.close();

@@ -186,6 +186,7 @@ class ConsoleLogSinkTest {
                 }
             });
             interrupter.start();
+            writer.interrupt(); // at least the first write meets an interrupt, however late the interrupter starts
             try {
                 assertThat(writeRetrying(sink, src)).as("failed writes").isZero();
             } finally {

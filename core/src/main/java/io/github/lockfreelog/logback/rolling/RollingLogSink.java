@@ -216,7 +216,7 @@ public final class RollingLogSink implements LogSink {
     public void roll() throws IOException {
         awaitMinimumLifetime();
         try {
-            synchronized (rollOrClose) {
+            synchronized (rollOrClose) { // the drainer (a roll) and stop() only; never on an append
                 if (closed) {
                     throw new LogClosedException(file.toString());
                 }
@@ -328,7 +328,7 @@ public final class RollingLogSink implements LogSink {
     public void close(long timeoutNanos) throws IOException {
         closed = true;
         try {
-            synchronized (rollOrClose) {
+            synchronized (rollOrClose) { // the drainer (a roll) and stop() only; never on an append
                 try {
                     live.close();
                 } finally {
