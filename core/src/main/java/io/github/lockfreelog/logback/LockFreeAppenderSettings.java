@@ -61,8 +61,11 @@ public abstract class LockFreeAppenderSettings extends UnsynchronizedAppenderBas
     protected final void addSharedProblems(List<SettingProblem> problems) {
         if (encoder == null) {
             problems.add(new SettingProblem("encoder", null, "an encoder, e.g. <encoder><pattern>%d %m%n</pattern></encoder>"));
-        } else if (EncoderCharset.problemOf(encoder) != null) {
-            problems.add(EncoderCharset.problemOf(encoder));
+        } else {
+            SettingProblem charset = EncoderCharset.problemOf(encoder);
+            if (charset != null) {
+                problems.add(charset);
+            }
         }
         problems.addAll(engineConfig().logFile(Path.of("")).journalFile(Path.of("")).build().problems());
         checkPositive(problems, "maxBlockTime", maxBlockTime);
