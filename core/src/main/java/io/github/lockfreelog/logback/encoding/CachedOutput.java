@@ -4,7 +4,8 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 
 /**
  * Keeps, for one thread, a segment's output encoded as UTF-8 for one key: a level, a thread or
- * logger name, or (for {@code %date}) a millisecond.
+ * logger name, (for {@code %date}) a millisecond, or (for a {@link SegmentKind#KEYED} segment) the
+ * values its converter's output depends on.
  */
 final class CachedOutput {
 
@@ -13,10 +14,37 @@ final class CachedOutput {
     long millis;
     byte[] bytes = new byte[64];
     int length;
+    /** The values a {@link SegmentKind#KEYED} segment's kept output was written for. */
+    private Object[] values;
 
     /** Whether this holds the output for {@code key} (never {@code null}). */
     boolean holds(Object key) {
         return filled && (key == this.key || key.equals(this.key));
+    }
+
+    /** Whether this holds the output of a {@link SegmentKind#KEYED} segment for the values {@code keyed} reads of the event. */
+    boolean holds(ConverterShapes.Keyed keyed, ILoggingEvent event) {
+        if (!filled) {
+            return false;
+        }
+        for (int i = 0; i < values.length; i++) {
+            if (!java.util.Objects.equals(values[i], keyed.reader().read(event, i))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** As {@link #fill(Segment, ILoggingEvent, PatternEncoding.Scratch, Object, long)}, kept under the values {@code keyed} reads. */
+    boolean fill(Segment segment, ILoggingEvent event, PatternEncoding.Scratch s, ConverterShapes.Keyed keyed) {
+        filled = false;
+        if (values == null) {
+            values = new Object[keyed.count()];
+        }
+        for (int i = 0; i < values.length; i++) {
+            values[i] = keyed.reader().read(event, i);
+        }
+        return fill(segment, event, s, null, 0);
     }
 
     /**

@@ -16,7 +16,12 @@ import java.nio.charset.Charset;
 import java.nio.charset.CharsetEncoder;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Iterator;
+import java.util.List;
+import java.util.ServiceConfigurationError;
+import java.util.ServiceLoader;
 
 /**
  * Encodes an event of a plain {@link PatternLayoutEncoder} straight into a per-thread byte buffer
@@ -34,10 +39,12 @@ import java.util.Arrays;
  * <li>{@code %level}: the level; {@code %thread}: the thread's name; {@code %logger}: the logger's
  *     name (a few names per thread are kept); {@code %date}: the millisecond of the event.</li>
  * </ul>
- * {@code %msg} without padding is encoded from the message itself. Every other converter (Spring
- * Boot's, the user's, composite ones, {@code %ex}, {@code %X}...) writes into a reused
- * {@code StringBuilder} as in Logback, and its characters are encoded from there
- * ({@link SegmentKind} lists the kinds).
+ * {@code %msg} without padding is encoded from the message itself. Converters that a
+ * {@link ConverterShapes} provider describes (the Spring Boot starter's, for Spring Boot's
+ * {@code %clr}, {@code %esb} and {@code %correlationId}) are taken apart or kept by the values they
+ * depend on. Every other converter (the user's, composite ones, {@code %ex} of an event with a
+ * throwable, {@code %X}...) writes into a reused {@code StringBuilder} as in Logback, and its
+ * characters are encoded from there ({@link SegmentKind} lists the kinds).
  *
  * <p>Used only where the result is the same by construction: the encoder is exactly
  * {@code PatternLayoutEncoder} or {@code LayoutWrappingEncoder} (the Spring Boot starter's), its
@@ -49,6 +56,8 @@ public final class PatternEncoding {
     /** Events longer than this many bytes are encoded the ordinary way (and the buffers stay small). */
     static final int MAX_BYTES = 16 * 1024;
     private static final VarHandle HEAD = headHandle();
+    /** The {@link ConverterShapes} providers on this library's class path, found once. */
+    private static final List<ConverterShapes> SHAPES = loadShapes();
 
     private final PatternLayout layout;
     /** The plan of the layout's current converter chain; rebuilt if the layout is started again. */
@@ -71,6 +80,29 @@ public final class PatternEncoding {
         } catch (ReflectiveOperationException | RuntimeException e) {
             return null; // Logback on the module path, or another version: the ordinary path is used
         }
+    }
+
+    private static List<ConverterShapes> loadShapes() {
+        List<ConverterShapes> found = new ArrayList<>();
+        try {
+            Iterator<ConverterShapes> providers = ServiceLoader.load(ConverterShapes.class, PatternEncoding.class.getClassLoader())
+                    .iterator();
+            while (providers.hasNext()) {
+                try {
+                    found.add(providers.next());
+                } catch (ServiceConfigurationError | LinkageError e) {
+                    // a provider whose classes are missing here (Spring Boot's, without Spring Boot): left out
+                }
+            }
+        } catch (ServiceConfigurationError | RuntimeException | LinkageError e) {
+            // none usable: every converter is written as Logback writes it
+        }
+        return List.copyOf(found);
+    }
+
+    /** The names of the {@link ConverterShapes} providers in use, for the appender's start-up report and for tests. */
+    public static List<String> shapeProviders() {
+        return SHAPES.stream().map(provider -> provider.getClass().getName()).toList();
     }
 
     /**
@@ -137,8 +169,8 @@ public final class PatternEncoding {
         }
         Converter<ILoggingEvent> head = (Converter<ILoggingEvent>) HEAD.get(layout);
         EncodingPlan p = plan;
-        if (p == null || p.head != head) {
-            p = new EncodingPlan(head);
+        if (p == null || p.head != head || !p.isCurrent()) {
+            p = new EncodingPlan(head, SHAPES);
             plan = p;
         }
         if (s.plan != p) {

@@ -20,15 +20,58 @@ import java.nio.charset.StandardCharsets;
  */
 final class Segment {
 
+    /** Levels as {@link #levelIndex} numbers them: the levels an event can have. */
+    static final Level[] LEVELS = {Level.TRACE, Level.DEBUG, Level.INFO, Level.WARN, Level.ERROR};
+
     final Converter<ILoggingEvent> converter;
     final SegmentKind kind;
     /** The output of a {@link SegmentKind#CONSTANT} segment. */
     final byte[] constant;
+    /** The outputs of a {@link SegmentKind#BY_LEVEL} segment, by {@link #levelIndex}. */
+    final byte[][] byLevel;
+    /** What a {@link SegmentKind#KEYED} segment's output depends on. */
+    final ConverterShapes.Keyed keyed;
 
-    private Segment(Converter<ILoggingEvent> converter, SegmentKind kind, byte[] constant) {
+    private Segment(Converter<ILoggingEvent> converter, SegmentKind kind, byte[] constant, byte[][] byLevel,
+            ConverterShapes.Keyed keyed) {
         this.converter = converter;
         this.kind = kind;
         this.constant = constant;
+        this.byLevel = byLevel;
+        this.keyed = keyed;
+    }
+
+    private Segment(Converter<ILoggingEvent> converter, SegmentKind kind, byte[] constant) {
+        this(converter, kind, constant, null, null);
+    }
+
+    /** A segment that writes {@code bytes} for every event. */
+    static Segment constant(byte[] bytes) {
+        return new Segment(null, SegmentKind.CONSTANT, bytes);
+    }
+
+    /** A segment that writes {@code outputs[levelIndex(level)]}: a constant where all are the same. */
+    static Segment byLevel(byte[][] outputs) {
+        for (byte[] output : outputs) {
+            if (!java.util.Arrays.equals(output, outputs[0])) {
+                return new Segment(null, SegmentKind.BY_LEVEL, null, outputs, null);
+            }
+        }
+        return constant(outputs[0]);
+    }
+
+    /** The segment of a converter whose output depends only on the values {@code keyed} reads. */
+    static Segment keyed(Converter<ILoggingEvent> c, ConverterShapes.Keyed keyed) {
+        return new Segment(c, SegmentKind.KEYED, null, null, keyed);
+    }
+
+    /** The index of {@code level} in {@link #LEVELS}, or -1 for another level (or none). */
+    static int levelIndex(Level level) {
+        if (level == null) {
+            return -1;
+        }
+        int index = level.toInt() / Level.DEBUG_INT;
+        return index >= 0 && index < LEVELS.length && LEVELS[index] == level ? index : -1;
     }
 
     /** The segment of converter {@code c}: its kind is decided by its exact class. */
@@ -110,6 +153,14 @@ final class Segment {
                 int index = kind == SegmentKind.LEVEL ? ((Level) key).toInt() / Level.DEBUG_INT : key.hashCode();
                 CachedOutput kept = cache[index & (cache.length - 1)];
                 yield (kept.holds(key) || kept.fill(this, event, s, key, 0)) && s.put(kept.bytes, kept.length);
+            }
+            case BY_LEVEL -> {
+                int index = levelIndex(event.getLevel());
+                yield index >= 0 && s.put(byLevel[index], byLevel[index].length); // another level: the encoder's way
+            }
+            case KEYED -> {
+                CachedOutput kept = cache[0];
+                yield (kept.holds(keyed, event) || kept.fill(this, event, s, keyed)) && s.put(kept.bytes, kept.length);
             }
             case THROWABLE -> event.getThrowableProxy() == null || writeOther(event, s);
             case OTHER -> writeOther(event, s);

@@ -3,7 +3,8 @@ package io.github.lockfreelog.logback.encoding;
 /**
  * What the whole output of one converter of a pattern (padding included) depends on, and so how
  * many of its encoded outputs each thread keeps. Only Logback's own converters, of exactly their
- * class, get a kind other than {@link #OTHER} (see {@link Segment#of}).
+ * class, and those a {@link ConverterShapes} provider describes get a kind other than {@link #OTHER}
+ * (see {@link Segment#of} and {@link EncodingPlan}).
  */
 enum SegmentKind {
     /** Literal text and {@code %n}: the same bytes for every event, encoded once per plan. */
@@ -16,6 +17,13 @@ enum SegmentKind {
     LOGGER(32),
     /** {@code %date}: the output for the millisecond of the last event. */
     DATE(1),
+    /**
+     * The prefix or the suffix that a {@link ConverterShapes.Wrapper} composite writes around its
+     * children ({@code %clr}'s colour codes): one output per level, encoded once per plan.
+     */
+    BY_LEVEL(0),
+    /** A {@link ConverterShapes.Keyed} converter: the output for the last values it depends on. */
+    KEYED(1),
     /** {@code %msg} without padding: the message is encoded itself, nothing is kept. */
     MESSAGE(0),
     /**
@@ -32,5 +40,13 @@ enum SegmentKind {
 
     SegmentKind(int keptOutputs) {
         this.keptOutputs = keptOutputs;
+    }
+
+    /**
+     * Whether a segment of this kind may be part of a {@link SegmentRun}: its output depends on
+     * nothing, or only on the event's millisecond, level, thread name or logger name.
+     */
+    boolean joinsRuns() {
+        return this == CONSTANT || this == BY_LEVEL || this == LEVEL || this == THREAD || this == LOGGER || this == DATE;
     }
 }

@@ -4,11 +4,12 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 
 /**
  * Consecutive segments of a plan whose outputs a thread keeps ({@link SegmentKind#keptOutputs} or
- * constant), at most one of each kind that depends on the event: together their output depends only
+ * constant, or a prefix or suffix by level): together their output depends only
  * on the event's millisecond, level, thread name and logger name (those the run has segments for),
  * so a thread keeps it whole ({@link Kept}) and writes it with one copy while those stay the same, as
- * they do for a busy thread's lines of one millisecond. Spring Boot's file pattern has one such run
- * from {@code %d} to the {@code " : "} before the message.
+ * they do for a busy thread's lines of one millisecond. Spring Boot's file pattern has two such runs:
+ * from {@code %d} to {@code "--- "}, and from {@code "["} before the thread to the {@code " : "} before
+ * the message (its {@code %esb} converters between them are {@link SegmentKind#KEYED}).
  */
 final class SegmentRun {
 
@@ -40,7 +41,7 @@ final class SegmentRun {
 
     /**
      * The runs of {@code segments}, indexed by their first segment ({@code null} elsewhere): every
-     * longest stretch of two or more kept segments that has at most one segment of each kind.
+     * longest stretch of two or more segments whose kinds {@link SegmentKind#joinsRuns() join runs}.
      */
     static SegmentRun[] of(Segment[] segments) {
         SegmentRun[] runs = new SegmentRun[segments.length];
@@ -48,13 +49,11 @@ final class SegmentRun {
         while (first < segments.length) {
             int end = first;
             int kinds = 0; // the kinds that depend on the event, seen in this run, as bits
-            while (end < segments.length && isKept(segments[end].kind)) {
+            while (end < segments.length && segments[end].kind.joinsRuns()) {
                 SegmentKind kind = segments[end].kind;
                 if (kind != SegmentKind.CONSTANT) {
-                    if (has(kinds, kind)) {
-                        break; // a second one of a kind: the run ends before it
-                    }
-                    kinds |= bit(kind);
+                    // a prefix or suffix by level depends on what %level does; two segments of one kind on the same key
+                    kinds |= bit(kind == SegmentKind.BY_LEVEL ? SegmentKind.LEVEL : kind);
                 }
                 end++;
             }
@@ -66,10 +65,6 @@ final class SegmentRun {
             }
         }
         return runs;
-    }
-
-    private static boolean isKept(SegmentKind kind) {
-        return kind == SegmentKind.CONSTANT || kind.keptOutputs > 0;
     }
 
     /** A thread's kept output of one run, for the keys it was written for. */

@@ -35,17 +35,23 @@ class SegmentRunTest {
     final LoggerContext context = TestAppenders.newContext();
 
     @Test
-    void aRunIsEachLongestStretchOfKeptSegmentsWithAtMostOneOfEachKind() {
+    void aRunIsEachLongestStretchOfSegmentsThatDependOnlyOnTheKeysARunKeeps() {
         // Spring Boot's file pattern: one run from the date to the " : " before the message
         Segment[] boot = segments(List.of(new DateConverter(), literal(" "), new LevelConverter(), literal(" 12345 --- ["),
                 new ThreadConverter(), literal("] "), new LoggerConverter(), literal(" : "), new MessageConverter(),
                 new LineSeparatorConverter(), new ThrowableProxyConverter()));
         assertThat(describe(boot)).containsExactly("0..8");
 
-        // a second date ends the run before it, and the next one starts there
+        // two dates depend on the same millisecond: one run
         Segment[] twoDates = segments(List.of(new DateConverter(), literal("|"), new DateConverter(), literal("|"),
                 new LevelConverter()));
-        assertThat(describe(twoDates)).containsExactly("0..2", "2..5");
+        assertThat(describe(twoDates)).containsExactly("0..5");
+
+        // prefixes and suffixes by level (Spring Boot's %clr with colours) join the run around the level
+        Segment[] coloured = {Segment.byLevel(new byte[][] {{'a'}, {'b'}, {'c'}, {'d'}, {'e'}}), Segment.of(new LevelConverter()),
+            Segment.byLevel(new byte[][] {{'z'}, {'y'}, {'x'}, {'w'}, {'v'}}), Segment.of(new MessageConverter())};
+        assertThat(coloured[0].kind).isEqualTo(SegmentKind.BY_LEVEL);
+        assertThat(describe(coloured)).containsExactly("0..3");
 
         // a lone kept segment is no run; the message and other converters end a run
         Segment[] apart = segments(List.of(literal("a"), new MessageConverter(), literal("b"), new LineSeparatorConverter(),
