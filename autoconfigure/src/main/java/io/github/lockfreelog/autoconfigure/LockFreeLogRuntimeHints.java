@@ -23,6 +23,12 @@ class LockFreeLogRuntimeHints implements RuntimeHintsRegistrar {
     /** The chain's field in {@link #PATTERN_LAYOUT_BASE}. */
     static final String PATTERN_HEAD_FIELD = "head";
 
+    /** Logback's class whose private options the starter reads for {@code %correlationId} ({@code SpringBootConverterShapes}). */
+    static final String DYNAMIC_CONVERTER = "ch.qos.logback.core.pattern.DynamicConverter";
+
+    /** The options' field in {@link #DYNAMIC_CONVERTER}. */
+    static final String OPTION_LIST_FIELD = "optionList";
+
     /** The JDK class through which core's {@code io.github.lockfreelog.files.FileMapping} unmaps the journal before Java 22. */
     static final String UNSAFE = "sun.misc.Unsafe";
 
@@ -32,6 +38,7 @@ class LockFreeLogRuntimeHints implements RuntimeHintsRegistrar {
     @Override
     public void registerHints(RuntimeHints hints, ClassLoader classLoader) {
         hints.reflection().registerType(TypeReference.of(PATTERN_LAYOUT_BASE), type -> type.withField(PATTERN_HEAD_FIELD));
+        hints.reflection().registerType(TypeReference.of(DYNAMIC_CONVERTER), type -> type.withField(OPTION_LIST_FIELD));
         hints.reflection().registerType(TypeReference.of(UNSAFE), type -> type.withField("theUnsafe")
                 .withMethod("invokeCleaner", List.of(TypeReference.of(ByteBuffer.class)), ExecutableMode.INVOKE));
         // The removed and renamed lockfreelog.* properties are read from the metadata while logging starts.

@@ -31,6 +31,10 @@ class LockFreeLogRuntimeHintsTests {
                 .getDeclaredField(LockFreeLogRuntimeHints.PATTERN_HEAD_FIELD);
         assertThat(head.getType()).isEqualTo(Converter.class);
         assertThat(RuntimeHintsPredicates.reflection().onFieldAccess(head)).accepts(hints);
+        Field options = Class.forName(LockFreeLogRuntimeHints.DYNAMIC_CONVERTER)
+                .getDeclaredField(LockFreeLogRuntimeHints.OPTION_LIST_FIELD);
+        assertThat(options.getType()).isEqualTo(java.util.List.class);
+        assertThat(RuntimeHintsPredicates.reflection().onFieldAccess(options)).accepts(hints);
     }
 
     @Test

@@ -52,7 +52,15 @@ final class EventWriter {
                     + PatternEncoding.logbackVersion() + ": its converter chain cannot be read)" + suffix
                     + ", so events are encoded by the encoder itself, which allocates per event");
         }
-        return new EventWriter(encoder, guard, dropBelow, new EncodingFailures(settings, suffix));
+        EventWriter writer = new EventWriter(encoder, guard, dropBelow, new EncodingFailures(settings, suffix));
+        if (writer.patternEncoding != null) {
+            java.util.List<String> offPath = writer.patternEncoding.convertersOffTheFastPath();
+            if (!offPath.isEmpty()) {
+                settings.addInfo("These converters of the pattern" + suffix + " write into a builder for every event, as in"
+                        + " Logback's own path (the rest of each line is encoded without allocating): " + String.join(", ", offPath));
+            }
+        }
+        return writer;
     }
 
     /**

@@ -150,6 +150,22 @@ public final class PatternEncoding {
     }
 
     /**
+     * The classes of the layout's converters that write into a builder for every event, which then is
+     * encoded (the allocating part of Logback's own path), in pattern order: empty when every converter
+     * is kept, taken apart or written straight (a throwable converter counts only for events with a
+     * throwable, and is not listed). For the appender's start-up report and for tests.
+     */
+    @SuppressWarnings("unchecked")
+    public List<String> convertersOffTheFastPath() {
+        if (!layout.isStarted()) {
+            return List.of();
+        }
+        EncodingPlan p = new EncodingPlan((Converter<ILoggingEvent>) HEAD.get(layout), SHAPES);
+        return Arrays.stream(p.segments).filter(segment -> segment.kind == SegmentKind.OTHER)
+                .map(segment -> segment.converter.getClass().getName()).toList();
+    }
+
+    /**
      * Encodes the event into this thread's buffer (a virtual thread's is lent from a pool: the caller gives it back
      * with {@link #release} once it has used the bytes; when a converter throws, it goes back before the throw).
      *
