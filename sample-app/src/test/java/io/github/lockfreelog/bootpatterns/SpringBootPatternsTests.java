@@ -1,4 +1,4 @@
-package io.github.lockfreelog.sample;
+package io.github.lockfreelog.bootpatterns;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
