@@ -29,6 +29,9 @@ class LockFreeLogRuntimeHints implements RuntimeHintsRegistrar {
     /** The options' field in {@link #DYNAMIC_CONVERTER}. */
     static final String OPTION_LIST_FIELD = "optionList";
 
+    /** Spring Boot's structured encoder, whose private formatter and charset the starter reads ({@code SpringBootEncoderTexts}). */
+    static final String STRUCTURED_LOG_ENCODER = "org.springframework.boot.logging.logback.StructuredLogEncoder";
+
     /** The JDK class through which core's {@code io.github.lockfreelog.files.FileMapping} unmaps the journal before Java 22. */
     static final String UNSAFE = "sun.misc.Unsafe";
 
@@ -39,6 +42,8 @@ class LockFreeLogRuntimeHints implements RuntimeHintsRegistrar {
     public void registerHints(RuntimeHints hints, ClassLoader classLoader) {
         hints.reflection().registerType(TypeReference.of(PATTERN_LAYOUT_BASE), type -> type.withField(PATTERN_HEAD_FIELD));
         hints.reflection().registerType(TypeReference.of(DYNAMIC_CONVERTER), type -> type.withField(OPTION_LIST_FIELD));
+        hints.reflection().registerType(TypeReference.of(STRUCTURED_LOG_ENCODER),
+                type -> type.withField("formatter").withField("charset"));
         hints.reflection().registerType(TypeReference.of(UNSAFE), type -> type.withField("theUnsafe")
                 .withMethod("invokeCleaner", List.of(TypeReference.of(ByteBuffer.class)), ExecutableMode.INVOKE));
         // The removed and renamed lockfreelog.* properties are read from the metadata while logging starts.

@@ -35,6 +35,10 @@ class LockFreeLogRuntimeHintsTests {
                 .getDeclaredField(LockFreeLogRuntimeHints.OPTION_LIST_FIELD);
         assertThat(options.getType()).isEqualTo(java.util.List.class);
         assertThat(RuntimeHintsPredicates.reflection().onFieldAccess(options)).accepts(hints);
+        for (String name : java.util.List.of("formatter", "charset")) {
+            Field field = Class.forName(LockFreeLogRuntimeHints.STRUCTURED_LOG_ENCODER).getDeclaredField(name);
+            assertThat(RuntimeHintsPredicates.reflection().onFieldAccess(field)).as(name).accepts(hints);
+        }
     }
 
     @Test

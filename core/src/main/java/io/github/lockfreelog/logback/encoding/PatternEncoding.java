@@ -46,6 +46,10 @@ import java.util.ServiceLoader;
  * throwable, {@code %X}...) writes into a reused {@code StringBuilder} as in Logback, and its
  * characters are encoded from there ({@link SegmentKind} lists the kinds).
  *
+ * <p>An encoder that an {@link EncoderTexts} provider knows (the Spring Boot starter's, for Spring
+ * Boot's structured formats) is served too: its text for the event is encoded straight into the
+ * thread's buffer, in place of the encoder's own {@code byte[]}.
+ *
  * <p>Used only where the result is the same by construction: the encoder is exactly
  * {@code PatternLayoutEncoder} or {@code LayoutWrappingEncoder} (the Spring Boot starter's), its
  * layout exactly {@code PatternLayout} (its converters may be any), its charset UTF-8, and the
@@ -57,9 +61,14 @@ public final class PatternEncoding {
     static final int MAX_BYTES = 16 * 1024;
     private static final VarHandle HEAD = headHandle();
     /** The {@link ConverterShapes} providers on this library's class path, found once. */
-    private static final List<ConverterShapes> SHAPES = loadShapes();
+    private static final List<ConverterShapes> SHAPES = load(ConverterShapes.class);
+    /** The {@link EncoderTexts} providers on this library's class path, found once. */
+    private static final List<EncoderTexts> TEXTS = load(EncoderTexts.class);
 
+    /** The pattern layout encoded here, or {@code null} where {@link #text} is. */
     private final PatternLayout layout;
+    /** The text of an encoder a {@link EncoderTexts} provider knows, or {@code null} where {@link #layout} is. */
+    private final EncoderTexts.EventText text;
     /** The plan of the layout's current converter chain; rebuilt if the layout is started again. */
     private volatile EncodingPlan plan;
 
@@ -68,8 +77,9 @@ public final class PatternEncoding {
     /** Virtual threads borrow one: see {@link ScratchPool}. */
     final ScratchPool pool = ScratchPool.forThisMachine();
 
-    private PatternEncoding(PatternLayout layout) {
+    private PatternEncoding(PatternLayout layout, EncoderTexts.EventText text) {
         this.layout = layout;
+        this.text = text;
         VirtualThreads.isCurrent(); // loaded now, not inside a virtual caller's first event (which would pin it)
     }
 
@@ -82,11 +92,10 @@ public final class PatternEncoding {
         }
     }
 
-    private static List<ConverterShapes> loadShapes() {
-        List<ConverterShapes> found = new ArrayList<>();
+    private static <T> List<T> load(Class<T> service) {
+        List<T> found = new ArrayList<>();
         try {
-            Iterator<ConverterShapes> providers = ServiceLoader.load(ConverterShapes.class, PatternEncoding.class.getClassLoader())
-                    .iterator();
+            Iterator<T> providers = ServiceLoader.load(service, PatternEncoding.class.getClassLoader()).iterator();
             while (providers.hasNext()) {
                 try {
                     found.add(providers.next());
@@ -122,7 +131,34 @@ public final class PatternEncoding {
     /** The fast path for this encoder, or {@code null} where it would not give the same bytes. */
     public static PatternEncoding of(Encoder<ILoggingEvent> encoder) {
         PatternLayout layout = eligibleLayout(encoder);
-        return HEAD == null || layout == null ? null : new PatternEncoding(layout);
+        if (layout != null) {
+            return HEAD == null ? null : new PatternEncoding(layout, null);
+        }
+        EncoderTexts.EventText text = textOf(encoder);
+        return text == null ? null : new PatternEncoding(null, text);
+    }
+
+    /** The text of {@code encoder} from the first provider that knows it, or {@code null}. */
+    private static EncoderTexts.EventText textOf(Encoder<ILoggingEvent> encoder) {
+        if (encoder == null) {
+            return null;
+        }
+        for (EncoderTexts provider : TEXTS) {
+            try {
+                EncoderTexts.EventText text = provider.textOf(encoder);
+                if (text != null) {
+                    return text;
+                }
+            } catch (RuntimeException | LinkageError e) {
+                // a provider that cannot answer: the encoder encodes its events itself
+            }
+        }
+        return null;
+    }
+
+    /** The names of the {@link EncoderTexts} providers in use, for tests. */
+    public static List<String> textProviders() {
+        return TEXTS.stream().map(provider -> provider.getClass().getName()).toList();
     }
 
     /**
@@ -157,7 +193,7 @@ public final class PatternEncoding {
      */
     @SuppressWarnings("unchecked")
     public List<String> convertersOffTheFastPath() {
-        if (!layout.isStarted()) {
+        if (layout == null || !layout.isStarted()) {
             return List.of();
         }
         EncodingPlan p = new EncodingPlan((Converter<ILoggingEvent>) HEAD.get(layout), SHAPES);
@@ -180,6 +216,9 @@ public final class PatternEncoding {
             return null;
         }
         s.length = 0;
+        if (text != null) {
+            return encodeText(s, event);
+        }
         if (!layout.isStarted()) {
             return s;
         }
@@ -194,6 +233,17 @@ public final class PatternEncoding {
         }
         try {
             return encodeInto(s, p, event);
+        } catch (RuntimeException | Error failure) {
+            release(s);
+            throw failure;
+        }
+    }
+
+    /** Writes the encoder's text for the event into {@code s}; {@code null} when it is too long for the fast path. */
+    private Scratch encodeText(Scratch s, ILoggingEvent event) {
+        try {
+            CharSequence written = text.of(event);
+            return written != null && s.putUtf8(written) ? s : tooLong(s); // no text, or too long: the encoder's way
         } catch (RuntimeException | Error failure) {
             release(s);
             throw failure;
@@ -350,6 +400,9 @@ public final class PatternEncoding {
          * 44-character message).
          */
         boolean putUtf8(CharSequence text) {
+            if (!(text instanceof String) && !(text instanceof StringBuilder)) {
+                text = text.toString();
+            }
             int n = text.length();
             if (n == 0) {
                 return length <= MAX_BYTES;
