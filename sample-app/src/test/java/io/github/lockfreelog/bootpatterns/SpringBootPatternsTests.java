@@ -9,13 +9,11 @@ import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.classic.spi.LoggingEvent;
 import ch.qos.logback.classic.spi.ThrowableProxy;
-import ch.qos.logback.core.OutputStreamAppender;
 import ch.qos.logback.core.encoder.Encoder;
 import io.github.lockfreelog.logback.encoding.PatternEncoding;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -23,14 +21,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.slf4j.LoggerFactory;
 import org.slf4j.MarkerFactory;
-import org.springframework.boot.SpringBootConfiguration;
-import org.springframework.boot.WebApplicationType;
-import org.springframework.boot.ansi.AnsiOutput;
-import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.boot.logging.LoggingSystemProperty;
-import org.springframework.context.ConfigurableApplicationContext;
 
 /**
  * Spring Boot's own default patterns, console and file, as Spring Boot builds them in the running Spring
@@ -45,39 +36,18 @@ class SpringBootPatternsTests {
     @TempDir
     Path dir;
 
-    /**
-     * As a new JVM would be: Spring Boot keeps ANSI's setting and the logging system properties (application
-     * name and group, correlation pattern, ...) in the JVM's system properties, where they outlive a run.
-     */
     @BeforeEach
     @AfterEach
     void asInANewJvm() {
-        AnsiOutput.setEnabled(AnsiOutput.Enabled.DETECT);
-        for (LoggingSystemProperty property : LoggingSystemProperty.values()) {
-            System.clearProperty(property.getEnvironmentVariableName());
-        }
+        BootEncoders.asInANewJvm();
     }
 
-    /** Spring Boot's CONSOLE and FILE encoders after a start with {@code properties} (the lock-free appenders off). */
     private List<Encoder<ILoggingEvent>> bootEncoders(String... properties) {
-        List<String> all = new ArrayList<>(List.of("spring.config.name=spring-boot-patterns-tests", "lockfreelog.enabled=false",
-                "logging.file.name=" + dir.resolve("app.log"), "spring.jmx.enabled=false"));
-        all.addAll(List.of(properties));
-        try (ConfigurableApplicationContext context = new SpringApplicationBuilder(Config.class)
-                .web(WebApplicationType.NONE).properties(all.toArray(new String[0])).run()) {
-            Logger root = loggerContext().getLogger(Logger.ROOT_LOGGER_NAME);
-            List<Encoder<ILoggingEvent>> encoders = new ArrayList<>();
-            for (String name : List.of("CONSOLE", "FILE")) {
-                OutputStreamAppender<ILoggingEvent> appender = (OutputStreamAppender<ILoggingEvent>) root.getAppender(name);
-                assertThat(appender).as("Spring Boot's %s appender", name).isNotNull();
-                encoders.add(appender.getEncoder());
-            }
-            return encoders; // their layouts stay started after the context closes
-        }
+        return BootEncoders.of(dir, properties);
     }
 
     private static LoggerContext loggerContext() {
-        return (LoggerContext) LoggerFactory.getILoggerFactory();
+        return BootEncoders.loggerContext();
     }
 
     @Test
@@ -132,16 +102,7 @@ class SpringBootPatternsTests {
             assertThat(fast).as("the fast path for %s", encoder).isNotNull();
             assertThat(fast.convertersOffTheFastPath()).as("converters written through a builder").isEmpty();
             Random random = new Random(seed);
-            for (int i = 0; i < 3000; i++) {
-                ILoggingEvent event = event(random, i);
-                byte[] expected = encoder.encode(event);
-                PatternEncoding.Scratch actual = fast.encode(event);
-                assertThat(actual).as("event %d", i).isNotNull();
-                assertThat(new String(actual.bytes, 0, actual.length, StandardCharsets.UTF_8)).as("event %d", i)
-                        .isEqualTo(new String(expected, StandardCharsets.UTF_8));
-                assertThat(Arrays.copyOf(actual.bytes, actual.length)).isEqualTo(expected);
-                fast.release(actual);
-            }
+            BootEncoders.assertSameBytes(encoder, fast, 3000, i -> event(random, i));
             assertAllocatesNothing(fast);
             samples.add(new String(encoder.encode(tracedEvent()), StandardCharsets.UTF_8));
         }
@@ -193,22 +154,13 @@ class SpringBootPatternsTests {
 
     /** 100,000 encodings of one thread's busy span (same trace, same logger) allocate at most a few kilobytes. */
     private static void assertAllocatesNothing(PatternEncoding fast) {
-        java.lang.management.ThreadMXBean bean = java.lang.management.ManagementFactory.getThreadMXBean();
-        assumeTrue(bean instanceof com.sun.management.ThreadMXBean, "no allocation counter here");
-        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) bean;
         LoggingEvent event = tracedEvent();
         event.getFormattedMessage();
-        long total = 0;
-        for (int i = 0; i < 20_000; i++) {
-            total += fast.encode(event).length;
-        }
-        long id = Thread.currentThread().getId();
-        long before = threads.getThreadAllocatedBytes(id);
-        for (int i = 0; i < 100_000; i++) {
-            total += fast.encode(event).length;
-        }
-        long allocated = threads.getThreadAllocatedBytes(id) - before;
-        assertThat(total).isEqualTo(120_000L * fast.encode(event).length);
+        long[] total = {0};
+        Runnable encode = () -> total[0] += fast.encode(event).length;
+        BootEncoders.allocatedBy(encode, 20_000); // warm up, and keep this thread's parts
+        long allocated = BootEncoders.allocatedBy(encode, 100_000);
+        assertThat(total[0]).as("every encoding whole").isEqualTo(120_000L * fast.encode(event).length);
         assertThat(allocated).as("bytes allocated by 100,000 encodings").isLessThan(16 * 1024);
     }
 
@@ -218,9 +170,5 @@ class SpringBootPatternsTests {
         event.setThreadName("http-nio-8080-exec-1");
         event.setMDCPropertyMap(MDCS.get(2));
         return event;
-    }
-
-    @SpringBootConfiguration
-    static class Config {
     }
 }

@@ -1,7 +1,6 @@
 package io.github.lockfreelog.bootpatterns;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
@@ -9,14 +8,12 @@ import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.classic.spi.LoggingEvent;
 import ch.qos.logback.classic.spi.ThrowableProxy;
-import ch.qos.logback.core.OutputStreamAppender;
 import ch.qos.logback.core.encoder.Encoder;
 import io.github.lockfreelog.logback.encoding.PatternEncoding;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -24,14 +21,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.slf4j.LoggerFactory;
 import org.slf4j.MarkerFactory;
-import org.springframework.boot.SpringBootConfiguration;
-import org.springframework.boot.WebApplicationType;
-import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.boot.logging.LoggingSystemProperty;
 import org.springframework.boot.logging.structured.StructuredLogFormatter;
-import org.springframework.context.ConfigurableApplicationContext;
 
 /**
  * Spring Boot's structured formats (ecs, logstash, gelf, and a formatter of the user's) as Spring Boot
@@ -47,32 +38,19 @@ class SpringBootStructuredFormatsTests {
     @BeforeEach
     @AfterEach
     void asInANewJvm() {
-        for (LoggingSystemProperty property : LoggingSystemProperty.values()) {
-            System.clearProperty(property.getEnvironmentVariableName());
-        }
-        System.clearProperty("FILE_LOG_STRUCTURED_FORMAT");
-        System.clearProperty("CONSOLE_LOG_STRUCTURED_FORMAT");
+        BootEncoders.asInANewJvm();
     }
 
     /** Spring Boot's CONSOLE and FILE encoders after a start with {@code format} for both. */
     private List<Encoder<ILoggingEvent>> bootEncoders(String format, String... properties) {
-        List<String> all = new ArrayList<>(List.of("spring.config.name=spring-boot-structured-tests", "lockfreelog.enabled=false",
-                "logging.file.name=" + dir.resolve("app.log"), "spring.jmx.enabled=false", "spring.application.name=orders-service",
+        List<String> all = new ArrayList<>(List.of("spring.application.name=orders-service",
                 "logging.structured.format.file=" + format, "logging.structured.format.console=" + format));
         all.addAll(List.of(properties));
-        try (ConfigurableApplicationContext context = new SpringApplicationBuilder(Config.class)
-                .web(WebApplicationType.NONE).properties(all.toArray(new String[0])).run()) {
-            Logger root = loggerContext().getLogger(Logger.ROOT_LOGGER_NAME);
-            List<Encoder<ILoggingEvent>> encoders = new ArrayList<>();
-            for (String name : List.of("CONSOLE", "FILE")) {
-                encoders.add(((OutputStreamAppender<ILoggingEvent>) root.getAppender(name)).getEncoder());
-            }
-            return encoders;
-        }
+        return BootEncoders.of(dir, all.toArray(new String[0]));
     }
 
     private static LoggerContext loggerContext() {
-        return (LoggerContext) LoggerFactory.getILoggerFactory();
+        return BootEncoders.loggerContext();
     }
 
     @Test
@@ -108,16 +86,7 @@ class SpringBootStructuredFormatsTests {
             PatternEncoding fast = PatternEncoding.of(encoder);
             assertThat(fast).as("the fast path for %s", encoder).isNotNull();
             Random random = new Random(11);
-            for (int i = 0; i < 1000; i++) {
-                ILoggingEvent event = event(random, i);
-                byte[] expected = encoder.encode(event);
-                PatternEncoding.Scratch actual = fast.encode(event);
-                assertThat(actual).as("event %d", i).isNotNull();
-                assertThat(new String(actual.bytes, 0, actual.length, StandardCharsets.UTF_8)).as("event %d", i)
-                        .isEqualTo(new String(expected, StandardCharsets.UTF_8));
-                assertThat(Arrays.copyOf(actual.bytes, actual.length)).isEqualTo(expected);
-                fast.release(actual);
-            }
+            BootEncoders.assertSameBytes(encoder, fast, 1000, i -> event(random, i));
             assertAllocatesLessThanTheEncoder(encoder, fast);
         }
     }
@@ -150,23 +119,11 @@ class SpringBootStructuredFormatsTests {
 
     /** The fast path allocates only what the formatter does: less than the encoder, which adds a writer and bytes per event. */
     private static void assertAllocatesLessThanTheEncoder(Encoder<ILoggingEvent> encoder, PatternEncoding fast) {
-        java.lang.management.ThreadMXBean bean = java.lang.management.ManagementFactory.getThreadMXBean();
-        assumeTrue(bean instanceof com.sun.management.ThreadMXBean, "no allocation counter here");
-        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) bean;
         ILoggingEvent event = event(new Random(5), 1);
-        long id = Thread.currentThread().getId();
         long[] allocated = new long[2];
         for (int round = 0; round < 2; round++) { // the first round warms up
-            long before = threads.getThreadAllocatedBytes(id);
-            for (int i = 0; i < 2000; i++) {
-                encoder.encode(event);
-            }
-            long between = threads.getThreadAllocatedBytes(id);
-            for (int i = 0; i < 2000; i++) {
-                fast.release(fast.encode(event));
-            }
-            allocated[0] = between - before;
-            allocated[1] = threads.getThreadAllocatedBytes(id) - between;
+            allocated[0] = BootEncoders.allocatedBy(() -> encoder.encode(event), 2000);
+            allocated[1] = BootEncoders.allocatedBy(() -> fast.release(fast.encode(event)), 2000);
         }
         assertThat(allocated[1]).as("bytes the fast path allocated for 2,000 events (the encoder: %d)", allocated[0])
                 .isLessThan(allocated[0]);
@@ -191,9 +148,5 @@ class SpringBootStructuredFormatsTests {
         public byte[] formatAsBytes(ILoggingEvent event, Charset charset) {
             return format(event).getBytes(StandardCharsets.ISO_8859_1);
         }
-    }
-
-    @SpringBootConfiguration
-    static class Config {
     }
 }

@@ -1,7 +1,6 @@
 package io.github.lockfreelog.logback.encoding;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.LoggerContext;
@@ -10,6 +9,7 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.classic.spi.LoggingEvent;
 import ch.qos.logback.classic.spi.ThrowableProxy;
 import ch.qos.logback.core.encoder.LayoutWrappingEncoder;
+import io.github.lockfreelog.testing.Allocations;
 import io.github.lockfreelog.testing.TestAppenders;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -151,25 +151,10 @@ class ConverterShapesTest {
 
     @Test
     void allocatesNothingForWrappedAndKeyedConvertersOnceAThreadsPartsAreKept() {
-        java.lang.management.ThreadMXBean bean = java.lang.management.ManagementFactory.getThreadMXBean();
-        assumeTrue(bean instanceof com.sun.management.ThreadMXBean, "no allocation counter here");
-        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) bean;
         PatternEncoding fast = PatternEncoding.of(encoder("%bracket(%d{yyyy-MM-dd'T'HH:mm:ss.SSSXXX}) %bracket(%5p) %tenant"
                 + "%bracket([%15.15t]) %bracket(%-40.40logger{39}) %bracket(:) %m%n%ex"));
         Map<String, String> mdc = Map.of("tenant", "acme", "zone", "eu-1");
-        LoggingEvent event = event(Level.INFO, "com.example.orders.OrderService", "app-worker-01", mdc, System.currentTimeMillis());
-        event.getFormattedMessage();
-        long total = 0;
-        for (int i = 0; i < 20_000; i++) {
-            total += fast.encode(event).length;
-        }
-        long id = Thread.currentThread().getId();
-        long before = threads.getThreadAllocatedBytes(id);
-        for (int i = 0; i < 100_000; i++) {
-            total += fast.encode(event).length;
-        }
-        long allocated = threads.getThreadAllocatedBytes(id) - before;
-        assertThat(total).isEqualTo(120_000L * fast.encode(event).length);
-        assertThat(allocated).as("bytes allocated by 100,000 encodings").isLessThan(16 * 1024);
+        Allocations.assertEncodesWithoutAllocating(fast,
+                event(Level.INFO, "com.example.orders.OrderService", "app-worker-01", mdc, System.currentTimeMillis()));
     }
 }

@@ -176,26 +176,11 @@ class PatternEncodingTest {
 
     @Test
     void allocatesNothingOnceAThreadsPartsAreKept() {
-        java.lang.management.ThreadMXBean bean = java.lang.management.ManagementFactory.getThreadMXBean();
-        org.junit.jupiter.api.Assumptions.assumeTrue(bean instanceof com.sun.management.ThreadMXBean, "no allocation counter here");
-        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) bean;
         PatternEncoding fast = PatternEncoding.of(encoder("%d{yyyy-MM-dd'T'HH:mm:ss.SSSXXX} %5p 12345 --- [%t] %-40.40logger{39} : %m%n%ex"));
         LoggingEvent event = new LoggingEvent("com.example.Caller", context.getLogger("com.example.orders.OrderService"),
                 Level.INFO, "Order 4711 shipped ✓", null, null);
         event.setThreadName("app-worker-01");
-        event.getFormattedMessage();
-        long total = 0;
-        for (int i = 0; i < 20_000; i++) {
-            total += fast.encode(event).length; // warm up, and keep this thread's parts
-        }
-        long id = Thread.currentThread().getId();
-        long before = threads.getThreadAllocatedBytes(id);
-        for (int i = 0; i < 100_000; i++) {
-            total += fast.encode(event).length;
-        }
-        long allocated = threads.getThreadAllocatedBytes(id) - before;
-        assertThat(total).isEqualTo(120_000L * fast.encode(event).length);
-        assertThat(allocated).as("bytes allocated by 100,000 encodings").isLessThan(16 * 1024);
+        io.github.lockfreelog.testing.Allocations.assertEncodesWithoutAllocating(fast, event);
     }
 
     /** A short stack trace, so that every event here stays within the fast path's length. */
