@@ -25,15 +25,19 @@ final class Arguments {
     Path docs;
     String label;
     Workload.Kind workload = Workload.Kind.CLASSIC;
+    /** The boot-app mode's sinks ({@code --sinks}); null: all four. */
+    List<String> sinks;
     /** Spring Boot properties for the boot-* workloads' forks ({@code --boot-property NAME=VALUE}, repeatable). */
     final Map<String, String> bootProperties = new LinkedHashMap<>();
 
     static String usage() {
         return "usage: java -jar benchmarks/target/benchmarks.jar quick|latency-quick|latency|full|console|cost|virtual"
-                + "|report FILE.tsv|chart FILE.tsv [OUT.png]|peers"
+                + "|boot-app|report FILE.tsv|chart FILE.tsv [OUT.png]|peers"
                 + " [--peers a,b] [--threads 1,2,4] [--rates 10000,100000] [--warmup S] [--measure S] [--forks N]"
                 + " [--events N (virtual)] [--workload " + String.join("|", Workload.Kind.ids()) + "]"
-                + " [--boot-property NAME=VALUE (boot-* workloads; repeatable)]"
+                + " [--boot-property NAME=VALUE (boot-* workloads and boot-app; repeatable)]"
+                + " [--sinks boot-console,boot-file,lockfreelog-console,lockfreelog-file (boot-app; there --events is per"
+                + " burst, --threads the burst's threads, --warmup/--measure the warm-up/measured bursts, --forks rounds)]"
                 + " [--results DIR] [--docs DIR] [--label TEXT]\n"
                 + "peers: " + String.join(",", Peer.ids());
     }
@@ -76,6 +80,10 @@ final class Arguments {
                 case "--docs" -> a.docs = Paths.get(value);
                 case "--label" -> a.label = value;
                 case "--workload" -> a.workload = Workload.Kind.of(value);
+                case "--sinks" -> {
+                    a.sinks = List.of(value.split(","));
+                    a.sinks.forEach(BootAppRunner.BootSink::of);
+                }
                 case "--boot-property" -> {
                     int equals = value.indexOf('=');
                     if (equals <= 0) {

@@ -36,6 +36,9 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * java -jar benchmarks/target/benchmarks.jar console          # the console peers into a pipe: quick's throughput, latency-quick's point
  * java -jar benchmarks/target/benchmarks.jar cost             # CPU time per delivered line and per call, 1, 2, 4 threads, 3 rounds
  * java -jar benchmarks/target/benchmarks.jar virtual          # a new virtual thread per event: allocation and waits (Java 21+)
+ * java -jar benchmarks/target/benchmarks.jar cost --workload boot-file   # any mode in Spring Boot's own format (boot-file,
+ *                                                                         # boot-console, boot-ecs) against Boot's appenders
+ * java -jar benchmarks/target/benchmarks.jar boot-app         # a SpringApplication with the starter: 300k-line bursts, 4 sinks
  * java -jar benchmarks/target/benchmarks.jar report FILE.tsv  # the tables again, from a saved run
  * java -jar benchmarks/target/benchmarks.jar chart FILE.tsv [OUT.png] [--label "text for the title"]
  * java -jar benchmarks/target/benchmarks.jar peers            # what each peer is
@@ -79,6 +82,9 @@ public final class BenchmarkRunner {
                 }
             }
             case "chart" -> chart(arguments);
+            case "boot-app" -> {
+                return new BootAppRunner(out).run(arguments);
+            }
             case "peers" -> {
                 Arrays.stream(Peer.values()).forEach(p -> out.printf(Locale.ROOT, "%-22s %s%n", p.id(), p.description()));
                 out.println();
@@ -233,9 +239,10 @@ public final class BenchmarkRunner {
     /** The run's first line: mode (and workload), stamp, Java, CPUs, OS; and the Spring Boot version of a boot-* run. */
     static String environment(String name, String stamp) {
         Workload.Kind workload = Workload.Kind.current();
-        return String.format(Locale.ROOT, "%s mode, workload %s%s, %s, Java %s (%s), %d CPUs, %s", name, workload.id(),
-                workload.isBoot() ? " (Spring Boot " + org.springframework.boot.SpringBootVersion.getVersion() + ")" : "",
-                stamp, System.getProperty("java.version"), System.getProperty("java.vm.name"),
+        String boot = " (Spring Boot " + org.springframework.boot.SpringBootVersion.getVersion() + ")";
+        String what = name.equals("boot-app") ? boot : ", workload " + workload.id() + (workload.isBoot() ? boot : "");
+        return String.format(Locale.ROOT, "%s mode%s, %s, Java %s (%s), %d CPUs, %s", name, what, stamp,
+                System.getProperty("java.version"), System.getProperty("java.vm.name"),
                 Runtime.getRuntime().availableProcessors(), System.getProperty("os.name"));
     }
 
