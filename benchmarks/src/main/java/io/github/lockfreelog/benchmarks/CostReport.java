@@ -98,7 +98,7 @@ final class CostReport {
      * peers delivered (Spring Boot's format makes the lines as long as it makes them), e.g. "workload boot-ecs,
      * 402 bytes per delivered line".
      */
-    private String lineText() {
+    String lineText() {
         List<String> workloads = results.stream().map(CostResult::workload).distinct().toList();
         if (workloads.stream().noneMatch(w -> Workload.Kind.of(w).isBoot())) {
             return Workload.DEFAULT_LINE_SIZE + "-byte lines";
