@@ -144,6 +144,16 @@ class BootWorkloadTest {
         assertThat(BenchmarkRunner.runName("cost", arguments)).isEqualTo("cost-boot-ecs");
     }
 
+    @Test
+    void aBootRunsThroughputReportShouldGiveWrittenLineLengthAndNoTargetsOfTheClassicPeers() {
+        Report report = new Report(List.of(
+                new ThroughputResult("lockfreelog", 1, 150, 700_000, 1, 600, new LineCheck(1_000, 1_000, 167_000, 0)),
+                new ThroughputResult("spring-boot-file", 1, 150, 130_000, 1, 1_250, new LineCheck(500, 500, 83_500, 0))));
+
+        assertThat(report.render()).contains("150-byte classic lines' message, 167 bytes per written line")
+                .contains("Targets: none in throughput for a boot-* run").doesNotContain(">= 2x logback-file");
+    }
+
     private List<String> logThrough(Peer peer, Workload.Kind workload, int lines) throws Exception {
         Path folder = Files.createTempDirectory(directory, peer.id());
         LogbackSink sink = LogbackSink.open(peer, folder, workload);
