@@ -7,9 +7,9 @@ import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.Appender;
 import ch.qos.logback.core.ConsoleAppender;
+import ch.qos.logback.core.FileAppender;
 import ch.qos.logback.core.encoder.Encoder;
 import ch.qos.logback.core.filter.Filter;
-import ch.qos.logback.core.FileAppender;
 import ch.qos.logback.core.rolling.RollingFileAppender;
 import ch.qos.logback.core.rolling.SizeAndTimeBasedRollingPolicy;
 import ch.qos.logback.core.status.Status;
@@ -103,7 +103,7 @@ final class LogbackSink implements Sink {
         }
         Appender<ILoggingEvent> appender = switch (peer) {
             case LOCKFREELOG -> boot == null ? lockFree(context, file, directory, encoder, "8MB", 0)
-                    : lockFreeAsTheStarter(context, file, directory, boot);
+                    : lockFreeAsTheStarter(context, file, directory, encoder, boot);
             case LOCKFREELOG_2X64K -> lockFree(context, file, directory, encoder, "64KB", 2);
             case LOCKFREELOG_ROLLING -> lockFreeRolling(context, file, directory, encoder);
             case LOGBACK_ROLLING -> rollingAppender(context, file, encoder);
@@ -158,13 +158,15 @@ final class LogbackSink implements Sink {
     }
 
     /**
-     * lockfreelog as the starter sets it up in place of Boot's FILE appender: Boot's encoder, its filters (the
-     * threshold) and its rolling (file name pattern, size, history, cap), with the lockfreelog peer's engine settings.
+     * lockfreelog as the starter sets it up in place of Boot's FILE appender: Boot's encoder and filters (the
+     * threshold; those of CONSOLE in the boot-console workload, whose format every peer writes) and Boot's rolling
+     * (file name pattern, size, history, cap), with the lockfreelog peer's engine settings.
      */
-    private static Appender<ILoggingEvent> lockFreeAsTheStarter(LoggerContext context, Path file, Path directory, Boot boot) {
+    private static Appender<ILoggingEvent> lockFreeAsTheStarter(LoggerContext context, Path file, Path directory,
+            Encoder<ILoggingEvent> encoder, Boot boot) {
         BootLogging.Rolling rolling = boot.logging().rolling();
-        List<Filter<ILoggingEvent>> filters = boot.logging().filters(BootLogging.FILE);
-        return lockFree(context, file, directory, boot.logging().encoder(BootLogging.FILE), "8MB", 0, appender -> {
+        List<Filter<ILoggingEvent>> filters = boot.logging().filters(boot.appender());
+        return lockFree(context, file, directory, encoder, "8MB", 0, appender -> {
             appender.setFileNamePattern(rolling.fileNamePattern());
             appender.setMaxFileSize(rolling.maxFileSize());
             appender.setMaxHistory(rolling.maxHistory());

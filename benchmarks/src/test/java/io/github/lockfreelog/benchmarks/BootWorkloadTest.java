@@ -80,6 +80,13 @@ class BootWorkloadTest {
     }
 
     @Test
+    void everyPeerOfTheBootConsoleWorkloadShouldWriteBootsConsoleFormatEvenIntoAFile() throws Exception {
+        List<String> lockfreelog = logThrough(Peer.LOCKFREELOG, Workload.Kind.BOOT_CONSOLE, 3);
+
+        assertThat(lockfreelog).hasSize(3).allMatch(line -> line.contains(" --- [orders-service] [  app-worker-01] "));
+    }
+
+    @Test
     void bootsConsoleAndLockfreelogsConsoleShouldDeliverEveryLineIntoThePipe() throws Exception {
         for (Workload.Kind workload : List.of(Workload.Kind.BOOT_CONSOLE, Workload.Kind.BOOT_ECS)) {
             for (Peer peer : List.of(Peer.SPRING_BOOT_CONSOLE, Peer.LOCKFREELOG_CONSOLE)) {
