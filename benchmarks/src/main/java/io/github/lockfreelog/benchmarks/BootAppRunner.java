@@ -241,6 +241,9 @@ final class BootAppRunner {
         if (sink.file) {
             arguments.add("--logging.file.name=" + directory.resolve("app.log"));
         }
+        if (sink == BootSink.LOCKFREELOG_CONSOLE) { // in the run's folder, deleted with it, not in java.io.tmpdir
+            arguments.add("--lockfreelog.console.journal=" + directory.resolve("console.journal"));
+        }
         arguments.addAll(sink.arguments);
         bootProperties.forEach((name, value) -> arguments.add("--" + name + "=" + value));
         return arguments;

@@ -82,6 +82,7 @@ class BootAppRunnerTest {
                         "--logging.threshold.console=OFF", "--logging.logback.rollingpolicy.max-file-size=100GB");
         assertThat(BootAppRunner.applicationArguments(BootSink.LOCKFREELOG_CONSOLE, directory, Map.of()))
                 .containsExactly("--spring.application.name=orders-service", "--spring.main.banner-mode=off",
+                        "--lockfreelog.console.journal=" + directory.resolve("console.journal"),
                         "--lockfreelog.console.enabled=true");
     }
 }
