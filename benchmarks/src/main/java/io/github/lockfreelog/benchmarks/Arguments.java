@@ -5,7 +5,9 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /** The runner's command line: a command, file arguments, and {@code --name value} options. */
 final class Arguments {
@@ -22,12 +24,20 @@ final class Arguments {
     Path results;
     Path docs;
     String label;
+    Workload.Kind workload = Workload.Kind.CLASSIC;
+    /** The boot-app mode's sinks ({@code --sinks}); null: all four. */
+    List<String> sinks;
+    /** Spring Boot properties for the boot-* workloads' forks ({@code --boot-property NAME=VALUE}, repeatable). */
+    final Map<String, String> bootProperties = new LinkedHashMap<>();
 
     static String usage() {
         return "usage: java -jar benchmarks/target/benchmarks.jar quick|latency-quick|latency|full|console|cost|virtual"
-                + "|report FILE.tsv|chart FILE.tsv [OUT.png]|peers"
+                + "|boot-app|report FILE.tsv|chart FILE.tsv [OUT.png]|peers"
                 + " [--peers a,b] [--threads 1,2,4] [--rates 10000,100000] [--warmup S] [--measure S] [--forks N]"
-                + " [--events N (virtual)]"
+                + " [--events N (virtual)] [--workload " + String.join("|", Workload.Kind.ids()) + "]"
+                + " [--boot-property NAME=VALUE (boot-* workloads and boot-app; repeatable)]"
+                + " [--sinks boot-console,boot-file,lockfreelog-console,lockfreelog-file (boot-app; there --events is per"
+                + " burst, --threads the burst's threads, --warmup/--measure the warm-up/measured bursts, --forks rounds)]"
                 + " [--results DIR] [--docs DIR] [--label TEXT]\n"
                 + "peers: " + String.join(",", Peer.ids());
     }
@@ -69,10 +79,42 @@ final class Arguments {
                 case "--results" -> a.results = Paths.get(value);
                 case "--docs" -> a.docs = Paths.get(value);
                 case "--label" -> a.label = value;
+                case "--workload" -> a.workload = Workload.Kind.of(value);
+                case "--sinks" -> {
+                    a.sinks = List.of(value.split(","));
+                    a.sinks.forEach(BootAppRunner.BootSink::of);
+                }
+                case "--boot-property" -> {
+                    int equals = value.indexOf('=');
+                    if (equals <= 0) {
+                        throw new IllegalArgumentException("--boot-property must be NAME=VALUE, got " + value);
+                    }
+                    a.bootProperties.put(value.substring(0, equals), value.substring(equals + 1));
+                }
                 default -> throw new IllegalArgumentException("unknown option " + arg);
             }
         }
+        if (a.peers != null) {
+            for (String id : a.peers) {
+                String refusal = Peer.of(id).refusal(a.workload);
+                if (refusal != null) {
+                    throw new IllegalArgumentException(refusal);
+                }
+            }
+        }
         return a;
+    }
+
+    /**
+     * The system properties that carry the workload to the forks (the runner sets them in its own JVM and
+     * {@link LatencyRunner#forkProperties()} hands them on): {@value Workload#PROPERTY}, and each Boot property
+     * under {@value BootLogging#PROPERTY_PREFIX}.
+     */
+    Map<String, String> forkSystemProperties() {
+        Map<String, String> properties = new LinkedHashMap<>();
+        properties.put(Workload.PROPERTY, workload.id());
+        bootProperties.forEach((name, value) -> properties.put(BootLogging.PROPERTY_PREFIX + name, value));
+        return properties;
     }
 
     Path file(int index, String message) {
@@ -83,7 +125,7 @@ final class Arguments {
     }
 
     List<String> peers() {
-        return peers != null ? peers : Peer.defaultIds(command);
+        return peers != null ? peers : Peer.defaultIds(command, workload);
     }
 
     /** {@code benchmarks/results} of the repository (run from its root or from benchmarks/), else {@code ./results}. */

@@ -36,6 +36,9 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * java -jar benchmarks/target/benchmarks.jar console          # the console peers into a pipe: quick's throughput, latency-quick's point
  * java -jar benchmarks/target/benchmarks.jar cost             # CPU time per delivered line and per call, 1, 2, 4 threads, 3 rounds
  * java -jar benchmarks/target/benchmarks.jar virtual          # a new virtual thread per event: allocation and waits (Java 21+)
+ * java -jar benchmarks/target/benchmarks.jar cost --workload boot-file   # any mode in Spring Boot's own format (boot-file,
+ *                                                                         # boot-console, boot-ecs) against Boot's appenders
+ * java -jar benchmarks/target/benchmarks.jar boot-app         # a SpringApplication with the starter: 300k-line bursts, 4 sinks
  * java -jar benchmarks/target/benchmarks.jar report FILE.tsv  # the tables again, from a saved run
  * java -jar benchmarks/target/benchmarks.jar chart FILE.tsv [OUT.png] [--label "text for the title"]
  * java -jar benchmarks/target/benchmarks.jar peers            # what each peer is
@@ -64,6 +67,7 @@ public final class BenchmarkRunner {
             System.err.println(Arguments.usage());
             return 2;
         }
+        arguments.forkSystemProperties().forEach(System::setProperty);
         Plan plan = Plan.of(arguments);
         switch (arguments.command) {
             case "quick", "latency-quick", "latency", "full", "console" -> runSession(arguments.command, plan, arguments);
@@ -78,8 +82,17 @@ public final class BenchmarkRunner {
                 }
             }
             case "chart" -> chart(arguments);
-            case "peers" -> Arrays.stream(Peer.values())
-                    .forEach(p -> out.printf(Locale.ROOT, "%-22s %s%n", p.id(), p.description()));
+            case "boot-app" -> {
+                return new BootAppRunner(out).run(arguments);
+            }
+            case "peers" -> {
+                Arrays.stream(Peer.values()).forEach(p -> out.printf(Locale.ROOT, "%-22s %s%n", p.id(), p.description()));
+                out.println();
+                out.println("workloads (--workload):");
+                Arrays.stream(Workload.Kind.values())
+                        .forEach(k -> out.printf(Locale.ROOT, "%-22s %s%n", k.id(), k.description()));
+            }
+
             default -> {
                 out.println(Arguments.usage());
                 return arguments.command.equals("help") ? 0 : 2;
@@ -99,14 +112,14 @@ public final class BenchmarkRunner {
         String stamp = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").format(ZonedDateTime.now(ZoneOffset.UTC));
         Path results = arguments.resultsDirectory();
         Files.createDirectories(results);
+        String mode = name;
+        name = runName(mode, arguments); // the files of a boot-* run: quick-boot-file-STAMP.tsv, ...
         Path throughputTsv = results.resolve(name + "-" + stamp + ".tsv");
         Path latencyTsv = results.resolve(name + "-" + stamp + "-latency.tsv");
         List<String> peers = arguments.peers();
         out.printf(Locale.ROOT, "lockfreelog benchmarks, %s mode: %d peers, about %d minutes. Results: %s%n", name,
                 peers.size(), (plan.estimateSeconds(peers.size()) + 59) / 60, results);
-        String environment = String.format(Locale.ROOT, "%s mode, %s, Java %s (%s), %d CPUs, %s", name, stamp,
-                System.getProperty("java.version"), System.getProperty("java.vm.name"),
-                Runtime.getRuntime().availableProcessors(), System.getProperty("os.name"));
+        String environment = environment(mode, stamp);
 
         List<ThroughputResult> throughput = new ArrayList<>();
         for (Plan.Phase phase : plan.jmh()) {
@@ -142,7 +155,7 @@ public final class BenchmarkRunner {
         out.print(text);
         out.println("=".repeat(100));
         String subtitle = ", " + name + " mode, " + Runtime.getRuntime().availableProcessors() + " CPUs";
-        boolean toDocs = name.equals("full");
+        boolean toDocs = name.equals("full"); // the classic workload's full run only (a boot-* run is full-boot-*)
         if (!plan.jmh().isEmpty()) {
             out.println("Throughput results: " + throughputTsv);
             drawThroughputCharts(throughput, throughputTsv, toDocs ? arguments.docsDirectory().resolve("benchmark-throughput.png")
@@ -170,18 +183,19 @@ public final class BenchmarkRunner {
         String stamp = stamp();
         Path results = arguments.resultsDirectory();
         Files.createDirectories(results);
-        Path tsv = results.resolve("cost-" + stamp + "-cost.tsv");
+        String name = runName("cost", arguments);
+        Path tsv = results.resolve(name + "-" + stamp + "-cost.tsv");
         out.printf(Locale.ROOT, "lockfreelog benchmarks, cost mode: %d peers, threads %s, %d round(s), about %d minutes."
                 + " Results: %s%n", peers.size(), plan.threads(), plan.rounds(), (plan.estimateSeconds(peers.size()) + 59) / 60,
                 results);
         String environment = environment("cost", stamp);
         List<CostResult> cost = new CostRunner(out).runCost(plan, peers, tsv, environment);
         String text = new CostReport(cost).render();
-        Files.writeString(results.resolve("cost-" + stamp + "-cost.md"), "# lockfreelog cost per line: " + environment
+        Files.writeString(results.resolve(name + "-" + stamp + "-cost.md"), "# lockfreelog cost per line: " + environment
                 + "\n\n" + text, StandardCharsets.UTF_8);
-        printAndSave(results.resolve("cost-" + stamp + ".txt"), environment, text);
+        printAndSave(results.resolve(name + "-" + stamp + ".txt"), environment, text);
         out.println("Cost results: " + tsv);
-        drawCostChart(cost, tsv, results.resolve("cost-" + stamp + "-cost.png"),
+        drawCostChart(cost, tsv, results.resolve(name + "-" + stamp + "-cost.png"),
                 ", cost mode, " + Runtime.getRuntime().availableProcessors() + " CPUs");
     }
 
@@ -217,8 +231,17 @@ public final class BenchmarkRunner {
         return DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").format(ZonedDateTime.now(ZoneOffset.UTC));
     }
 
-    private static String environment(String name, String stamp) {
-        return String.format(Locale.ROOT, "%s mode, %s, Java %s (%s), %d CPUs, %s", name, stamp,
+    /** The name a run's files start with: the mode's, and for a boot-* workload the workload's too ({@code cost-boot-file}). */
+    static String runName(String mode, Arguments arguments) {
+        return arguments.workload.isBoot() ? mode + "-" + arguments.workload.id() : mode;
+    }
+
+    /** The run's first line: mode (and workload), stamp, Java, CPUs, OS; and the Spring Boot version of a boot-* run. */
+    static String environment(String name, String stamp) {
+        Workload.Kind workload = Workload.Kind.current();
+        String boot = " (Spring Boot " + org.springframework.boot.SpringBootVersion.getVersion() + ")";
+        String what = name.equals("boot-app") ? boot : ", workload " + workload.id() + (workload.isBoot() ? boot : "");
+        return String.format(Locale.ROOT, "%s mode%s, %s, Java %s (%s), %d CPUs, %s", name, what, stamp,
                 System.getProperty("java.version"), System.getProperty("java.vm.name"),
                 Runtime.getRuntime().availableProcessors(), System.getProperty("os.name"));
     }

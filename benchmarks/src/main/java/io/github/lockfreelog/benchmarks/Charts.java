@@ -91,11 +91,12 @@ final class Charts {
      * threads, one line per peer; returns the files written (none without results).
      */
     static List<Path> drawCost(List<CostResult> results, Path png, String subtitle) throws IOException {
-        List<Integer> threads = new CostReport(results).threadCounts();
+        CostReport report = new CostReport(results);
+        List<Integer> threads = report.threadCounts();
         if (threads.isEmpty()) {
             return List.of();
         }
-        draw(chart("CPU time per delivered line by threads (" + Workload.DEFAULT_LINE_SIZE + "-byte lines, whole process"
+        draw(chart("CPU time per delivered line by threads (" + report.lineText() + ", whole process"
                 + subtitle + ")", "threads", "ns of CPU per line delivered (median of the rounds; lower is better)", false),
                 threads.stream().map(String::valueOf).toList(), ChartLines.cost(results, threads), png);
         return List.of(png);

@@ -122,9 +122,12 @@ public class CostBenchmark {
         warmedUp.await();
         Sink measured = sink;
         long measuredUntil = deadline;
+        long allocatedBefore = Meters.currentThreadAllocatedBytes();
         long cpuBefore = Meters.currentThreadCpuNanos();
         caller.calls = loop(measured, measuredUntil);
         caller.callerCpuNanos = Meters.currentThreadCpuNanos() - cpuBefore;
+        long allocatedAfter = Meters.currentThreadAllocatedBytes();
+        caller.callerAllocatedBytes = allocatedBefore < 0 || allocatedAfter < 0 ? -1 : allocatedAfter - allocatedBefore;
         finished.await();
     }
 
@@ -148,11 +151,15 @@ public class CostBenchmark {
         first.report(processCpuEnd - processCpuStart, windowEnd - windowStart, lines);
         long calls = callers.stream().mapToLong(c -> c.calls).sum();
         long callerCpu = callers.stream().mapToLong(c -> c.callerCpuNanos).sum();
+        long allocated = callers.stream().anyMatch(c -> c.callerAllocatedBytes < 0) ? -1
+                : callers.stream().mapToLong(c -> c.callerAllocatedBytes).sum();
         CostResult result = new CostResult(peer, threads, lineSize, round, calls, callerCpu, processCpuEnd - processCpuStart,
-                windowEnd - windowStart, lines);
-        System.out.println("[cost] peer=" + peer + " threads=" + threads + " round=" + round + " calls=" + calls
-                + " delivered=" + result.delivered() + " totalNsPerLine=" + Format.fixed(result.totalNanosPerLine(), 1)
-                + " callerNsPerCall=" + Format.fixed(result.callerNanosPerCall(), 1));
+                windowEnd - windowStart, lines, allocated, Workload.Kind.current().id());
+        System.out.println("[cost] peer=" + peer + " workload=" + result.workload() + " threads=" + threads + " round="
+                + round + " calls=" + calls + " delivered=" + result.delivered() + " bytesPerLine="
+                + Format.fixed(lines.bytesPerLine(), 1) + " totalNsPerLine=" + Format.fixed(result.totalNanosPerLine(), 1)
+                + " callerNsPerCall=" + Format.fixed(result.callerNanosPerCall(), 1)
+                + " callerBytesPerCall=" + Format.fixed(result.callerBytesPerCall(), 1));
     }
 
     /**
@@ -170,6 +177,12 @@ public class CostBenchmark {
         public long calls;
         /** This caller's CPU time over its measured loop. */
         public long callerCpuNanos;
+        /**
+         * Bytes this caller allocated on its own thread over its measured loop (ThreadMXBean's
+         * {@code getCurrentThreadAllocatedBytes}): the Logback front end's event and whatever the appender and its
+         * encoder allocate on the caller's path; -1 where the JVM cannot tell.
+         */
+        public long callerAllocatedBytes;
         /** The whole process's CPU time from the start of the measured window to the framework's stop. */
         public long processCpuNanos;
         /** Wall time of that span. */

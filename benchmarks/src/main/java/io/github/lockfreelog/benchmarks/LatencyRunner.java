@@ -44,10 +44,15 @@ final class LatencyRunner {
         this.out = out;
     }
 
-    /** The runner's own settings for forks, as system properties: where they write their logs, whether to keep them. */
+    /**
+     * The runner's own settings for forks, as system properties: where they write their logs, whether to keep them,
+     * the workload ({@value Workload#PROPERTY}) and the Spring Boot properties of a boot-* workload.
+     */
     static List<String> forkProperties() {
-        return Stream.of(Trial.DIRECTORY_PROPERTY, Trial.KEEP_FILES_PROPERTY).filter(p -> System.getProperty(p) != null)
-                .map(p -> "-D" + p + "=" + System.getProperty(p)).toList();
+        Stream<String> boot = System.getProperties().stringPropertyNames().stream()
+                .filter(p -> p.startsWith(BootLogging.PROPERTY_PREFIX)).sorted();
+        return Stream.concat(Stream.of(Trial.DIRECTORY_PROPERTY, Trial.KEEP_FILES_PROPERTY, Workload.PROPERTY), boot)
+                .filter(p -> System.getProperty(p) != null).map(p -> "-D" + p + "=" + System.getProperty(p)).toList();
     }
 
     /** Runs every point of {@code plan} for {@code peers}; a peer whose fork gave no result is recorded as failed. */

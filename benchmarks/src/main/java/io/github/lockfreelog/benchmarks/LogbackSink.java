@@ -8,6 +8,8 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.Appender;
 import ch.qos.logback.core.ConsoleAppender;
 import ch.qos.logback.core.FileAppender;
+import ch.qos.logback.core.encoder.Encoder;
+import ch.qos.logback.core.filter.Filter;
 import ch.qos.logback.core.rolling.RollingFileAppender;
 import ch.qos.logback.core.rolling.SizeAndTimeBasedRollingPolicy;
 import ch.qos.logback.core.status.Status;
@@ -21,6 +23,7 @@ import io.github.lockfreelog.sink.ConsoleLogSink;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.List;
 import net.logstash.logback.appender.LoggingEventAsyncDisruptorAppender;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -44,6 +47,19 @@ final class LogbackSink implements Sink {
     }
 
     static LogbackSink open(Peer peer, Path directory) throws IOException {
+        return open(peer, directory, Workload.Kind.current());
+    }
+
+    /**
+     * Configures {@code peer} for {@code workload}: for the classic one on a context reset here, with the
+     * workload's pattern; for a {@code boot-*} one on the context Spring Boot configured ({@link BootLogging}),
+     * with the encoder (and for lockfreelog the filters and rolling) of Boot's appender.
+     */
+    static LogbackSink open(Peer peer, Path directory, Workload.Kind workload) throws IOException {
+        String refusal = peer.refusal(workload);
+        if (refusal != null) {
+            throw new IllegalArgumentException(refusal);
+        }
         LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
         context.reset(); // drops the console appender of Logback's default configuration
         if (!context.isStarted()) {
@@ -51,7 +67,18 @@ final class LogbackSink implements Sink {
         }
         ConsolePipe pipe = peer.writesPipe() ? ConsolePipe.open(directory, peer.id()) : null;
         try {
-            return open(peer, directory, context, pipe);
+            if (peer == Peer.LOGBACK_CONSOLE || peer == Peer.LOGBACK_ASYNC_CONSOLE || peer == Peer.SPRING_BOOT_CONSOLE) {
+                pipe.replaceSystemOut(); // ConsoleAppender writes System.out, looked up at each write
+            }
+            Path file = pipe != null ? pipe.fifo() : directory.resolve(peer.id() + ".log");
+            if (!workload.isBoot()) {
+                return open(peer, directory, context, pipe, file, classicEncoder(context), null);
+            }
+            // Boot's FILE appender writes the peer's file (a console peer's: a file beside the pipe, never written).
+            BootLogging boot = BootLogging.initialize(workload, pipe != null ? directory.resolve("spring-boot.log") : file);
+            String bootAppender = workload == Workload.Kind.BOOT_CONSOLE
+                    || (workload == Workload.Kind.BOOT_ECS && peer.writesPipe()) ? BootLogging.CONSOLE : BootLogging.FILE;
+            return open(peer, directory, context, pipe, file, boot.encoder(bootAppender), new Boot(boot, bootAppender));
         } catch (IOException | RuntimeException e) {
             if (pipe != null) {
                 pipe.abort();
@@ -60,27 +87,43 @@ final class LogbackSink implements Sink {
         }
     }
 
-    private static LogbackSink open(Peer peer, Path directory, LoggerContext context, ConsolePipe pipe) throws IOException {
-        if (peer == Peer.LOGBACK_CONSOLE || peer == Peer.LOGBACK_ASYNC_CONSOLE) {
-            pipe.replaceSystemOut(); // ConsoleAppender writes System.out, looked up at each write
+    /** Spring Boot's configuration of a boot-* trial, and the name of the Boot appender whose format the peer writes. */
+    private record Boot(BootLogging logging, String appender) {
+    }
+
+    private static LogbackSink open(Peer peer, Path directory, LoggerContext context, ConsolePipe pipe, Path file,
+            Encoder<ILoggingEvent> encoder, Boot boot) throws IOException {
+        if (boot != null) {
+            if (peer.isSpringBoot()) {
+                Appender<ILoggingEvent> own = boot.logging().keepOnly(peer == Peer.SPRING_BOOT_FILE ? BootLogging.FILE
+                        : BootLogging.CONSOLE);
+                return attach(peer, context, file, own, pipe);
+            }
+            boot.logging().removeAll(); // the peer takes the place of Boot's appenders, with their encoder
         }
-        Path file = pipe != null ? pipe.fifo() : directory.resolve(peer.id() + ".log");
         Appender<ILoggingEvent> appender = switch (peer) {
-            case LOCKFREELOG -> lockFree(context, file, directory, "8MB", 0);
-            case LOCKFREELOG_2X64K -> lockFree(context, file, directory, "64KB", 2);
-            case LOCKFREELOG_ROLLING -> lockFreeRolling(context, file, directory);
-            case LOGBACK_ROLLING -> rollingAppender(context, file);
-            case ENCODE_ONLY -> encodeOnly(context);
+            case LOCKFREELOG -> boot == null ? lockFree(context, file, directory, encoder, "8MB", 0)
+                    : lockFreeAsTheStarter(context, file, directory, encoder, boot);
+            case LOCKFREELOG_2X64K -> lockFree(context, file, directory, encoder, "64KB", 2);
+            case LOCKFREELOG_ROLLING -> lockFreeRolling(context, file, directory, encoder);
+            case LOGBACK_ROLLING -> rollingAppender(context, file, encoder);
+            case ENCODE_ONLY -> encodeOnly(context, encoder);
             case LOGBACK_NOP -> nop(context);
-            case LOGBACK_FILE_FLUSH -> fileAppender(context, file, true);
-            case LOGBACK_FILE -> fileAppender(context, file, false);
-            case LOGBACK_ASYNC -> asyncAppender(context, fileAppender(context, file, false));
-            case LOGSTASH_DISRUPTOR -> disruptorAppender(context, fileAppender(context, file, false));
-            case LOCKFREELOG_CONSOLE -> lockFreeConsole(context, pipe, directory);
-            case LOGBACK_CONSOLE -> consoleAppender(context);
-            case LOGBACK_ASYNC_CONSOLE -> asyncAppender(context, consoleAppender(context));
+            case LOGBACK_FILE_FLUSH -> fileAppender(context, file, true, encoder);
+            case LOGBACK_FILE -> fileAppender(context, file, false, encoder);
+            case LOGBACK_ASYNC -> asyncAppender(context, fileAppender(context, file, false, encoder));
+            case LOGSTASH_DISRUPTOR -> disruptorAppender(context, fileAppender(context, file, false, encoder));
+            case LOCKFREELOG_CONSOLE -> lockFreeConsole(context, pipe, directory, encoder,
+                    boot == null ? List.of() : boot.logging().filters(boot.appender()));
+            case LOGBACK_CONSOLE -> consoleAppender(context, encoder);
+            case LOGBACK_ASYNC_CONSOLE -> asyncAppender(context, consoleAppender(context, encoder));
             default -> throw new IllegalArgumentException("not a Logback peer: " + peer.id());
         };
+        return attach(peer, context, file, appender, pipe);
+    }
+
+    private static LogbackSink attach(Peer peer, LoggerContext context, Path file, Appender<ILoggingEvent> appender,
+            ConsolePipe pipe) {
         if (!appender.isStarted()) {
             throw new IllegalStateException("appender " + peer.id() + " did not start: " + errors(context));
         }
@@ -90,7 +133,8 @@ final class LogbackSink implements Sink {
         return new LogbackSink(context, peer.writesFile() ? file : null, appender, pipe);
     }
 
-    private static PatternLayoutEncoder encoder(LoggerContext context) {
+    /** The classic workload's encoder: {@link Workload#LOGBACK_PATTERN}, UTF-8. */
+    private static PatternLayoutEncoder classicEncoder(LoggerContext context) {
         PatternLayoutEncoder encoder = new PatternLayoutEncoder();
         encoder.setContext(context);
         encoder.setPattern(Workload.LOGBACK_PATTERN);
@@ -104,16 +148,37 @@ final class LogbackSink implements Sink {
     private static final String NO_ROLL_SIZE = "100GB";
     private static final int ROLLED_HISTORY = 7;
 
-    private static Appender<ILoggingEvent> lockFreeRolling(LoggerContext context, Path file, Path directory) {
-        return lockFree(context, file, directory, "8MB", 0, appender -> {
+    private static Appender<ILoggingEvent> lockFreeRolling(LoggerContext context, Path file, Path directory,
+            Encoder<ILoggingEvent> encoder) {
+        return lockFree(context, file, directory, encoder, "8MB", 0, appender -> {
             appender.setFileNamePattern(file + ROLLED_SUFFIX);
             appender.setMaxFileSize(FileSize.valueOf(NO_ROLL_SIZE));
             appender.setMaxHistory(ROLLED_HISTORY);
         });
     }
 
-    private static Appender<ILoggingEvent> rollingAppender(LoggerContext context, Path file) {
-        RollingFileAppender<ILoggingEvent> appender = fileSettings(new RollingFileAppender<>(), context, "rolling", file, false);
+    /**
+     * lockfreelog as the starter sets it up in place of Boot's FILE appender: Boot's encoder and filters (the
+     * threshold; those of CONSOLE in the boot-console workload, whose format every peer writes) and Boot's rolling
+     * (file name pattern, size, history, cap), with the lockfreelog peer's engine settings.
+     */
+    private static Appender<ILoggingEvent> lockFreeAsTheStarter(LoggerContext context, Path file, Path directory,
+            Encoder<ILoggingEvent> encoder, Boot boot) {
+        BootLogging.Rolling rolling = boot.logging().rolling();
+        List<Filter<ILoggingEvent>> filters = boot.logging().filters(boot.appender());
+        return lockFree(context, file, directory, encoder, "8MB", 0, appender -> {
+            appender.setFileNamePattern(rolling.fileNamePattern());
+            appender.setMaxFileSize(rolling.maxFileSize());
+            appender.setMaxHistory(rolling.maxHistory());
+            appender.setTotalSizeCap(rolling.totalSizeCap());
+            appender.setCleanHistoryOnStart(rolling.cleanHistoryOnStart());
+            filters.forEach(appender::addFilter);
+        });
+    }
+
+    private static Appender<ILoggingEvent> rollingAppender(LoggerContext context, Path file, Encoder<ILoggingEvent> encoder) {
+        RollingFileAppender<ILoggingEvent> appender = fileSettings(new RollingFileAppender<>(), context, "rolling", file, false,
+                encoder);
         SizeAndTimeBasedRollingPolicy<ILoggingEvent> policy = new SizeAndTimeBasedRollingPolicy<>();
         policy.setContext(context);
         policy.setParent(appender);
@@ -126,19 +191,20 @@ final class LogbackSink implements Sink {
         return appender;
     }
 
-    private static Appender<ILoggingEvent> lockFree(LoggerContext context, Path file, Path directory, String bufferSize,
-            int bufferCount) {
-        return lockFree(context, file, directory, bufferSize, bufferCount, appender -> { });
+    private static Appender<ILoggingEvent> lockFree(LoggerContext context, Path file, Path directory,
+            Encoder<ILoggingEvent> encoder, String bufferSize, int bufferCount) {
+        return lockFree(context, file, directory, encoder, bufferSize, bufferCount, appender -> { });
     }
 
-    private static Appender<ILoggingEvent> lockFree(LoggerContext context, Path file, Path directory, String bufferSize,
-            int bufferCount, java.util.function.Consumer<LockFreeFileAppender> more) {
+    private static Appender<ILoggingEvent> lockFree(LoggerContext context, Path file, Path directory,
+            Encoder<ILoggingEvent> encoder, String bufferSize, int bufferCount,
+            java.util.function.Consumer<LockFreeFileAppender> more) {
         LockFreeFileAppender appender = new LockFreeFileAppender();
         appender.setContext(context);
         appender.setName("lockfreelog");
         appender.setFile(file.toString());
         appender.setJournal(directory.resolve(".lockfreelog").resolve("lockfreelog.journal").toString());
-        appender.setEncoder(encoder(context));
+        appender.setEncoder(encoder);
         appender.setBufferSize(FileSize.valueOf(bufferSize));
         if (bufferCount > 0) { // else the appender's default
             appender.setBufferCount(bufferCount);
@@ -154,7 +220,8 @@ final class LogbackSink implements Sink {
      * pipe's descriptor as it writes file descriptor 1 (a {@link ConsoleLogSink} over it), its journal in
      * the trial's folder.
      */
-    private static Appender<ILoggingEvent> lockFreeConsole(LoggerContext context, ConsolePipe pipe, Path directory) {
+    private static Appender<ILoggingEvent> lockFreeConsole(LoggerContext context, ConsolePipe pipe, Path directory,
+            Encoder<ILoggingEvent> encoder, List<Filter<ILoggingEvent>> filters) {
         LockFreeConsoleAppender appender = new LockFreeConsoleAppender();
         appender.setContext(context);
         appender.setName("lockfreelog-console");
@@ -162,7 +229,8 @@ final class LogbackSink implements Sink {
         appender.setTarget(LockFreeConsoleAppender.SYSTEM_OUT);
         appender.setJournal(directory.resolve(".lockfreelog").resolve("lockfreelog-console.journal").toString());
         appender.setStream(() -> new ConsoleLogSink(pipe.out(), "pipe"));
-        appender.setEncoder(encoder(context));
+        appender.setEncoder(encoder);
+        filters.forEach(appender::addFilter);
         appender.setBufferSize(FileSize.valueOf("8MB"));
         appender.setBackpressure(Backpressure.BLOCK);
         appender.start();
@@ -170,21 +238,21 @@ final class LogbackSink implements Sink {
     }
 
     /** Logback's ConsoleAppender as configured by default: System.out, immediateFlush=true. */
-    private static ConsoleAppender<ILoggingEvent> consoleAppender(LoggerContext context) {
+    private static ConsoleAppender<ILoggingEvent> consoleAppender(LoggerContext context, Encoder<ILoggingEvent> encoder) {
         ConsoleAppender<ILoggingEvent> appender = new ConsoleAppender<>();
         appender.setContext(context);
         appender.setName("console");
         appender.setTarget("System.out");
-        appender.setEncoder(encoder(context));
+        appender.setEncoder(encoder);
         appender.start();
         return appender;
     }
 
-    private static Appender<ILoggingEvent> encodeOnly(LoggerContext context) {
+    private static Appender<ILoggingEvent> encodeOnly(LoggerContext context, Encoder<ILoggingEvent> encoder) {
         EncodeOnlyAppender appender = new EncodeOnlyAppender();
         appender.setContext(context);
         appender.setName("encode-only");
-        appender.setEncoder(encoder(context));
+        appender.setEncoder(encoder);
         appender.start();
         return appender;
     }
@@ -197,21 +265,23 @@ final class LogbackSink implements Sink {
         return appender;
     }
 
-    private static FileAppender<ILoggingEvent> fileAppender(LoggerContext context, Path file, boolean immediateFlush) {
-        FileAppender<ILoggingEvent> appender = fileSettings(new FileAppender<>(), context, "file", file, immediateFlush);
+    private static FileAppender<ILoggingEvent> fileAppender(LoggerContext context, Path file, boolean immediateFlush,
+            Encoder<ILoggingEvent> encoder) {
+        FileAppender<ILoggingEvent> appender = fileSettings(new FileAppender<>(), context, "file", file, immediateFlush,
+                encoder);
         appender.start();
         return appender;
     }
 
     /** The settings both Logback file peers share: a new file each trial, the workload's encoder. */
     private static <A extends FileAppender<ILoggingEvent>> A fileSettings(A appender, LoggerContext context, String name,
-            Path file, boolean immediateFlush) {
+            Path file, boolean immediateFlush, Encoder<ILoggingEvent> encoder) {
         appender.setContext(context);
         appender.setName(name);
         appender.setFile(file.toString());
         appender.setAppend(false);
         appender.setImmediateFlush(immediateFlush);
-        appender.setEncoder(encoder(context));
+        appender.setEncoder(encoder);
         return appender;
     }
 

@@ -65,6 +65,19 @@ final class Meters {
     }
 
     /**
+     * Bytes the calling thread has allocated on the heap since it started
+     * ({@code com.sun.management.ThreadMXBean.getThreadAllocatedBytes} of its own id; exact to the byte, the
+     * thread-local allocation buffers included as they are used); -1 where the JVM does not support it or has it disabled.
+     */
+    static long currentThreadAllocatedBytes() {
+        if (THREADS instanceof com.sun.management.ThreadMXBean hotspot && hotspot.isThreadAllocatedMemorySupported()
+                && hotspot.isThreadAllocatedMemoryEnabled()) {
+            return hotspot.getThreadAllocatedBytes(Thread.currentThread().getId());
+        }
+        return -1;
+    }
+
+    /**
      * Bytes allocated on the heap by every thread since the JVM started, dead and virtual threads
      * included: {@code com.sun.management.ThreadMXBean.getTotalThreadAllocatedBytes()} (Java 21 and
      * later, reached by reflection); -1 before Java 21 or when the JVM has it disabled.

@@ -68,7 +68,16 @@ public enum Peer {
                     + " (its default), System.out replaced as for logback-console (console set)", Use.CONSOLE),
     LOG4J2_ASYNC_CONSOLE("log4j2-async-console", Framework.LOG4J2,
             "Log4j2 async loggers (AsyncLoggerContextSelector, Disruptor 3.4.4, ring buffer 256 Ki, blocks when full) over"
-                    + " Console, as log4j2-console (console set)", Use.CONSOLE);
+                    + " Console, as log4j2-console (console set)", Use.CONSOLE),
+
+    // Spring Boot's own appenders, as Boot's LogbackLoggingSystem configures them (BootLogging): boot-* workloads only.
+    SPRING_BOOT_FILE("spring-boot-file", Framework.LOGBACK,
+            "Spring Boot's FILE appender as Boot builds it: RollingFileAppender (immediateFlush=true, its default),"
+                    + " SizeAndTimeBasedRollingPolicy (LOG_FILE.%d{yyyy-MM-dd}.%i.gz, maxHistory 7) with max-file-size"
+                    + " 100GB: no roll in a run, threshold filter (boot-* workloads)", Use.BOOT_FILE),
+    SPRING_BOOT_CONSOLE("spring-boot-console", Framework.LOGBACK,
+            "Spring Boot's CONSOLE appender as Boot builds it: ConsoleAppender (System.out, immediateFlush=true),"
+                    + " threshold filter, System.out replaced as for logback-console (boot-* workloads)", Use.BOOT_CONSOLE);
 
     /** Which framework a peer configures in its fork. */
     public enum Framework {
@@ -81,7 +90,9 @@ public enum Peer {
         /** Run only when {@code --peers} names it. */
         NAMED,
         /** The console set: the console mode's peers, and no other mode's unless named. */
-        CONSOLE
+        CONSOLE,
+        /** Spring Boot's own appenders: only in a {@code boot-*} workload, whose peers they are. */
+        BOOT_FILE, BOOT_CONSOLE
     }
 
     private final String id;
@@ -119,7 +130,29 @@ public enum Peer {
 
     /** Whether the peer writes a pipe ({@link ConsolePipe}) instead of a file: the console set. */
     public boolean writesPipe() {
-        return use == Use.CONSOLE;
+        return use == Use.CONSOLE || use == Use.BOOT_CONSOLE;
+    }
+
+    /** Whether the peer is one of Spring Boot's own appenders, which only a {@code boot-*} workload has. */
+    public boolean isSpringBoot() {
+        return use == Use.BOOT_FILE || use == Use.BOOT_CONSOLE;
+    }
+
+    /**
+     * Why {@code workload} cannot run this peer, or null when it can: Spring Boot's appenders need a {@code boot-*}
+     * workload; Log4j2 has no faithful form of Boot's Logback formats ({@code %clr}, {@code %esb},
+     * {@code %applicationName}, {@code %correlationId}, {@code %wEx}, Boot's {@code StructuredLogEncoder}).
+     */
+    public String refusal(Workload.Kind workload) {
+        if (isSpringBoot() && !workload.isBoot()) {
+            return "peer=" + id + " is Spring Boot's own appender: it needs a boot-* workload (--workload "
+                    + String.join("|", Workload.Kind.ids().subList(1, Workload.Kind.ids().size())) + ")";
+        }
+        if (framework == Framework.LOG4J2 && workload.isBoot()) {
+            return "peer=" + id + " is a Log4j2 peer: workload=" + workload.id() + " is Spring Boot's Logback format,"
+                    + " which Log4j2 has no faithful equivalent of; run it with --workload classic";
+        }
+        return null;
     }
 
     /** Whether {@code id} is lockfreelog's peer of its set: {@code lockfreelog}, or {@code lockfreelog-console}. */
@@ -164,14 +197,42 @@ public enum Peer {
      * console mode runs the console set alone.
      */
     static List<String> defaultIds(String command) {
-        Use own = switch (command) {
-            case "cost" -> Use.COST;
-            case "virtual" -> Use.VIRTUAL;
-            case "console" -> Use.CONSOLE;
-            default -> Use.EVERY_MODE;
-        };
-        return Arrays.stream(values()).filter(p -> p.use == own || (p.use == Use.EVERY_MODE && own != Use.CONSOLE))
-                .map(Peer::id).toList();
+        return defaultIds(command, Workload.Kind.CLASSIC);
+    }
+
+    /**
+     * The peers a mode runs for a workload when {@code --peers} names none. The classic workload: as
+     * {@link #defaultIds(String)}. {@code boot-file}: Spring Boot's FILE, lockfreelog (set up as the starter
+     * sets it up), Logback's plain file appender and the references; {@code boot-console}: Spring Boot's
+     * CONSOLE, lockfreelog's console and the references; {@code boot-ecs}: both pairs and the references. The
+     * cost mode adds {@code logback-nop} (Logback's front end alone, the floor of the caller's allocation too).
+     */
+    static List<String> defaultIds(String command, Workload.Kind workload) {
+        if (!workload.isBoot()) {
+            Use own = switch (command) {
+                case "cost" -> Use.COST;
+                case "virtual" -> Use.VIRTUAL;
+                case "console" -> Use.CONSOLE;
+                default -> Use.EVERY_MODE;
+            };
+            return Arrays.stream(values()).filter(p -> p.use == own || (p.use == Use.EVERY_MODE && own != Use.CONSOLE))
+                    .map(Peer::id).toList();
+        }
+        List<Peer> peers = new ArrayList<>();
+        if (workload != Workload.Kind.BOOT_CONSOLE) {
+            peers.addAll(List.of(SPRING_BOOT_FILE, LOCKFREELOG));
+        }
+        if (workload == Workload.Kind.BOOT_FILE) {
+            peers.add(LOGBACK_FILE);
+        }
+        if (workload != Workload.Kind.BOOT_FILE) {
+            peers.addAll(List.of(SPRING_BOOT_CONSOLE, LOCKFREELOG_CONSOLE));
+        }
+        peers.add(ENCODE_ONLY);
+        if (command.equals("cost")) {
+            peers.add(LOGBACK_NOP);
+        }
+        return order(peers.stream().map(Peer::id).toList());
     }
 
     /**

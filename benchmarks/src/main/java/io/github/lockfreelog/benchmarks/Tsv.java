@@ -1,6 +1,10 @@
 package io.github.lockfreelog.benchmarks;
 
 import java.io.IOException;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
 import java.lang.reflect.RecordComponent;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -20,6 +24,17 @@ import java.util.Map;
 final class Tsv {
 
     private Tsv() {
+    }
+
+    /**
+     * A column that tables saved before it existed lack: read as {@link #value()} there, so that {@code report}
+     * and {@code chart} still read older runs.
+     */
+    @Retention(RetentionPolicy.RUNTIME)
+    @Target(ElementType.RECORD_COMPONENT)
+    @interface Absent {
+        /** The cell an older table stands for. */
+        String value();
     }
 
     static <R extends Record> void write(Path file, String comment, List<R> records) throws IOException {
@@ -93,6 +108,10 @@ final class Tsv {
                 continue;
             }
             String cell = row.get(name);
+            Absent absent = components[i].getAnnotation(Absent.class);
+            if (cell == null && absent != null) {
+                cell = absent.value();
+            }
             if (cell == null) {
                 throw new IOException("no column " + name + " in " + file);
             }

@@ -3,6 +3,9 @@ package io.github.lockfreelog.benchmarks;
 import java.nio.charset.StandardCharsets;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
 
 /**
  * The one workload every peer runs: an INFO line in Spring Boot's default file format, of a
@@ -19,8 +22,68 @@ import java.time.format.DateTimeFormatter;
  * nothing and Log4j2's {@code %-40.40c} prints the same text. Spring Boot's {@code %wEx} becomes
  * each framework's own exception converter (no exception is logged). {@code ${PID}} is a fixed
  * five-digit number, so lines are the same length in every fork.
+ *
+ * <p>That is the {@link Kind#CLASSIC classic} workload, kept for continuity with earlier figures. The
+ * {@code boot-*} workloads log the same event (same logger, thread names and message) in the format Spring
+ * Boot itself configures at run time ({@link BootLogging}): its default file pattern, its default console
+ * pattern, or its {@code ecs} structured format; their lines are as long as Boot makes them.
  */
 public final class Workload {
+
+    /** System property that names the workload of a fork (the runner's {@code --workload}); {@code classic} when unset. */
+    public static final String PROPERTY = "lockfreelog.bench.workload";
+
+    /** Which format every peer of a run writes its lines in. */
+    public enum Kind {
+        /** {@link #LOGBACK_PATTERN}: an older form of Spring Boot's file pattern, written out here (and for Log4j2). */
+        CLASSIC("classic", "Spring Boot's file pattern as it was (%t, no %applicationName, no %correlationId, %ex),"
+                + " written out in the benchmark; Logback and Log4j2 peers"),
+        /** Spring Boot's default file pattern, as Boot's own configuration resolves it ({@code FILE_LOG_PATTERN}). */
+        BOOT_FILE("boot-file", "Spring Boot's default file pattern, taken from the FILE appender Boot configures;"
+                + " Logback peers only"),
+        /** Spring Boot's default console pattern, {@code %clr} included, ANSI off (the output is a pipe). */
+        BOOT_CONSOLE("boot-console", "Spring Boot's default console pattern (%clr included, ANSI off into a pipe),"
+                + " taken from the CONSOLE appender Boot configures; Logback peers only"),
+        /** Spring Boot's structured {@code ecs} format, for the file and the console. */
+        BOOT_ECS("boot-ecs", "Spring Boot's structured format ecs (logging.structured.format.file and .console),"
+                + " taken from the appenders Boot configures; Logback peers only");
+
+        private final String id;
+        private final String description;
+
+        Kind(String id, String description) {
+            this.id = id;
+            this.description = description;
+        }
+
+        public String id() {
+            return id;
+        }
+
+        public String description() {
+            return description;
+        }
+
+        /** Whether Spring Boot's logging system configures the peers' format ({@code boot-*}). */
+        public boolean isBoot() {
+            return this != CLASSIC;
+        }
+
+        public static Kind of(String id) {
+            return Arrays.stream(values()).filter(k -> k.id.equals(id)).findFirst()
+                    .orElseThrow(() -> new IllegalArgumentException("unknown workload=" + id + ", known=" + ids()));
+        }
+
+        public static List<String> ids() {
+            return Arrays.stream(values()).map(Kind::id).toList();
+        }
+
+        /** The workload of this JVM: {@value Workload#PROPERTY}, else {@link #CLASSIC}. */
+        public static Kind current() {
+            String id = System.getProperty(PROPERTY);
+            return id == null || id.isBlank() ? CLASSIC : of(id.trim().toLowerCase(Locale.ROOT));
+        }
+    }
 
     /** Name of the logger every peer logs through (31 characters, shorter than the 39 the pattern keeps). */
     public static final String LOGGER_NAME = "com.example.orders.OrderService";

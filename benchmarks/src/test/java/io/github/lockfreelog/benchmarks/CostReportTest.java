@@ -128,6 +128,46 @@ class CostReportTest {
         assertThat(lines.get(2).role()).isEqualTo(ChartLines.Role.REFERENCE);
     }
 
+    @Test
+    void aBootRunShouldReportTheCallersAllocationAndIssue27sTargetsAgainstBootsOwnAppenders() {
+        boot("lockfreelog", 400, 24, 1_000, 1_000);
+        boot("spring-boot-file", 1_000, 900, 1_000, 1_000);
+        boot("lockfreelog-console", 500, 24, 1_000, 1_000);
+        boot("spring-boot-console", 1_000, 900, 1_000, 1_000);
+        boot("logback-nop", 100, 24, 1_000, -1);
+
+        String text = new CostReport(results).render();
+
+        assertThat(text).contains("workload boot-file, 180 bytes per delivered line")
+                .contains("| **lockfreelog** | 24.0 | 0.0 |")
+                .contains("| spring-boot-file | 900.0 | 876.0 |")
+                .containsPattern("\\[MET   \\] 1t lockfreelog total CPU per delivered line <= 0.50 x spring-boot-file +400 vs 1,000")
+                .containsPattern("\\[MISSED\\] 1t lockfreelog-console total CPU per delivered line <= 0.35 x spring-boot-console")
+                .containsPattern("\\[MET   \\] 1t lockfreelog: no allocation of its own on the caller's thread")
+                .doesNotContain("logback-file (immediateFlush=false)");
+    }
+
+    @Test
+    void aCostTableSavedBeforeAllocationAndWorkloadsShouldStillBeRead(@TempDir Path folder) throws Exception {
+        Path tsv = folder.resolve("cost-20261101-000000-cost.tsv");
+        java.nio.file.Files.writeString(tsv, "# cost mode\npeer\tthreads\tlineSize\tround\tcalls\tcallerCpuNanos"
+                + "\tprocessCpuNanos\twindowNanos\tlines.accepted\tlines.written\tlines.bytes\tlines.nulBytes\n"
+                + "lockfreelog\t1\t150\t1\t10\t1000\t2000\t3000\t10\t10\t1500\t0\n");
+
+        CostResult read = CostResult.read(tsv).get(0);
+
+        assertThat(read.callerAllocatedBytes()).isEqualTo(-1);
+        assertThat(read.callerBytesPerCall()).isNaN();
+        assertThat(read.workload()).isEqualTo("classic");
+    }
+
+    /** One round of a boot-file run at 1 thread: 180-byte lines, {@code bytesPerCall} allocated by the callers. */
+    private void boot(String peer, long totalNs, long bytesPerCall, long calls, long written) {
+        long delivered = written < 0 ? calls : written;
+        results.add(new CostResult(peer, 1, 150, 1, calls, 100 * calls, totalNs * delivered, 1_000_000_000L,
+                new LineCheck(calls, written, written < 0 ? 0 : 180 * written, 0), bytesPerCall * calls, "boot-file"));
+    }
+
     /** One round: {@code totalNs} of process CPU per delivered line, {@code callerNs} per call; written -1: no file. */
     private void cost(String peer, int threads, int round, long totalNs, long callerNs, long calls, long written) {
         long delivered = written < 0 ? calls : written;

@@ -1,22 +1,32 @@
 package io.github.lockfreelog.sample;
 
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.Appender;
 import io.github.lockfreelog.autoconfigure.actuate.LockFreeLogAppenders;
 import io.github.lockfreelog.diagnostics.AppenderStatistics;
 import io.github.lockfreelog.logback.LockFreeAppenderBase;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.server.ResponseStatusException;
 
-/** {@code POST /burst?events=N&threads=T}: logs N events from T threads at once and reports what the appenders counted. */
+/**
+ * {@code POST /burst?events=N&threads=T}: logs N events from T threads at once and reports the time until the last
+ * call returned, the appenders the lines went to ({@code rootAppenders}) and what lockfreelog's appenders counted.
+ * It works with the starter switched off too ({@code --lockfreelog.enabled=false}), so that Spring Boot's own
+ * {@code CONSOLE} and {@code FILE} appenders can be timed the same way.
+ */
 @RestController
 public class BurstController {
 
@@ -25,9 +35,10 @@ public class BurstController {
 
     private static final Logger log = LoggerFactory.getLogger("sample.burst");
 
-    private final LockFreeLogAppenders appenders;
+    /** lockfreelog's appenders; absent when the starter is switched off ({@code lockfreelog.enabled=false}). */
+    private final ObjectProvider<LockFreeLogAppenders> appenders;
 
-    public BurstController(LockFreeLogAppenders appenders) {
+    public BurstController(ObjectProvider<LockFreeLogAppenders> appenders) {
         this.appenders = appenders;
     }
 
@@ -74,6 +85,7 @@ public class BurstController {
         result.put("threads", threads);
         result.put("elapsedMillis", elapsedNanos / 1_000_000.0);
         result.put("eventsPerSecond", Math.round(events / (elapsedNanos / 1e9)));
+        result.put("rootAppenders", rootAppenders());
         Map<String, Object> perAppender = new LinkedHashMap<>();
         after.forEach((name, now) -> {
             AppenderStatistics was = before.get(name);
@@ -92,9 +104,22 @@ public class BurstController {
 
     private Map<String, AppenderStatistics> snapshot() {
         Map<String, AppenderStatistics> result = new LinkedHashMap<>();
-        for (LockFreeAppenderBase appender : appenders.all()) {
-            result.put(appender.getName(), appender.getStatistics());
+        LockFreeLogAppenders lockFree = appenders.getIfAvailable();
+        if (lockFree != null) {
+            for (LockFreeAppenderBase appender : lockFree.all()) {
+                result.put(appender.getName(), appender.getStatistics());
+            }
         }
         return result;
+    }
+
+    /** The appenders of the root logger, as {@code NAME (Class)}: which of Boot's and lockfreelog's took the lines. */
+    private static List<String> rootAppenders() {
+        List<String> names = new ArrayList<>();
+        if (LoggerFactory.getILoggerFactory() instanceof LoggerContext context) {
+            Iterator<Appender<ILoggingEvent>> it = context.getLogger(Logger.ROOT_LOGGER_NAME).iteratorForAppenders();
+            it.forEachRemaining(appender -> names.add(appender.getName() + " (" + appender.getClass().getSimpleName() + ")"));
+        }
+        return names;
     }
 }
