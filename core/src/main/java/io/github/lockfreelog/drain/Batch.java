@@ -7,8 +7,8 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 
 /**
- * Gathers the payloads of committed frames for one write to the log file, and writes them through
- * the {@link DrainLog}. Payloads are copied from the mapping into a staging buffer and written
+ * Gathers the payloads of committed frames for one write to the log file (or one delivery to a
+ * record sink), with where each event ends, and writes them through the {@link Drainer.Output}. Payloads are copied from the mapping into a staging buffer and written
  * with one call (docs/design-notes.md says why not a gathering write). An event larger than staging is written straight from the
  * mapping, on its own. A write that failed is kept, and finished by {@link #resume}.
  */
@@ -26,6 +26,8 @@ final class Batch {
     private int outTo;
     private int events;
     private long bytes;
+    /** Where each gathered event ends, relative to the first byte of {@link #out}: records are delivered one per event. */
+    private int[] ends = new int[1024];
 
     Batch(JournalCounters counters) {
         this.counters = counters;
@@ -55,6 +57,10 @@ final class Batch {
     void add(Journal journal, int at, int payload) {
         journal.getBytes(at + HEADER_LENGTH, staging, staging.position(), payload);
         staging.position(staging.position() + payload);
+        if (events == ends.length) {
+            ends = java.util.Arrays.copyOf(ends, events * 2);
+        }
+        ends[events] = staging.position();
         events++;
         bytes += payload;
     }
@@ -72,6 +78,7 @@ final class Batch {
         outTo = to;
         events = 1;
         bytes = length - HEADER_LENGTH;
+        ends[0] = length - HEADER_LENGTH;
     }
 
     /** Whether a write was begun and has not finished (it failed, or it is a large event's). */
@@ -84,7 +91,7 @@ final class Batch {
      *
      * @return {@code to}, how far the log file now reaches in the term
      */
-    int write(DrainLog log, long term, int from, int to) throws IOException {
+    int write(Drainer.Output log, long term, int from, int to) throws IOException {
         out = staging.flip();
         outStart = 0;
         outTo = to;
@@ -96,8 +103,8 @@ final class Batch {
      *
      * @return the end of its range, how far the log file now reaches in the term
      */
-    int resume(DrainLog log, long term, int from) throws IOException {
-        log.write(out, outStart, term, from, outTo);
+    int resume(Drainer.Output log, long term, int from) throws IOException {
+        log.write(out, outStart, ends, events, term, from, outTo);
         out = null;
         staging.clear();
         counters.eventsWritten += events;

@@ -1,10 +1,12 @@
 package io.github.lockfreelog.drain;
 
+import io.github.lockfreelog.diagnostics.CrashPoint;
 import io.github.lockfreelog.diagnostics.StatusReporter;
 import io.github.lockfreelog.sink.LogClosedException;
 import io.github.lockfreelog.sink.LogSink;
 import io.github.lockfreelog.term.TermUnblocker;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
@@ -55,14 +57,28 @@ public final class Drainer implements Runnable {
      */
     public Drainer(EngineState state, LogSink sink, StatusReporter status, long flushIntervalNanos,
             long unblockTimeoutNanos, JournalReplacer replacer, Runnable onExit) throws IOException {
+        this(state, FileOutput.factory(sink), status, flushIntervalNanos, unblockTimeoutNanos, replacer, onExit);
+    }
+
+    /**
+     * A drainer of {@code state}'s journal into the outputs that {@code outputs} opens, one per journal
+     * drained; see {@link #Drainer(EngineState, LogSink, StatusReporter, long, long, JournalReplacer, Runnable)}.
+     */
+    public Drainer(EngineState state, Output.Factory outputs, StatusReporter status, long flushIntervalNanos,
+            long unblockTimeoutNanos, JournalReplacer replacer, Runnable onExit) throws IOException {
         this.state = state;
         this.counters = state.counters;
         this.onExit = onExit;
         this.failures = new DrainFailures(state, status);
         this.watch = new JournalWatch(state, replacer, failures, status);
-        this.term = new TermDrain(sink, status, failures, counters, unblockTimeoutNanos);
+        this.term = new TermDrain(outputs, status, failures, counters, unblockTimeoutNanos);
         this.flushIntervalNanos = flushIntervalNanos;
         drainFrom(state.active());
+    }
+
+    /** The output factory of a log file (or the console): writes through a {@link DrainLog}, rolls by the sink's policy. */
+    public static Output.Factory fileOutputs(LogSink sink) {
+        return FileOutput.factory(sink);
     }
 
     /** Starts draining {@code journal} from its first term. */
@@ -207,6 +223,79 @@ public final class Drainer implements Runnable {
      */
     public void drainTerm(boolean toTail) throws IOException {
         term.drainTerm(toTail);
+    }
+
+    /**
+     * Where the drainer puts what it drains from one journal: the log file (through a {@link DrainLog}) or a
+     * record sink. Every batch of events ends with the drain position recorded in the journal, so a buffer is
+     * reclaimed only once its whole term went out.
+     */
+    public interface Output {
+
+        /**
+         * Writes the {@code events} events held in {@code src} from {@code start} to its limit (the {@code i}-th
+         * ends at {@code start + ends[i]}): the data frames of term {@code termCount} in {@code [from, to)}; then
+         * records the drain position {@code (termCount, to)}. Resumes a write that failed when called again with the
+         * same arguments.
+         */
+        void write(ByteBuffer src, int start, int[] ends, int events, long termCount, int from, int to)
+                throws IOException;
+
+        /** Records that everything of term {@code termCount} below {@code offset} went out. */
+        void record(long termCount, int offset);
+
+        /** Whether to roll before another event of {@code nextBytes} after {@code pendingBytes} gathered; see {@link LogSink#shouldRoll}. */
+        default boolean shouldRoll(long pendingBytes, int nextBytes) {
+            return false;
+        }
+
+        /** Rolls, at drain position {@code (termCount, offset)}, everything before it written and recorded. */
+        default void roll(long termCount, int offset) throws IOException {
+        }
+
+        /** Opens the output of one journal, which it drains from its first term. */
+        @FunctionalInterface
+        interface Factory {
+            Output open(ActiveJournal journal) throws IOException;
+        }
+    }
+
+    /** The log file's output: every write through a {@link DrainLog}, rolls by the sink's policy. */
+    static final class FileOutput implements Output {
+        private final LogSink sink;
+        private final DrainLog log;
+
+        private FileOutput(LogSink sink, DrainLog log) {
+            this.sink = sink;
+            this.log = log;
+        }
+
+        static Output.Factory factory(LogSink sink) {
+            return journal -> new FileOutput(sink, new DrainLog(journal.journal, sink, 1, 0, journal.ledgerEntry));
+        }
+
+        @Override
+        public void write(ByteBuffer src, int start, int[] ends, int events, long termCount, int from, int to)
+                throws IOException {
+            log.write(src, start, termCount, from, to);
+        }
+
+        @Override
+        public void record(long termCount, int offset) {
+            log.record(termCount, offset);
+        }
+
+        @Override
+        public boolean shouldRoll(long pendingBytes, int nextBytes) {
+            return sink.shouldRoll(pendingBytes, nextBytes);
+        }
+
+        @Override
+        public void roll(long termCount, int offset) throws IOException {
+            sink.roll();
+            CrashPoint.reached(CrashPoint.AFTER_ROLL_MOVE);
+            log.rolled(termCount, offset);
+        }
     }
 
     /** The drainer thread's page faults since it started, {@code {minor, major}} as last sampled; {@code null} where unknown. */

@@ -4,7 +4,6 @@ import static io.github.lockfreelog.term.JournalDescriptor.*;
 
 import io.github.lockfreelog.diagnostics.CrashPoint;
 import io.github.lockfreelog.diagnostics.StatusReporter;
-import io.github.lockfreelog.sink.LogSink;
 import io.github.lockfreelog.term.BufferStates;
 import io.github.lockfreelog.term.FrameCodec;
 import io.github.lockfreelog.term.FrameCodec.FrameKind;
@@ -18,7 +17,7 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * Drains one journal term by term, for the {@link Drainer}: walks a term's frames with the
  * {@link TermReader}, gathers committed payloads into a {@link Batch} and writes them through the
- * {@link DrainLog}, waits for unfinished frames (and has {@link UnfinishedFrames} settle them once
+ * journal's {@link Drainer.Output} (a {@link DrainLog} for the log file), waits for unfinished frames (and has {@link UnfinishedFrames} settle them once
  * overdue), rolls the log between two events, and refills each drained buffer for the term it
  * hosts next. It holds the drain position: the term being drained and how far it reached the log.
  */
@@ -26,7 +25,7 @@ final class TermDrain implements TermReader.FrameHandler {
 
     private static final long COMMIT_PARK_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
 
-    private final LogSink sink;
+    private final Drainer.Output.Factory outputs;
     private final StatusReporter status;
     private final DrainFailures failures;
     private final JournalCounters counters;
@@ -38,7 +37,7 @@ final class TermDrain implements TermReader.FrameHandler {
     private Journal journal;
     private BufferStates states;
     private TermUnblocker unblocker;
-    private DrainLog log;
+    private Drainer.Output log;
     private int bufferCount;
     private int bufferSize;
 
@@ -53,9 +52,9 @@ final class TermDrain implements TermReader.FrameHandler {
     private int walkLimit;
     private boolean walkWaits;
 
-    TermDrain(LogSink sink, StatusReporter status, DrainFailures failures, JournalCounters counters,
+    TermDrain(Drainer.Output.Factory outputs, StatusReporter status, DrainFailures failures, JournalCounters counters,
             long unblockTimeoutNanos) {
-        this.sink = sink;
+        this.outputs = outputs;
         this.status = status;
         this.failures = failures;
         this.counters = counters;
@@ -73,7 +72,7 @@ final class TermDrain implements TermReader.FrameHandler {
         this.bufferSize = journal.journal.bufferSize();
         this.unblocker = new TermUnblocker(journal.journal, unblockTimeoutNanos);
         unfinishedFrames.journalChanged(journal, unblocker);
-        this.log = new DrainLog(journal.journal, sink, 1, 0, journal.ledgerEntry);
+        this.log = outputs.open(journal);
         log.record(0, 0); // the first drain record: nothing drained yet
         currentTerm = 0;
         drainOffset = 0;
@@ -225,7 +224,7 @@ final class TermDrain implements TermReader.FrameHandler {
     private void gather(int at, int length, int type) throws IOException {
         if (type == TYPE_DATA) {
             final int payload = length - HEADER_LENGTH;
-            if (sink.shouldRoll(batch.bytes(), payload)) {
+            if (log.shouldRoll(batch.bytes(), payload)) {
                 roll();
             }
             if (!batch.fits(payload)) {
@@ -248,9 +247,7 @@ final class TermDrain implements TermReader.FrameHandler {
      */
     private void roll() throws IOException {
         writeBatch();
-        sink.roll();
-        CrashPoint.reached(CrashPoint.AFTER_ROLL_MOVE);
-        log.rolled(currentTerm, drainOffset);
+        log.roll(currentTerm, drainOffset);
     }
 
     /** Writes the batch (resuming after a partial or failed write), then records the drain position. */

@@ -2,15 +2,19 @@ package io.github.lockfreelog.engine;
 
 import io.github.lockfreelog.diagnostics.StatusReporter;
 import io.github.lockfreelog.drain.ActiveJournal;
+import io.github.lockfreelog.drain.Drainer;
 import io.github.lockfreelog.drain.EngineState;
 import io.github.lockfreelog.drain.JournalCounters;
 import io.github.lockfreelog.drain.JournalReplacer;
 import io.github.lockfreelog.journal.JournalLock;
 import io.github.lockfreelog.journal.JournalSlots;
 import io.github.lockfreelog.journal.WriteLedger;
+import io.github.lockfreelog.records.RecordLog;
+import io.github.lockfreelog.records.RecordRecovery;
 import io.github.lockfreelog.recovery.Recovery;
 import io.github.lockfreelog.sink.LogSink;
 import io.github.lockfreelog.sink.LogTarget;
+import io.github.lockfreelog.sink.RecordSink;
 import io.github.lockfreelog.term.Journal;
 import io.github.lockfreelog.term.JournalFiles;
 import java.io.IOException;
@@ -20,7 +24,7 @@ import java.nio.file.Path;
  * Brings a journal into use, at start and when the drainer finds the one in use gone from disk:
  * takes a free slot and its locks, opens the log file's write ledger, recovers into the sink what
  * a process that died left in the slot (and, at start, in other free slots), and creates the
- * journal anew.
+ * journal anew. The sink is a log file (or the console), or a record sink: each is a {@link Target}.
  */
 final class EngineStart implements JournalReplacer {
 
@@ -28,11 +32,11 @@ final class EngineStart implements JournalReplacer {
     /** The first slot and the slot count asked for: where a replacement journal is taken. */
     private final Path firstSlot;
     private final int slots;
-    private final LogSink sink;
+    private final Target sink;
     private final StatusReporter status;
     private final JournalCounters counters;
 
-    private EngineStart(EngineConfig config, Path firstSlot, int slots, LogSink sink, StatusReporter status,
+    private EngineStart(EngineConfig config, Path firstSlot, int slots, Target sink, StatusReporter status,
             JournalCounters counters) {
         this.counters = counters;
         this.config = config;
@@ -45,29 +49,40 @@ final class EngineStart implements JournalReplacer {
     /** Takes a slot, recovers, creates the journal and starts an engine on it; once (the caller retries an interrupted start). */
     static JournalEngine start(EngineConfig requested, StatusReporter status, LogSink.Factory sinkFactory)
             throws IOException {
+        return start(requested, status, slot -> new FileTarget(sinkFactory.open()));
+    }
+
+    /** As {@link #start(EngineConfig, StatusReporter, LogSink.Factory)}, draining into the record sinks of {@code sinks}. */
+    static JournalEngine startRecords(EngineConfig requested, StatusReporter status, RecordSink.Factory sinks)
+            throws IOException {
+        return start(requested, status, slot -> new RecordTarget(sinks.open(slot), sinks, requested.stopTimeoutNanos()));
+    }
+
+    private static JournalEngine start(EngineConfig requested, StatusReporter status, TargetFactory targets)
+            throws IOException {
         JournalSlots.Taken taken = JournalSlots.take(requested.journalFile(), requested.journalSlots(), status);
         EngineConfig config = requested.withJournal(taken.journal());
         // Locks on the journal slot, taken once here at start and held for the engine's life
         // (released when the engine closes); append never touches them.
         JournalLock lock = taken.lock(); // file locks of start-up, never taken or waited for on append
         int entry = WriteLedger.entryOf(taken.slot(), taken.journal());
-        LogSink sink = null;
+        Target sink = null;
         Journal journal = null;
         WriteLedger ledger = null;
         try {
             ledger = openLedger(config, requested.journalFile(), requested.journalSlots(), status);
-            sink = sinkFactory.open();
-            Recovery.Result recovered = Recovery.recover(lock, sink, ledger == null ? null : ledger.entry(entry), status);
+            sink = targets.open(taken.slot());
+            Recovery.Result recovered = sink.recover(lock, ledger == null ? null : ledger.entry(entry), status);
             if (requested.journalSlots() > 1) {
-                recovered = recovered.plus(Recovery.recoverLeftovers(requested.journalFile(),
-                        requested.journalSlots(), config.journalFile(), sink, ledger, status));
+                recovered = recovered.plus(sink.recoverLeftovers(requested.journalFile(), requested.journalSlots(),
+                        config.journalFile(), ledger, status));
             }
             journal = JournalFiles.create(config.journalFile(), lock.journalChannel(), config.bufferCount(), config.bufferSize());
             EngineState state = new EngineState(new ActiveJournal(journal, lock, ledger, entry));
             EngineStart replacer = new EngineStart(config, requested.journalFile(), requested.journalSlots(), sink, status,
                     state.counters);
             replacer.count(recovered);
-            JournalEngine engine = new JournalEngine(config, state, sink, status, replacer);
+            JournalEngine engine = new JournalEngine(config, state, sink.outputs(), sink::close, status, replacer);
             engine.startDrainer();
             return engine;
         } catch (IOException | RuntimeException | Error e) {
@@ -75,7 +90,7 @@ final class EngineStart implements JournalReplacer {
                 journal.close();
             }
             if (sink != null) {
-                sink.close();
+                sink.closeNow();
             }
             if (ledger != null) {
                 ledger.close();
@@ -128,7 +143,7 @@ final class EngineStart implements JournalReplacer {
         try {
             // the slot taken may hold what a killed instance left: recovered before it is made anew,
             // as at start (the drainer, which calls this, owns the sink)
-            count(Recovery.recover(lock, sink, ledger == null ? null : ledger.entry(entry), status));
+            count(sink.recover(lock, ledger == null ? null : ledger.entry(entry), status));
             Journal journal = JournalFiles.create(taken.journal(), lock.journalChannel(), config.bufferCount(),
                     config.bufferSize());
             return new ActiveJournal(journal, lock, ledger, entry);
@@ -138,6 +153,87 @@ final class EngineStart implements JournalReplacer {
             }
             lock.close(); // releases the file locks just taken; no caller holds or waits for them
             throw e;
+        }
+    }
+
+    /** Opens the target of the slot taken. */
+    @FunctionalInterface
+    private interface TargetFactory {
+        Target open(int slot) throws IOException;
+    }
+
+    /** Where an engine's events go, as start-up and the drainer need it: the log file (or console), or records. */
+    private interface Target {
+        Recovery.Result recover(JournalLock lock, WriteLedger.Entry ledger, StatusReporter status) throws IOException;
+
+        Recovery.Result recoverLeftovers(Path first, int slots, Path own, WriteLedger ledger, StatusReporter status)
+                throws IOException;
+
+        Drainer.Output.Factory outputs();
+
+        void close(long timeoutNanos) throws IOException;
+
+        /** Closes the sink after a start that failed. */
+        void closeNow() throws IOException;
+    }
+
+    /** A log file or the console: bytes written through a {@code DrainLog}, recovered by content. */
+    private record FileTarget(LogSink sink) implements Target {
+        @Override
+        public Recovery.Result recover(JournalLock lock, WriteLedger.Entry ledger, StatusReporter status)
+                throws IOException {
+            return Recovery.recover(lock, sink, ledger, status);
+        }
+
+        @Override
+        public Recovery.Result recoverLeftovers(Path first, int slots, Path own, WriteLedger ledger,
+                StatusReporter status) throws IOException {
+            return Recovery.recoverLeftovers(first, slots, own, sink, ledger, status);
+        }
+
+        @Override
+        public Drainer.Output.Factory outputs() {
+            return Drainer.fileOutputs(sink);
+        }
+
+        @Override
+        public void close(long timeoutNanos) throws IOException {
+            sink.close(timeoutNanos);
+        }
+
+        @Override
+        public void closeNow() throws IOException {
+            sink.close();
+        }
+    }
+
+    /** A record sink: batches delivered with their position, recovered after what the sink holds. */
+    private record RecordTarget(RecordSink sink, RecordSink.Factory sinks, long closeTimeoutNanos) implements Target {
+        @Override
+        public Recovery.Result recover(JournalLock lock, WriteLedger.Entry ledger, StatusReporter status)
+                throws IOException {
+            return RecordRecovery.recover(lock, sink, status);
+        }
+
+        @Override
+        public Recovery.Result recoverLeftovers(Path first, int slots, Path own, WriteLedger ledger,
+                StatusReporter status) throws IOException {
+            return RecordRecovery.recoverLeftovers(first, slots, own, sinks, closeTimeoutNanos, status);
+        }
+
+        @Override
+        public Drainer.Output.Factory outputs() {
+            return RecordLog.factory(sink);
+        }
+
+        @Override
+        public void close(long timeoutNanos) throws IOException {
+            sink.close(timeoutNanos);
+        }
+
+        @Override
+        public void closeNow() throws IOException {
+            sink.close(0);
         }
     }
 }

@@ -5,7 +5,6 @@ import io.github.lockfreelog.drain.ActiveJournal;
 import io.github.lockfreelog.drain.Drainer;
 import io.github.lockfreelog.drain.EngineState;
 import io.github.lockfreelog.drain.EngineState.RunState;
-import io.github.lockfreelog.sink.LogSink;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
@@ -22,7 +21,7 @@ final class EngineStop {
 
     private final EngineConfig config;
     private final EngineState state;
-    private final LogSink sink;
+    private final SinkClose sink;
     private final StatusReporter status;
     private Drainer drainer;
     private Thread drainerThread;
@@ -31,7 +30,13 @@ final class EngineStop {
     private volatile boolean drainerExited;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    EngineStop(EngineConfig config, EngineState state, LogSink sink, StatusReporter status) {
+    /** Closes the engine's sink, waiting at most the nanoseconds given for its background work. */
+    @FunctionalInterface
+    interface SinkClose {
+        void close(long timeoutNanos) throws IOException;
+    }
+
+    EngineStop(EngineConfig config, EngineState state, SinkClose sink, StatusReporter status) {
         this.config = config;
         this.state = state;
         this.sink = sink;

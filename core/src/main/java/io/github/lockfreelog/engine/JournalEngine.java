@@ -12,6 +12,7 @@ import io.github.lockfreelog.drain.JournalCounters;
 import io.github.lockfreelog.files.Uninterruptible;
 import io.github.lockfreelog.sink.FileLogSink;
 import io.github.lockfreelog.sink.LogSink;
+import io.github.lockfreelog.sink.RecordSink;
 import io.github.lockfreelog.term.Journal;
 import io.github.lockfreelog.term.TermAppender;
 import java.io.IOException;
@@ -49,13 +50,13 @@ public final class JournalEngine {
     private final EngineStatistics statistics;
     private final NextBufferWait nextBuffer;
 
-    JournalEngine(EngineConfig config, EngineState state, LogSink sink, StatusReporter status, EngineStart replacer)
-            throws IOException {
+    JournalEngine(EngineConfig config, EngineState state, Drainer.Output.Factory outputs, EngineStop.SinkClose sink,
+            StatusReporter status, EngineStart replacer) throws IOException {
         this.state = state;
         this.counters = state.counters;
         this.maxEventSize = config.effectiveMaxEventSize();
         this.stop = new EngineStop(config, state, sink, status);
-        this.drainer = new Drainer(state, sink, status, config.flushIntervalNanos(), config.unblockTimeoutNanos(),
+        this.drainer = new Drainer(state, outputs, status, config.flushIntervalNanos(), config.unblockTimeoutNanos(),
                 replacer == null ? gone -> {
                     throw new IOException("this engine has no files to replace its journal with");
                 } : replacer, stop::drainerExited);
@@ -87,6 +88,16 @@ public final class JournalEngine {
     public static JournalEngine start(EngineConfig config, StatusReporter status, LogSink.Factory sinkFactory)
             throws IOException {
         return Uninterruptible.call(() -> EngineStart.start(config, status, sinkFactory));
+    }
+
+    /**
+     * Starts an engine whose drainer delivers events to a record sink, one record per event, each batch
+     * committed with its journal position ({@link RecordSink}); recovery starts after what the sink of the slot
+     * taken says it holds. Otherwise as {@link #start(EngineConfig, StatusReporter, LogSink.Factory)}.
+     */
+    public static JournalEngine startRecords(EngineConfig config, StatusReporter status, RecordSink.Factory sinks)
+            throws IOException {
+        return Uninterruptible.call(() -> EngineStart.startRecords(config, status, sinks));
     }
 
     /** Starts the drainer's thread; the engine takes events from now on. */
@@ -259,7 +270,8 @@ public final class JournalEngine {
      */
     public static JournalEngine withoutDrainerThread(EngineConfig config, Journal journal, LogSink sink,
             StatusReporter status) throws IOException {
-        return new JournalEngine(config, new EngineState(new ActiveJournal(journal, null, null, 0)), sink, status, null);
+        return new JournalEngine(config, new EngineState(new ActiveJournal(journal, null, null, 0)),
+                Drainer.fileOutputs(sink), sink::close, status, null);
     }
 
     /** For the model-checking test, which runs the drainer's steps itself. */

@@ -24,9 +24,13 @@ final class EventWriter {
     private final int dropBelow;
 
     private final EncodingFailures failures;
+    /** Wraps each encoded event for a record sink; {@code null} for a log file or the console. */
+    private final EventEnvelope envelope;
 
-    private EventWriter(Encoder<ILoggingEvent> encoder, Object encoderGuard, int dropBelow, EncodingFailures failures) {
+    private EventWriter(Encoder<ILoggingEvent> encoder, Object encoderGuard, int dropBelow, EncodingFailures failures,
+            EventEnvelope envelope) {
         this.encoder = encoder;
+        this.envelope = envelope;
         this.failures = failures;
         this.encoderGuard = encoderGuard;
         this.patternEncoding = encoderGuard == null ? PatternEncoding.of(encoder) : null;
@@ -52,7 +56,8 @@ final class EventWriter {
                     + PatternEncoding.logbackVersion() + ": its converter chain cannot be read)" + suffix
                     + ", so events are encoded by the encoder itself, which allocates per event");
         }
-        EventWriter writer = new EventWriter(encoder, guard, dropBelow, new EncodingFailures(settings, suffix));
+        EventWriter writer = new EventWriter(encoder, guard, dropBelow, new EncodingFailures(settings, suffix),
+                settings.envelope());
         if (writer.patternEncoding != null) {
             java.util.List<String> offPath = writer.patternEncoding.convertersOffTheFastPath();
             if (!offPath.isEmpty()) {
@@ -81,7 +86,9 @@ final class EventWriter {
             }
             if (encoded != null) {
                 try {
-                    if (encoded.length > 0) {
+                    if (encoded.length > 0 && envelope != null) {
+                        wrapAndAppend(engine, event, encoded.bytes, encoded.length);
+                    } else if (encoded.length > 0) {
                         appendSafely(engine, encoded.bytes, encoded.length, event.getLevel().toInt() < dropBelow);
                     }
                 } finally {
@@ -100,7 +107,23 @@ final class EventWriter {
         if (bytes == null || bytes.length == 0) {
             return;
         }
+        if (envelope != null) {
+            wrapAndAppend(engine, event, bytes, bytes.length);
+            return;
+        }
         appendSafely(engine, bytes, bytes.length, event.getLevel().toInt() < dropBelow);
+    }
+
+    /** Appends the envelope of the event encoded as {@code encoded[0..length)}; an envelope that throws drops it. */
+    private void wrapAndAppend(JournalEngine engine, ILoggingEvent event, byte[] encoded, int length) {
+        byte[] frame;
+        try {
+            frame = envelope.wrap(event, encoded, length);
+        } catch (RuntimeException | Error failure) {
+            failed(engine, failure);
+            return;
+        }
+        appendSafely(engine, frame, frame.length, event.getLevel().toInt() < dropBelow);
     }
 
     /** Encodes with the encoder itself: shared when it is known to be thread-safe, else one event at a time. */

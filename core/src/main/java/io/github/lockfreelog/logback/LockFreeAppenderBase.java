@@ -1,12 +1,15 @@
 package io.github.lockfreelog.logback;
 
 import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.CoreConstants;
 import io.github.lockfreelog.diagnostics.AppenderStatistics;
 import io.github.lockfreelog.diagnostics.DropReason;
 import io.github.lockfreelog.engine.JournalEngine;
 import io.github.lockfreelog.engine.SettingProblem;
 import io.github.lockfreelog.journal.JournalSlots;
 import io.github.lockfreelog.sink.LogTarget;
+import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.util.List;
 
 /**
@@ -71,6 +74,73 @@ public abstract class LockFreeAppenderBase extends LockFreeAppenderSettings {
     final AppenderFiles newClaims() {
         claims = new AppenderFiles(this);
         return claims;
+    }
+
+    /**
+     * Claims {@code journalFile} for this appender alone (no other appender of the JVM may use it, by any path) and
+     * checks that its folder is this user's, closed to others, and writable; for an appender outside this package
+     * that has no log file. Given back when the engine stops, or by {@link #releaseClaims()}.
+     *
+     * @return whether all went well; if not, each problem was reported and nothing stays claimed
+     */
+    protected final boolean claimJournal(Path journalFile, boolean explicit, String suffix) {
+        AppenderFiles files = newClaims();
+        if (explicit && !files.claimJournal(journalFile, String.valueOf(name), suffix)) {
+            return false;
+        }
+        files.describeFileSystems(null, journalFile, suffix);
+        return true;
+    }
+
+    /** Gives back what {@link #claimJournal} claimed, after a start that failed. */
+    protected final void releaseClaims() {
+        if (claims != null) {
+            claims.release();
+        }
+    }
+
+    /**
+     * What each journal frame holds beside the encoded event, for a sink that needs it (see {@link EventEnvelope});
+     * {@code null}, the default: the encoded event alone.
+     */
+    protected EventEnvelope envelope() {
+        return null;
+    }
+
+    /**
+     * A journal in a hidden folder of {@code java.io.tmpdir} named after {@code application} and the user:
+     * {@code <tmpdir>/.lockfreelog-<application>-<user>/<appender name><suffix>}.
+     */
+    protected final Path journalInTmp(String application, String fileSuffix) {
+        String folder = ".lockfreelog-" + fileNamePart(application) + "-"
+                + fileNamePart(System.getProperty("user.name", "user"));
+        return Paths.get(System.getProperty("java.io.tmpdir")).toAbsolutePath().resolve(folder)
+                .resolve(fileNamePart(String.valueOf(name)) + fileSuffix);
+    }
+
+    /** {@code text} as part of a file name: letters, digits, {@code .}, {@code _} and {@code -}; others become {@code _}. */
+    static String fileNamePart(String text) {
+        String part = text.replaceAll("[^A-Za-z0-9._-]", "_");
+        return part.isEmpty() || part.startsWith(".") ? "_" + part : part;
+    }
+
+    /**
+     * {@code application} when set, else the Logback context's name when set, else the main class or jar: what
+     * names the folder of a journal in {@code java.io.tmpdir}.
+     */
+    protected final String applicationName(String application) {
+        if (application != null && !application.isBlank()) {
+            return application.trim();
+        }
+        String contextName = getContext() == null ? null : getContext().getName();
+        if (contextName != null && !CoreConstants.DEFAULT_CONTEXT_NAME.equals(contextName)) {
+            return contextName;
+        }
+        String command = System.getProperty("sun.java.command", "").trim();
+        String main = command.isEmpty() ? "java" : command.split("\\s+")[0];
+        main = main.substring(Math.max(main.lastIndexOf('/'), main.lastIndexOf('\\')) + 1);
+        main = main.endsWith(".jar") ? main.substring(0, main.length() - 4) : main.substring(main.lastIndexOf('.') + 1);
+        return main.isEmpty() ? "java" : main;
     }
 
     /** What this appender writes to, for its statistics while it has no engine. */

@@ -1,6 +1,5 @@
 package io.github.lockfreelog.logback;
 
-import ch.qos.logback.core.CoreConstants;
 import io.github.lockfreelog.diagnostics.StatusReporter;
 import io.github.lockfreelog.engine.EngineConfig;
 import io.github.lockfreelog.engine.JournalEngine;
@@ -88,32 +87,12 @@ public class LockFreeConsoleAppender extends LockFreeAppenderBase {
 
     /** The journal unset: in a hidden folder of {@code java.io.tmpdir} named after the application and the user. */
     Path defaultJournal() {
-        String folder = ".lockfreelog-" + fileNamePart(applicationName()) + "-"
-                + fileNamePart(System.getProperty("user.name", "user"));
-        return Paths.get(System.getProperty("java.io.tmpdir")).toAbsolutePath().resolve(folder)
-                .resolve(fileNamePart(String.valueOf(name)) + ".journal");
+        return journalInTmp(applicationName(), ".journal");
     }
 
     /** {@link #setApplication application}, else the Logback context's name when set, else the main class or jar. */
     String applicationName() {
-        if (application != null && !application.isBlank()) {
-            return application.trim();
-        }
-        String contextName = getContext() == null ? null : getContext().getName();
-        if (contextName != null && !CoreConstants.DEFAULT_CONTEXT_NAME.equals(contextName)) {
-            return contextName;
-        }
-        String command = System.getProperty("sun.java.command", "").trim();
-        String main = command.isEmpty() ? "java" : command.split("\\s+")[0];
-        main = main.substring(Math.max(main.lastIndexOf('/'), main.lastIndexOf('\\')) + 1);
-        main = main.endsWith(".jar") ? main.substring(0, main.length() - 4) : main.substring(main.lastIndexOf('.') + 1);
-        return main.isEmpty() ? "java" : main;
-    }
-
-    /** {@code text} as part of a file name: letters, digits, {@code .}, {@code _} and {@code -}; others become {@code _}. */
-    static String fileNamePart(String text) {
-        String part = text.replaceAll("[^A-Za-z0-9._-]", "_");
-        return part.isEmpty() || part.startsWith(".") ? "_" + part : part;
+        return applicationName(application);
     }
 
     @Override

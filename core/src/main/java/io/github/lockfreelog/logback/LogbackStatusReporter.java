@@ -4,7 +4,7 @@ import ch.qos.logback.core.spi.ContextAware;
 import io.github.lockfreelog.diagnostics.StatusReporter;
 
 /** Routes the engine's reports to Logback's status manager, each message ending with the name of its appender. */
-final class LogbackStatusReporter implements StatusReporter {
+public final class LogbackStatusReporter implements StatusReporter {
 
     private final ContextAware appender;
     private final String suffix;
@@ -13,7 +13,7 @@ final class LogbackStatusReporter implements StatusReporter {
      * @param appender the origin of every status, as if it had reported it itself
      * @param suffix appended to every message, e.g. {@code  for the appender named "FILE"}
      */
-    LogbackStatusReporter(ContextAware appender, String suffix) {
+    public LogbackStatusReporter(ContextAware appender, String suffix) {
         this.appender = appender;
         this.suffix = suffix;
     }

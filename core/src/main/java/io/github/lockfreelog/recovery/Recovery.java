@@ -71,15 +71,30 @@ public final class Recovery {
      */
     public static Result recover(JournalLock hold, LogSink sink, WriteLedger.Entry ledger, StatusReporter status)
             throws IOException {
-        Result result = recoverJournal(hold, sink, ledger, status);
+        Result result = recover(hold, (journal, record) -> new Replay(journal, sink, record, ledger).run(),
+                "the log file", status);
         if (ledger != null) {
             ledger.end();
         }
         return result;
     }
 
-    private static Result recoverJournal(JournalLock hold, LogSink sink, WriteLedger.Entry ledger,
-            StatusReporter status) throws IOException {
+    /**
+     * Replays what a journal holds after its newest drain record; the log file's is {@link Replay}, a record
+     * sink's lives with that sink's output.
+     */
+    @FunctionalInterface
+    public interface Replayer {
+        Result replay(Journal journal, Journal.DrainRecord record) throws IOException;
+    }
+
+    /**
+     * Recovers the journal that {@code hold} locks through {@code replayer}, into {@code into} (named in the
+     * INFO that counts what was recovered): a journal that cannot be read is moved aside, one left half-made
+     * emptied, as for the log file.
+     */
+    public static Result recover(JournalLock hold, Replayer replayer, String into, StatusReporter status)
+            throws IOException {
         Path journalFile = hold.journalFile();
         if (hold.journalChannel().size() == 0) {
             return Result.NONE;
@@ -105,7 +120,7 @@ public final class Recovery {
             }
             Result result;
             try {
-                result = new Replay(journal, sink, record, ledger).run();
+                result = replayer.replay(journal, record);
             } catch (RuntimeException e) {
                 journal.close();
                 moveAside(hold, "journal " + journalFile + " could not be read to its end (" + e + ")", status);
@@ -113,7 +128,7 @@ public final class Recovery {
             }
             if (result.recoveredFrames() > 0 || result.skippedFrames() > 0) {
                 status.info("recovered " + result.recoveredFrames() + " events (" + result.recoveredBytes()
-                        + " bytes) from journal " + journalFile + " into the log file; skipped "
+                        + " bytes) from journal " + journalFile + " into " + into + "; skipped "
                         + result.skippedFrames() + " unfinished or damaged frames");
             }
             return result;

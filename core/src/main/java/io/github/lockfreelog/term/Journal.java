@@ -5,6 +5,7 @@ import static io.github.lockfreelog.term.JournalDescriptor.*;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * The journal file, mapped once and kept mapped until {@link #close()}. All access to shared
@@ -41,6 +42,7 @@ public abstract class Journal implements AutoCloseable {
         putIntPlain(VERSION_OFFSET, VERSION);
         putIntPlain(BUFFER_COUNT_OFFSET, bufferCount);
         putIntPlain(BUFFER_SIZE_OFFSET, bufferSize);
+        putLongPlain(JOURNAL_ID_OFFSET, ThreadLocalRandom.current().nextLong() | 1L);
         // Term 0 is active in buffer 0; every other buffer looks full, as if it held the term
         // bufferCount before the one it will host next, so that a stale writer cannot reserve in it.
         for (int i = 0; i < bufferCount; i++) {
@@ -54,6 +56,11 @@ public abstract class Journal implements AutoCloseable {
         putLongVolatile(ACTIVE_TERM_COUNT_OFFSET, 0L);
         writeDrainRecord(0, 0, 0, 0);
         putLongVolatile(MAGIC_OFFSET, MAGIC);
+    }
+
+    /** The id this journal got when it was created ({@link JournalDescriptor}); 0 for one made before ids existed. */
+    public long journalId() {
+        return getLongPlain(JOURNAL_ID_OFFSET);
     }
 
     public Path path() {

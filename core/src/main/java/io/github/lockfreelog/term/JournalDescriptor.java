@@ -6,10 +6,10 @@ package io.github.lockfreelog.term;
  *
  * <h2>Metadata page</h2>
  * <pre>
- *   0                   8       12      16      20                  120     128
- *   +-------------------+-------+-------+-------+------- ... -------+-------+
- *   | magic "LFJRNL01"  |version|count  |size   | (reserved)        | touch |
- *   +-------------------+-------+-------+-------+------- ... -------+-------+
+ *   0                   8       12      16      20      24              32        120     128
+ *   +-------------------+-------+-------+-------+-------+---------------+-- ... --+-------+
+ *   | magic "LFJRNL01"  |version|count  |size   |(res.) | journal id    |(reserved)| touch |
+ *   +-------------------+-------+-------+-------+-------+---------------+-- ... --+-------+
  *   128: active term count (long)             own 128-byte line: written on every swap
  *   256: drain record copy 0 (5 longs)        written by the drainer only
  *   320: drain record copy 1 (5 longs)
@@ -19,6 +19,9 @@ package io.github.lockfreelog.term;
  *   512 + i * 128 + 64: term start of buffer i (int): where the term it hosts starts (see below)
  *   4096: buffer 0, 4096 + bufferSize: buffer 1, ...
  * </pre>
+ * The journal id is a random non-zero number written when the journal is created (0 in a journal
+ * made before ids existed): a record sink names the journal by it in the positions it commits,
+ * so that a position of one journal is never taken for one of the next journal in the same file.
  * A term is one use of a buffer: term {@code n} lives in buffer {@code n % bufferCount} and
  * its term id is {@code (int) n}. Buffers cycle clean, active, dirty, clean.
  *
@@ -101,6 +104,8 @@ public final class JournalDescriptor {
     public static final int VERSION_OFFSET = MAGIC_OFFSET + Long.BYTES;
     public static final int BUFFER_COUNT_OFFSET = VERSION_OFFSET + Integer.BYTES;
     public static final int BUFFER_SIZE_OFFSET = BUFFER_COUNT_OFFSET + Integer.BYTES;
+    /** The journal's id (a long, 8-aligned): random, non-zero, written at creation; see above. */
+    public static final int JOURNAL_ID_OFFSET = BUFFER_SIZE_OFFSET + 2 * Integer.BYTES;
 
     /**
      * Eight reserved bytes of the header, always zero: the holder of a journal writes them (zeros)

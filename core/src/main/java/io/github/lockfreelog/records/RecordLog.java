@@ -1,0 +1,70 @@
+package io.github.lockfreelog.records;
+
+import io.github.lockfreelog.diagnostics.CrashPoint;
+import io.github.lockfreelog.drain.Drainer;
+import io.github.lockfreelog.sink.JournalPosition;
+import io.github.lockfreelog.sink.RecordBatch;
+import io.github.lockfreelog.sink.RecordSink;
+import io.github.lockfreelog.term.Journal;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+
+/**
+ * Every delivery of a journal's events to a {@link RecordSink}, by the drainer or by recovery: a batch is
+ * delivered with the position it reaches, and only once the sink has committed it is the journal's drain record
+ * moved past it. So the journal never claims more than the sink holds; the sink may hold one batch more than
+ * the journal says (a crash between the commit and the record), which {@link RecordSink#committed} tells.
+ *
+ * <p>A delivery that failed may have committed all the same (its answer was lost): before the same batch is
+ * delivered again, the sink is asked how far it is, and a batch it holds already is only recorded.
+ */
+public final class RecordLog implements Drainer.Output {
+
+    /** Between a batch's commit in the sink and its drain record in the journal. */
+    public static final String AFTER_RECORD_COMMIT = "after-record-commit";
+
+    private final Journal journal;
+    private final RecordSink sink;
+    private long drainSeq;
+    /** Whether the last delivery failed: whether it committed is for the sink to say. */
+    private boolean unsettled;
+
+    public RecordLog(Journal journal, RecordSink sink, long drainSeq) {
+        this.journal = journal;
+        this.sink = sink;
+        this.drainSeq = drainSeq;
+    }
+
+    /** The factory the drainer opens one with for each journal it drains; the journal's records start at 1. */
+    public static Drainer.Output.Factory factory(RecordSink sink) {
+        return active -> new RecordLog(active.journal, sink, 1);
+    }
+
+    @Override
+    public void write(ByteBuffer src, int start, int[] ends, int events, long termCount, int from, int to)
+            throws IOException {
+        if (unsettled) {
+            JournalPosition committed = sink.committed(journal.journalId());
+            unsettled = false;
+            if (committed != null && committed.covers(termCount, to)) {
+                src.position(src.limit());
+                record(termCount, to); // the failed delivery committed after all
+                return;
+            }
+        }
+        try {
+            sink.deliver(new RecordBatch(journal.journalId(), termCount, from, to, src, start, ends, events));
+        } catch (IOException | RuntimeException | Error e) {
+            unsettled = true;
+            throw e;
+        }
+        CrashPoint.reached(AFTER_RECORD_COMMIT);
+        src.position(src.limit());
+        record(termCount, to);
+    }
+
+    @Override
+    public void record(long termCount, int offset) {
+        journal.writeDrainRecord(termCount, offset, 0, drainSeq++);
+    }
+}

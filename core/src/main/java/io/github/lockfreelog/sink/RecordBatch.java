@@ -1,0 +1,74 @@
+package io.github.lockfreelog.sink;
+
+import java.nio.ByteBuffer;
+
+/**
+ * The events of one delivery to a {@link RecordSink}: the data frames of journal range
+ * {@code [from, to)} of term {@code termCount}, each event the payload of one frame, in journal
+ * order. Delivered with {@link #end()}, the position it brings the sink to. Valid only during the
+ * {@link RecordSink#deliver} call it is given to (its bytes are the drainer's staging, reused after).
+ */
+public final class RecordBatch {
+
+    private final long journalId;
+    private final long termCount;
+    private final int from;
+    private final int to;
+    private final ByteBuffer bytes;
+    private final int start;
+    private final int[] ends;
+    private final int count;
+
+    /**
+     * A batch of the {@code count} events held in {@code bytes} from index {@code start}, the
+     * {@code i}-th ending at {@code start + ends[i]}.
+     */
+    public RecordBatch(long journalId, long termCount, int from, int to, ByteBuffer bytes, int start, int[] ends,
+            int count) {
+        this.journalId = journalId;
+        this.termCount = termCount;
+        this.from = from;
+        this.to = to;
+        this.bytes = bytes;
+        this.start = start;
+        this.ends = ends;
+        this.count = count;
+    }
+
+    public long journalId() {
+        return journalId;
+    }
+
+    public long termCount() {
+        return termCount;
+    }
+
+    /** Where the batch's journal range starts in its term. */
+    public int from() {
+        return from;
+    }
+
+    /** Where the batch's journal range ends in its term. */
+    public int to() {
+        return to;
+    }
+
+    /** How many events the batch holds. */
+    public int count() {
+        return count;
+    }
+
+    /** The position a sink holding this batch has reached: its journal, its term, the end of its range. */
+    public JournalPosition end() {
+        return new JournalPosition(journalId, termCount, to);
+    }
+
+    /** The {@code i}-th event's bytes, as a read-only buffer of its own (position 0, limit its length). */
+    public ByteBuffer event(int i) {
+        if (i < 0 || i >= count) {
+            throw new IndexOutOfBoundsException("event " + i + " of " + count);
+        }
+        int from = start + (i == 0 ? 0 : ends[i - 1]);
+        return bytes.duplicate().limit(start + ends[i]).position(from).slice().asReadOnlyBuffer();
+    }
+}

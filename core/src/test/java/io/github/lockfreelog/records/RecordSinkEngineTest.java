@@ -1,0 +1,130 @@
+package io.github.lockfreelog.records;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.lockfreelog.engine.Backpressure;
+import io.github.lockfreelog.engine.EngineConfig;
+import io.github.lockfreelog.engine.JournalEngine;
+import io.github.lockfreelog.sink.LogTarget;
+import io.github.lockfreelog.testing.TestStatus;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The engine drained into a record sink: every acknowledged event delivered once, in each thread's order, when
+ * deliveries fail before their commit, when their answer is lost after it, and across a restart after a process
+ * stopped between a commit and the journal learning of it.
+ */
+class RecordSinkEngineTest {
+
+    private static final int THREADS = 4;
+    private static final int EVENTS = 10_000;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void everyEventOnceInEachThreadsOrder() throws Exception {
+        MemoryRecordSink sink = new MemoryRecordSink();
+        JournalEngine engine = JournalEngine.startRecords(config("plain", 10_000), TestStatus.QUIET, slot -> sink);
+        List<String> acknowledged = appendFromThreads(engine, THREADS, EVENTS);
+        engine.stop();
+
+        assertExactlyOnceInOrder(sink.events(), acknowledged);
+        assertThat(acknowledged).hasSize(THREADS * EVENTS);
+        assertThat(engine.statistics().eventsWritten()).isEqualTo(THREADS * EVENTS);
+    }
+
+    @Test
+    void aFailedDeliveryIsDeliveredAgainAndOneWhoseAnswerWasLostIsNot() throws Exception {
+        MemoryRecordSink sink = new MemoryRecordSink();
+        sink.failBeforeCommit = n -> n % 5 == 2;
+        sink.loseAnswer = n -> n % 5 == 4;
+        JournalEngine engine = JournalEngine.startRecords(config("flaky", 10_000), TestStatus.QUIET, slot -> sink);
+        List<String> acknowledged = appendFromThreads(engine, THREADS, EVENTS / 4);
+        engine.stop();
+
+        assertThat(sink.deliveries).isGreaterThanOrEqualTo(5);
+        assertThat(sink.asked).isGreaterThan(0);
+        assertExactlyOnceInOrder(sink.events(), acknowledged);
+    }
+
+    @Test
+    void aRestartAfterACommitTheJournalNeverLearntOfDeliversNothingTwice() throws Exception {
+        MemoryRecordSink sink = new MemoryRecordSink();
+        sink.hangAfterCommit = 3;
+        // DROP: callers behind the hung delivery give up at once rather than wait maxBlockTime each
+        EngineConfig config = config("crashed", 300, Backpressure.DROP);
+        JournalEngine first = JournalEngine.startRecords(config, TestStatus.QUIET, slot -> sink);
+        List<String> acknowledged = appendFromThreads(first, THREADS, 2_000);
+        assertThat(sink.hanging.await(10, TimeUnit.SECONDS)).isTrue();
+        first.stop(); // times out with the drainer inside the delivery: the journal stays on disk, not emptied
+        sink.release.countDown();
+        assertThat(sink.events()).isNotEmpty().hasSizeLessThan(acknowledged.size());
+        assertThat(Files.size(config.journalFile())).isPositive();
+
+        JournalEngine second = JournalEngine.startRecords(config, TestStatus.QUIET, slot -> sink);
+        assertThat(second.statistics().recoveredFrames()).isPositive();
+        second.stop();
+
+        assertExactlyOnceInOrder(sink.events(), acknowledged);
+    }
+
+    private EngineConfig config(String name, long stopTimeoutMs) {
+        return config(name, stopTimeoutMs, Backpressure.BLOCK);
+    }
+
+    private EngineConfig config(String name, long stopTimeoutMs, Backpressure backpressure) {
+        return EngineConfig.builder().backpressure(backpressure).name(name).logFile(Path.of("records")).journalFile(dir.resolve(name + ".journal"))
+                .buffers(3, 64 * 1024).flushInterval(20, TimeUnit.MILLISECONDS)
+                .stopTimeout(stopTimeoutMs, TimeUnit.MILLISECONDS).target(LogTarget.KAFKA).build();
+    }
+
+    /** {@code threads} threads each appending {@code events} numbered events; returns those the engine took. */
+    static List<String> appendFromThreads(JournalEngine engine, int threads, int events) throws InterruptedException {
+        List<List<String>> taken = new ArrayList<>();
+        List<Thread> callers = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            List<String> mine = new ArrayList<>();
+            taken.add(mine);
+            final int thread = t;
+            callers.add(new Thread(() -> {
+                for (int i = 0; i < events; i++) {
+                    String event = "t" + thread + " e" + i + " " + "x".repeat(i % 50);
+                    if (engine.append(event.getBytes(StandardCharsets.UTF_8), true)) {
+                        mine.add(event);
+                    }
+                }
+            }));
+        }
+        callers.forEach(Thread::start);
+        for (Thread caller : callers) {
+            caller.join();
+        }
+        List<String> all = new ArrayList<>();
+        taken.forEach(all::addAll);
+        return all;
+    }
+
+    /** Every acknowledged event is delivered exactly once, each thread's in the order it appended them; no other. */
+    static void assertExactlyOnceInOrder(List<String> delivered, List<String> acknowledged) {
+        Map<String, Integer> seen = new HashMap<>();
+        Map<String, Integer> lastOfThread = new HashMap<>();
+        for (String event : delivered) {
+            assertThat(seen.merge(event, 1, Integer::sum)).as("times delivered: %s", event).isEqualTo(1);
+            String thread = event.substring(0, event.indexOf(' '));
+            int number = Integer.parseInt(event.substring(event.indexOf(" e") + 2, event.indexOf(' ', event.indexOf(" e") + 1)));
+            Integer before = lastOfThread.put(thread, number);
+            assertThat(before == null ? -1 : before).as("order of %s", thread).isLessThan(number);
+        }
+        assertThat(seen.keySet()).containsExactlyInAnyOrderElementsOf(acknowledged);
+    }
+}

@@ -1,0 +1,358 @@
+package io.github.lockfreelog.kafka;
+
+import io.github.lockfreelog.diagnostics.CrashPoint;
+import io.github.lockfreelog.diagnostics.StatusReporter;
+import io.github.lockfreelog.sink.JournalPosition;
+import io.github.lockfreelog.sink.RecordBatch;
+import io.github.lockfreelog.sink.RecordSink;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.errors.ProducerFencedException;
+import org.apache.kafka.common.errors.RecordTooLargeException;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+/**
+ * The record sink of one journal slot: a transactional producer whose {@code transactional.id} belongs to the
+ * slot, delivering each batch of events as one transaction that also writes the journal's position to the
+ * compacted position topic, keyed by that id (Kafka Connect's exactly-once sources commit their offsets the same
+ * way, KIP-618). {@link #committed} first makes a new producer whose {@code initTransactions()} fences the one
+ * before it (this process's own after a failure, or a process's that died) and completes or aborts its open
+ * transaction, then reads the position topic with {@code read_committed} up to its high watermark, so no
+ * transaction still open can hide a position written after it.
+ *
+ * <p>An event the broker refuses as too large ({@code max.request.size}, the topic's {@code max.message.bytes})
+ * is left out of the transaction, which is delivered again without it, counted as {@code too-large}; an ERROR
+ * names the setting. Every other failure discards the producer and throws an {@link IOException} (never a
+ * {@code KafkaException}: recovery would take that for a damaged journal); the drainer retries.
+ */
+final class KafkaRecordSink implements RecordSink {
+
+    /** Crash point: half the records of a transaction sent, the transaction open. */
+    static final String MID_RECORD_SEND = "mid-record-send";
+    /** Crash point: every record and the position sent, before the commit. */
+    static final String BEFORE_RECORD_COMMIT = "before-record-commit";
+
+    private static final byte POSITION_VERSION = 1;
+
+    private final String topic;
+    private final String positionTopic;
+    private final String transactionalId;
+    private final byte[] positionKey;
+    private final Map<String, Object> clientConfig;
+    private final StatusReporter status;
+    private final KafkaCounters counters;
+    private final long maxBlockMillis;
+    /** The producer of the slot; {@code null} until the next {@link #committed} or {@link #deliver} makes one. */
+    private volatile Producer<byte[], byte[]> producer;
+    private volatile boolean closed;
+    private boolean topicsChecked;
+
+    KafkaRecordSink(String topic, String positionTopic, String transactionalId, Map<String, Object> clientConfig,
+            KafkaCounters counters, StatusReporter status) {
+        this.topic = topic;
+        this.positionTopic = positionTopic;
+        this.transactionalId = transactionalId;
+        this.positionKey = transactionalId.getBytes(StandardCharsets.UTF_8);
+        this.clientConfig = Map.copyOf(clientConfig);
+        this.counters = counters;
+        this.status = status;
+        Object maxBlock = clientConfig.get(ProducerConfig.MAX_BLOCK_MS_CONFIG);
+        this.maxBlockMillis = maxBlock == null ? 60_000 : Long.parseLong(maxBlock.toString());
+    }
+
+    String transactionalId() {
+        return transactionalId;
+    }
+
+    @Override
+    public JournalPosition committed(long journalId) throws IOException {
+        try {
+            openProducer();
+            return readPosition(journalId);
+        } catch (KafkaException | IllegalStateException e) {
+            discardProducer();
+            throw failure("reading the position of transactional.id " + transactionalId + " from " + positionTopic, e);
+        }
+    }
+
+    @Override
+    public void deliver(RecordBatch batch) throws IOException {
+        Set<Integer> leftOut = new java.util.HashSet<>();
+        for (;;) {
+            Producer<byte[], byte[]> current;
+            RuntimeException[] errors = new RuntimeException[batch.count()];
+            try {
+                current = openProducer();
+                current.beginTransaction();
+                int half = batch.count() / 2;
+                for (int i = 0; i < batch.count(); i++) {
+                    if (i == half) {
+                        CrashPoint.reached(MID_RECORD_SEND);
+                    }
+                    if (leftOut.contains(i)) {
+                        continue;
+                    }
+                    ProducerRecord<byte[], byte[]> record = record(batch.event(i));
+                    if (record == null) {
+                        leftOut.add(i);
+                        continue;
+                    }
+                    final int index = i;
+                    current.send(record, (metadata, e) -> {
+                        if (e instanceof RuntimeException failure) {
+                            errors[index] = failure;
+                        }
+                    });
+                }
+                current.send(new ProducerRecord<>(positionTopic, positionKey, position(batch.end())));
+                CrashPoint.reached(BEFORE_RECORD_COMMIT);
+                current.commitTransaction();
+                counters.committed(batch.count() - leftOut.size());
+                return;
+            } catch (KafkaException | IllegalStateException e) {
+                List<Integer> tooLarge = new ArrayList<>();
+                for (int i = 0; i < errors.length; i++) {
+                    if (errors[i] instanceof RecordTooLargeException && !leftOut.contains(i)) {
+                        tooLarge.add(i);
+                    }
+                }
+                if (!tooLarge.isEmpty() && abort()) {
+                    leftOut.addAll(tooLarge);
+                    counters.tooLarge(tooLarge.size());
+                    status.error(tooLarge.size() + " events refused by Kafka as too large for topic " + topic
+                            + " (" + errors[tooLarge.get(0)].getMessage() + "): left out and counted (too-large);"
+                            + " raise the producer's max.request.size and the topic's max.message.bytes, or lower"
+                            + " maxEventSize", null);
+                    continue;
+                }
+                counters.aborted();
+                discardProducer(); // whether it committed is for the next committed() to say, after fencing it
+                throw failure("delivering " + batch.count() + " events to topic " + topic, e);
+            }
+        }
+    }
+
+    /** The record of one frame; {@code null} (reported) for a frame that is not an envelope. */
+    private ProducerRecord<byte[], byte[]> record(ByteBuffer frame) {
+        RecordEnvelope.Unwrapped unwrapped;
+        try {
+            unwrapped = RecordEnvelope.unwrap(frame);
+        } catch (IllegalArgumentException e) {
+            status.warn("left out a journal frame that is not a record (" + e.getMessage() + ")", null);
+            return null;
+        }
+        return new ProducerRecord<>(topic, null, unwrapped.key(), unwrapped.value(), unwrapped.headers());
+    }
+
+    /** Aborts the open transaction; whether that worked (else the producer is discarded). */
+    private boolean abort() {
+        try {
+            producer.abortTransaction();
+            counters.aborted();
+            return true;
+        } catch (KafkaException | IllegalStateException e) {
+            discardProducer();
+            return false;
+        }
+    }
+
+    /** The producer, made and fenced in ({@code initTransactions}) if there is none. */
+    private Producer<byte[], byte[]> openProducer() throws IOException {
+        if (closed) {
+            throw new IOException("the Kafka sink of topic " + topic + " is closed");
+        }
+        Producer<byte[], byte[]> current = producer;
+        if (current != null) {
+            return current;
+        }
+        if (!topicsChecked) {
+            checkTopics();
+            topicsChecked = true;
+        }
+        Map<String, Object> config = new HashMap<>(clientConfig);
+        config.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
+        config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        config.put(ProducerConfig.ACKS_CONFIG, "all");
+        config.putIfAbsent(ProducerConfig.CLIENT_ID_CONFIG, transactionalId);
+        config.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        config.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        current = new KafkaProducer<>(config);
+        try {
+            current.initTransactions(); // fences every earlier producer of this id, settling its open transaction
+        } catch (KafkaException e) {
+            current.close(Duration.ZERO);
+            throw e;
+        }
+        producer = current;
+        return current;
+    }
+
+    /** Closes the producer, so that the next call makes one that fences it. */
+    private void discardProducer() {
+        Producer<byte[], byte[]> current = producer;
+        producer = null;
+        if (current != null) {
+            try {
+                current.close(Duration.ZERO);
+            } catch (KafkaException e) {
+                // already failed; nothing more to do with it
+            }
+        }
+    }
+
+    /** Fails unless the topic exists; creates the position topic, compacted, if it does not exist. */
+    private void checkTopics() throws IOException {
+        try (Admin admin = Admin.create(filtered(AdminClientConfig.configNames()))) {
+            try {
+                admin.describeTopics(List.of(topic)).allTopicNames().get(maxBlockMillis, TimeUnit.MILLISECONDS);
+            } catch (java.util.concurrent.ExecutionException e) {
+                if (e.getCause() instanceof UnknownTopicOrPartitionException) {
+                    throw new IOException("the topic " + topic + " does not exist: create it, or set <topic> to one"
+                            + " that does", e.getCause());
+                }
+                throw new IOException("could not describe topic " + topic + ": " + e.getCause(), e.getCause());
+            }
+            try {
+                admin.createTopics(List.of(new NewTopic(positionTopic, java.util.Optional.of(1), java.util.Optional.empty())
+                        .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT))))
+                        .all().get(maxBlockMillis, TimeUnit.MILLISECONDS);
+            } catch (java.util.concurrent.ExecutionException e) {
+                if (!(e.getCause() instanceof TopicExistsException)) {
+                    throw new IOException("could not create the position topic " + positionTopic + " (" + e.getCause()
+                            + "): create it with cleanup.policy=compact, or set <positionTopic> to one that exists",
+                            e.getCause());
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while checking topic " + topic, e);
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new IOException("Kafka did not answer within max.block.ms (" + maxBlockMillis + " ms) about topic "
+                    + topic, e);
+        }
+    }
+
+    /**
+     * The position last committed under this slot's key, if it is of journal {@code journalId}: read with
+     * {@code read_committed} up to the high watermark taken now (after the fence), so that every transaction open
+     * then is settled before the answer.
+     */
+    private JournalPosition readPosition(long journalId) throws IOException {
+        Map<String, Object> config = filtered(ConsumerConfig.configNames());
+        config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+        config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        config.remove(ConsumerConfig.GROUP_ID_CONFIG);
+        Map<TopicPartition, Long> highWatermarks;
+        Map<String, Object> uncommitted = new HashMap<>(config);
+        uncommitted.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_uncommitted");
+        List<TopicPartition> partitions = new ArrayList<>();
+        try (KafkaConsumer<byte[], byte[]> peek = new KafkaConsumer<>(uncommitted)) {
+            for (PartitionInfo info : peek.partitionsFor(positionTopic, Duration.ofMillis(maxBlockMillis))) {
+                partitions.add(new TopicPartition(info.topic(), info.partition()));
+            }
+            highWatermarks = peek.endOffsets(partitions, Duration.ofMillis(maxBlockMillis));
+        }
+        config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        byte[] last = null;
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(config)) {
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Math.max(maxBlockMillis, 1000));
+            while (!reached(consumer, partitions, highWatermarks)) {
+                if (System.nanoTime() - deadline > 0) {
+                    throw new IOException("the position topic " + positionTopic + " could not be read to offset "
+                            + highWatermarks + " within max.block.ms (" + maxBlockMillis + " ms): a transaction of"
+                            + " another producer stays open");
+                }
+                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(100))) {
+                    if (Arrays.equals(record.key(), positionKey)) {
+                        last = record.value();
+                    }
+                }
+            }
+        }
+        if (last == null || last.length < 25 || last[0] != POSITION_VERSION) {
+            return null;
+        }
+        ByteBuffer value = ByteBuffer.wrap(last);
+        value.get();
+        long id = value.getLong();
+        long term = value.getLong();
+        long offset = value.getLong();
+        return id == journalId ? new JournalPosition(id, term, offset) : null;
+    }
+
+    private static boolean reached(KafkaConsumer<byte[], byte[]> consumer, List<TopicPartition> partitions,
+            Map<TopicPartition, Long> ends) {
+        for (TopicPartition partition : partitions) {
+            if (consumer.position(partition) < ends.getOrDefault(partition, 0L)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The position record's value: version, journal id, term, offset. */
+    static byte[] position(JournalPosition position) {
+        return ByteBuffer.allocate(25).put(POSITION_VERSION).putLong(position.journalId())
+                .putLong(position.termCount()).putLong(position.offset()).array();
+    }
+
+    /** The client settings a consumer or an admin client knows, from the producer's. */
+    private Map<String, Object> filtered(Set<String> known) {
+        Map<String, Object> config = new HashMap<>();
+        clientConfig.forEach((key, value) -> {
+            if (known.contains(key) && !key.equals(ProducerConfig.CLIENT_ID_CONFIG)) {
+                config.put(key, value);
+            }
+        });
+        return config;
+    }
+
+    private IOException failure(String what, Exception e) {
+        String hint = e instanceof ProducerFencedException ? ": another producer took transactional.id "
+                + transactionalId + " (give each instance its own transactionalIdPrefix)" : "";
+        return new IOException(what + " failed: " + e + hint, e);
+    }
+
+    @Override
+    public void close(long timeoutNanos) {
+        closed = true;
+        Producer<byte[], byte[]> current = producer;
+        producer = null;
+        if (current != null) {
+            try {
+                current.close(Duration.ofNanos(Math.max(0, timeoutNanos)));
+            } catch (KafkaException e) {
+                status.warn("closing the Kafka producer of transactional.id " + transactionalId + " failed", e);
+            }
+        }
+    }
+}

@@ -1,0 +1,328 @@
+package io.github.lockfreelog.kafka;
+
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import io.github.lockfreelog.diagnostics.StatusReporter;
+import io.github.lockfreelog.engine.EngineConfig;
+import io.github.lockfreelog.engine.JournalEngine;
+import io.github.lockfreelog.engine.SettingProblem;
+import io.github.lockfreelog.files.FileIdentity;
+import io.github.lockfreelog.journal.JournalSlots;
+import io.github.lockfreelog.logback.EventEnvelope;
+import io.github.lockfreelog.logback.LockFreeAppenderBase;
+import io.github.lockfreelog.logback.LogbackStatusReporter;
+import io.github.lockfreelog.sink.LogTarget;
+import io.github.lockfreelog.sink.RecordSink;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.kafka.clients.producer.ProducerConfig;
+
+/**
+ * A Logback appender that puts every event in a Kafka topic, exactly once as a {@code read_committed} consumer
+ * sees it, whatever crashes: the caller's path is the file appender's (encode, reserve with one atomic operation,
+ * copy into its own memory-mapped journal, return: no lock, no system call, no producer call), and the drainer
+ * thread delivers the journal's events in transactions that also commit the journal's position
+ * ({@link KafkaRecordSink}). One record per event: the value is the encoded event, the key none, a constant, an
+ * MDC value or the thread's name, and headers {@code level} and {@code logger} when asked for.
+ *
+ * <pre>{@code
+ * <appender name="KAFKA" class="io.github.lockfreelog.kafka.LockFreeKafkaAppender">
+ *   <topic>logs</topic>
+ *   <producerConfig>bootstrap.servers=localhost:9092</producerConfig>
+ *   <key>mdc:traceId</key>
+ *   <headers>level,logger</headers>
+ *   <encoder><pattern>%d %5p [%t] %c - %m%n</pattern></encoder>
+ * </appender>
+ * }</pre>
+ *
+ * <p>Events of the Kafka client's own loggers ({@code org.apache.kafka.*}) are not sent (the producer would log
+ * into itself): give them another appender. The journal, unset, is
+ * {@code <java.io.tmpdir>/.lockfreelog-<application>-<user>/<appender name>.journal} (then
+ * {@code <appender name>.1.journal} ... for other instances), as for the console appender.
+ */
+public class LockFreeKafkaAppender extends LockFreeAppenderBase {
+
+    /** Header names given with {@link #setHeaders headers}. */
+    public static final String LEVEL_HEADER = "level";
+    public static final String LOGGER_HEADER = "logger";
+    private static final String KAFKA_LOGGERS = "org.apache.kafka.";
+
+    private String topic;
+    private String positionTopic;
+    private String transactionalIdPrefix;
+    private String key = "none";
+    private String headers;
+    private String application;
+    private final Map<String, Object> producerConfig = new LinkedHashMap<>();
+    private final KafkaCounters counters = new KafkaCounters();
+    /** Set at start from {@link #key} and {@link #headers}. */
+    private volatile KeyKind keyKind = KeyKind.NONE;
+    private volatile String keyArgument;
+    private volatile boolean levelHeader;
+    private volatile boolean loggerHeader;
+
+    /** What each record's key is. */
+    enum KeyKind { NONE, CONSTANT, MDC, THREAD }
+
+    @Override
+    public List<SettingProblem> checkSettings() {
+        List<SettingProblem> problems = new ArrayList<>();
+        if (topic == null || topic.isBlank()) {
+            problems.add(new SettingProblem("topic", topic, "the name of the topic events go to"));
+        }
+        if (producerConfig.get(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG) == null) {
+            problems.add(new SettingProblem("producerConfig", null,
+                    "bootstrap.servers among them, e.g. <producerConfig>bootstrap.servers=host:9092</producerConfig>"));
+        }
+        if (parseKey(key) == null) {
+            problems.add(new SettingProblem("key", key, "none, thread, constant:<value> or mdc:<name>"));
+        }
+        if (parseHeaders(headers) == null) {
+            problems.add(new SettingProblem("headers", headers, "a comma-separated list of level and logger"));
+        }
+        if (producerConfig.containsKey(ProducerConfig.TRANSACTIONAL_ID_CONFIG)) {
+            problems.add(new SettingProblem("producerConfig", ProducerConfig.TRANSACTIONAL_ID_CONFIG + "="
+                    + producerConfig.get(ProducerConfig.TRANSACTIONAL_ID_CONFIG),
+                    "no transactional.id: each journal slot has its own; set transactionalIdPrefix instead"));
+        }
+        addSharedProblems(problems);
+        return problems;
+    }
+
+    @Override
+    protected JournalEngine startEngine(String suffix) {
+        String[] parsedKey = parseKey(key);
+        keyKind = KeyKind.valueOf(parsedKey[0]);
+        keyArgument = parsedKey[1];
+        List<String> wanted = parseHeaders(headers);
+        levelHeader = wanted.contains(LEVEL_HEADER);
+        loggerHeader = wanted.contains(LOGGER_HEADER);
+        Path journalFile;
+        try {
+            journalFile = isJournalSet() ? FileIdentity.canonical(Paths.get(getJournal().trim()))
+                    : journalInTmp(applicationName(application), ".journal");
+        } catch (RuntimeException e) {
+            addError("Cannot use the journal " + getJournal() + suffix + ": " + e);
+            return null;
+        }
+        if (!claimJournal(journalFile, isJournalSet(), suffix)) {
+            return null;
+        }
+        int slots = isJournalSet() ? 1 : JournalSlots.DEFAULT_SLOTS;
+        String topicName = topic.trim();
+        String positions = positionTopic == null || positionTopic.isBlank() ? topicName + ".positions" : positionTopic.trim();
+        String prefix = transactionalIdPrefix == null || transactionalIdPrefix.isBlank() ? defaultPrefix()
+                : transactionalIdPrefix.trim();
+        EngineConfig config = engineConfig().logFile(Paths.get(topicName)).journalFile(journalFile).journalSlots(slots)
+                .target(LogTarget.KAFKA).build();
+        StatusReporter status = new LogbackStatusReporter(this, suffix);
+        Map<String, Object> clientConfig = new HashMap<>(producerConfig);
+        clientConfig.putIfAbsent(ProducerConfig.MAX_BLOCK_MS_CONFIG, "10000");
+        RecordSink.Factory sinks = slot -> new KafkaRecordSink(topicName, positions, prefix + "-" + slot, clientConfig,
+                counters, status);
+        try {
+            return JournalEngine.startRecords(config, status, sinks);
+        } catch (IOException | RuntimeException e) {
+            releaseClaims();
+            addError("Could not start" + suffix + " with journal " + journalFile + " and topic " + topicName + ": " + e, e);
+            return null;
+        }
+    }
+
+    /** {@code lockfreelog-<host>-<appender name>}: stable across restarts on one host, distinct between hosts. */
+    private String defaultPrefix() {
+        String host;
+        try {
+            host = InetAddress.getLocalHost().getHostName();
+        } catch (IOException e) {
+            host = "localhost";
+        }
+        return "lockfreelog-" + host + "-" + name;
+    }
+
+    @Override
+    protected void append(ILoggingEvent event) {
+        String logger = event.getLoggerName();
+        if (logger != null && logger.startsWith(KAFKA_LOGGERS)) {
+            return; // the producer's own logging: sending it would have the producer log into itself
+        }
+        super.append(event);
+    }
+
+    @Override
+    protected EventEnvelope envelope() {
+        return (event, encoded, length) -> {
+            List<String> names = new ArrayList<>(2);
+            List<byte[]> values = new ArrayList<>(2);
+            if (levelHeader) {
+                names.add(LEVEL_HEADER);
+                values.add(event.getLevel().toString().getBytes(StandardCharsets.UTF_8));
+            }
+            if (loggerHeader) {
+                names.add(LOGGER_HEADER);
+                values.add(String.valueOf(event.getLoggerName()).getBytes(StandardCharsets.UTF_8));
+            }
+            return RecordEnvelope.wrap(keyOf(event), names, values, encoded, length);
+        };
+    }
+
+    private byte[] keyOf(ILoggingEvent event) {
+        String value;
+        switch (keyKind) {
+            case CONSTANT:
+                value = keyArgument;
+                break;
+            case MDC:
+                Map<String, String> mdc = event.getMDCPropertyMap();
+                value = mdc == null ? null : mdc.get(keyArgument);
+                break;
+            case THREAD:
+                value = event.getThreadName();
+                break;
+            default:
+                value = null;
+        }
+        return value == null ? null : value.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** {@code {kind, argument}} of a key setting, or {@code null} when it is not one. */
+    static String[] parseKey(String key) {
+        String text = key == null ? "none" : key.trim();
+        String lower = text.toLowerCase(Locale.ROOT);
+        if (lower.equals("none") || lower.isEmpty()) {
+            return new String[] {KeyKind.NONE.name(), null};
+        }
+        if (lower.equals("thread")) {
+            return new String[] {KeyKind.THREAD.name(), null};
+        }
+        if (lower.startsWith("constant:") && text.length() > "constant:".length()) {
+            return new String[] {KeyKind.CONSTANT.name(), text.substring("constant:".length())};
+        }
+        if (lower.startsWith("mdc:") && !text.substring("mdc:".length()).isBlank()) {
+            return new String[] {KeyKind.MDC.name(), text.substring("mdc:".length()).trim()};
+        }
+        return null;
+    }
+
+    /** The header names of a headers setting, or {@code null} when it names others. */
+    static List<String> parseHeaders(String headers) {
+        List<String> names = new ArrayList<>();
+        if (headers == null || headers.isBlank()) {
+            return names;
+        }
+        for (String part : headers.split(",")) {
+            String name = part.trim().toLowerCase(Locale.ROOT);
+            if (!name.equals(LEVEL_HEADER) && !name.equals(LOGGER_HEADER)) {
+                return null;
+            }
+            names.add(name);
+        }
+        return names;
+    }
+
+    @Override
+    protected LogTarget target() {
+        return LogTarget.KAFKA;
+    }
+
+    @Override
+    protected String targetName() {
+        return String.valueOf(topic);
+    }
+
+    /** What this appender's Kafka sinks did: transactions, events delivered, events too large. */
+    public KafkaCounters getKafkaCounters() {
+        return counters;
+    }
+
+    // ---- settings ---------------------------------------------------------------------------
+
+    public String getTopic() {
+        return topic;
+    }
+
+    /** The topic every event goes to (required; it must exist). */
+    public void setTopic(String topic) {
+        this.topic = topic;
+    }
+
+    public String getPositionTopic() {
+        return positionTopic;
+    }
+
+    /**
+     * The compacted topic where each journal slot's position is committed with its events; unset,
+     * {@code <topic>.positions} (created, compacted, when missing).
+     */
+    public void setPositionTopic(String positionTopic) {
+        this.positionTopic = positionTopic;
+    }
+
+    public String getTransactionalIdPrefix() {
+        return transactionalIdPrefix;
+    }
+
+    /**
+     * Prefix of the transactional ids, one per journal slot ({@code <prefix>-<slot>}): the same across restarts of
+     * an instance (so that a restart fences the process it replaces), distinct between instances; unset,
+     * {@code lockfreelog-<host name>-<appender name>}.
+     */
+    public void setTransactionalIdPrefix(String transactionalIdPrefix) {
+        this.transactionalIdPrefix = transactionalIdPrefix;
+    }
+
+    public String getKey() {
+        return key;
+    }
+
+    /** Each record's key: {@code none} (the default), {@code thread}, {@code constant:<value>} or {@code mdc:<name>}. */
+    public void setKey(String key) {
+        this.key = key;
+    }
+
+    public String getHeaders() {
+        return headers;
+    }
+
+    /** Headers each record carries: a comma-separated list of {@code level} and {@code logger}; unset, none. */
+    public void setHeaders(String headers) {
+        this.headers = headers;
+    }
+
+    public String getApplication() {
+        return application;
+    }
+
+    /** Names the default journal's folder; unset, the Logback context's name, else the main class or jar. */
+    public void setApplication(String application) {
+        this.application = application;
+    }
+
+    /** One producer setting as {@code name=value} ({@code <producerConfig>} may be given many times). */
+    public void addProducerConfig(String nameValue) {
+        int equals = nameValue == null ? -1 : nameValue.indexOf('=');
+        if (equals <= 0) {
+            addError("producerConfig \"" + nameValue + "\" is not name=value for the appender named \"" + name + "\"");
+            return;
+        }
+        producerConfig.put(nameValue.substring(0, equals).trim(), nameValue.substring(equals + 1).trim());
+    }
+
+    /** Producer settings, as Kafka names them (bootstrap.servers among them); before start. */
+    public void setProducerProperties(Map<String, ?> properties) {
+        producerConfig.putAll(properties);
+    }
+
+    /** The producer settings given so far. */
+    public Map<String, Object> getProducerProperties() {
+        return Map.copyOf(producerConfig);
+    }
+}

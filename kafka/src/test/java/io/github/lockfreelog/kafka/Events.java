@@ -1,0 +1,45 @@
+package io.github.lockfreelog.kafka;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Numbered events ({@code t<thread> e<number>}) and the checks every test makes of what a topic holds. */
+final class Events {
+
+    private Events() {
+    }
+
+    static String event(int thread, int number) {
+        return "t" + thread + " e" + number + " " + "x".repeat(number % 40);
+    }
+
+    static int thread(String event) {
+        return Integer.parseInt(event.substring(1, event.indexOf(' ')));
+    }
+
+    static int number(String event) {
+        int at = event.indexOf(" e") + 2;
+        return Integer.parseInt(event.substring(at, event.indexOf(' ', at)));
+    }
+
+    /**
+     * No event twice; each thread's events in the order it logged them, with no gap (0, 1, 2, ...); every
+     * acknowledged event there.
+     */
+    static void assertExactlyOnceInOrder(List<String> delivered, Collection<String> acknowledged) {
+        Map<Integer, Integer> next = new HashMap<>();
+        for (String event : delivered) {
+            int thread = thread(event);
+            int expected = next.getOrDefault(thread, 0);
+            assertThat(number(event)).as("event after t%d e%d (a gap, a duplicate or a reordering)", thread,
+                    expected - 1).isEqualTo(expected);
+            assertThat(event).isEqualTo(event(thread, expected));
+            next.put(thread, expected + 1);
+        }
+        assertThat(delivered).containsAll(acknowledged);
+    }
+}

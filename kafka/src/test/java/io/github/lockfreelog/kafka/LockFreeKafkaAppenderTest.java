@@ -1,0 +1,160 @@
+package io.github.lockfreelog.kafka;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
+import ch.qos.logback.core.status.Status;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.MDC;
+
+/** The appender against a real broker: every event in the topic exactly once, in each thread's order. */
+class LockFreeKafkaAppenderTest {
+
+    static final int THREADS = 4;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void fourThreadsEveryEventExactlyOnceInEachThreadsOrder() throws Exception {
+        String topic = TestBroker.newTopic("burst");
+        LoggerContext context = newContext();
+        LockFreeKafkaAppender appender = appender(context, topic, dir.resolve("burst.journal"));
+        appender.setKey("thread");
+        appender.setHeaders("level,logger");
+        appender.start();
+        assertThat(appender.isStarted()).as(statuses(context)).isTrue();
+        Logger logger = logger(context, appender);
+        int events = 5_000;
+        List<Thread> threads = new ArrayList<>();
+        for (int t = 0; t < THREADS; t++) {
+            final int thread = t;
+            threads.add(new Thread(() -> {
+                for (int i = 0; i < events; i++) {
+                    logger.info(Events.event(thread, i));
+                }
+            }, "caller-" + t));
+        }
+        threads.forEach(Thread::start);
+        for (Thread thread : threads) {
+            thread.join();
+        }
+        appender.stop();
+
+        List<ConsumerRecord<byte[], byte[]>> records = TestBroker.readCommitted(topic);
+        List<String> values = records.stream().map(TestBroker::value).toList();
+        List<String> all = new ArrayList<>();
+        for (int t = 0; t < THREADS; t++) {
+            for (int i = 0; i < events; i++) {
+                all.add(Events.event(t, i));
+            }
+        }
+        assertThat(values).hasSize(THREADS * events);
+        Events.assertExactlyOnceInOrder(values, all);
+        for (ConsumerRecord<byte[], byte[]> record : records) {
+            String value = TestBroker.value(record);
+            assertThat(new String(record.key(), StandardCharsets.UTF_8)).isEqualTo("caller-" + Events.thread(value));
+            assertThat(new String(record.headers().lastHeader("level").value(), StandardCharsets.UTF_8)).isEqualTo("INFO");
+            assertThat(new String(record.headers().lastHeader("logger").value(), StandardCharsets.UTF_8))
+                    .isEqualTo("test");
+        }
+        assertThat(appender.getStatistics().eventsWritten()).isEqualTo(THREADS * events);
+        assertThat(appender.getStatistics().dropped()).isZero();
+        assertThat(appender.getKafkaCounters().eventsDelivered()).isEqualTo(THREADS * events);
+    }
+
+    @Test
+    void aKeyFromTheMdcAndNoneWhereTheMdcHasNoValue() throws Exception {
+        String topic = TestBroker.newTopic("keys");
+        LoggerContext context = newContext();
+        LockFreeKafkaAppender mdc = appender(context, topic, dir.resolve("mdc.journal"));
+        mdc.setKey("mdc:order");
+        mdc.start();
+        assertThat(mdc.isStarted()).as(statuses(context)).isTrue();
+        Logger logger = logger(context, mdc);
+        MDC.put("order", "o-42");
+        try {
+            logger.info("with");
+        } finally {
+            MDC.remove("order");
+        }
+        logger.info("without");
+        mdc.stop();
+
+        List<ConsumerRecord<byte[], byte[]>> records = TestBroker.readCommitted(topic);
+        assertThat(records).as(statuses(context) + mdc.getStatistics()).extracting(TestBroker::value)
+                .containsExactly("with", "without");
+        assertThat(new String(records.get(0).key(), StandardCharsets.UTF_8)).isEqualTo("o-42");
+        assertThat(records.get(1).key()).isNull();
+        assertThat(records.get(0).headers().toArray()).isEmpty();
+    }
+
+    @Test
+    void badSettingsAreNamedAndTheAppenderDoesNotStart() {
+        LoggerContext context = newContext();
+        LockFreeKafkaAppender appender = new LockFreeKafkaAppender();
+        appender.setContext(context);
+        appender.setName("KAFKA");
+        appender.setEncoder(encoder(context));
+        appender.setKey("partition");
+        appender.setHeaders("level,host");
+        appender.addProducerConfig("transactional.id=mine");
+        appender.start();
+
+        assertThat(appender.isStarted()).isFalse();
+        String errors = statuses(context);
+        assertThat(errors).contains("topic").contains("bootstrap.servers").contains("key").contains("partition")
+                .contains("headers").contains("level,host").contains("transactionalIdPrefix");
+    }
+
+    static LockFreeKafkaAppender appender(LoggerContext context, String topic, Path journal) {
+        LockFreeKafkaAppender appender = new LockFreeKafkaAppender();
+        appender.setContext(context);
+        appender.setName("KAFKA");
+        appender.setTopic(topic);
+        appender.setJournal(journal.toString());
+        appender.addProducerConfig("bootstrap.servers=" + TestBroker.bootstrap());
+        appender.setTransactionalIdPrefix("test-" + topic);
+        appender.setBufferSize(ch.qos.logback.core.util.FileSize.valueOf("1MB"));
+        appender.setEncoder(encoder(context));
+        return appender;
+    }
+
+    /** A context of its own, whose events carry SLF4J's MDC (Logback needs to be given its adapter). */
+    static LoggerContext newContext() {
+        LoggerContext context = new LoggerContext();
+        context.setMDCAdapter(MDC.getMDCAdapter());
+        return context;
+    }
+
+    static PatternLayoutEncoder encoder(LoggerContext context) {
+        PatternLayoutEncoder encoder = new PatternLayoutEncoder();
+        encoder.setContext(context);
+        encoder.setPattern("%msg");
+        encoder.start();
+        return encoder;
+    }
+
+    static Logger logger(LoggerContext context, LockFreeKafkaAppender appender) {
+        Logger logger = context.getLogger("test");
+        logger.setAdditive(false);
+        logger.addAppender(appender);
+        return logger;
+    }
+
+    static String statuses(LoggerContext context) {
+        StringBuilder all = new StringBuilder();
+        for (Status status : context.getStatusManager().getCopyOfStatusList()) {
+            all.append(status).append('\n');
+        }
+        return all.toString();
+    }
+}
