@@ -41,6 +41,7 @@ class ConverterShapesTest {
         layout.setContext(context);
         layout.getInstanceConverterMap().put("bracket", TestShapes.Bracket::new);
         layout.getInstanceConverterMap().put("liar", TestShapes.Liar::new);
+        layout.getInstanceConverterMap().put("plain", TestShapes.Plain::new);
         layout.getInstanceConverterMap().put("tenant", TestShapes.Tenant::new);
         layout.getInstanceConverterMap().put("unanswerable", TestShapes.Unanswerable::new);
         layout.setPattern(pattern);
@@ -87,6 +88,22 @@ class ConverterShapesTest {
         assertThat(s.plan.runs[0].end).isEqualTo(7);
         assertThat(s.plan.runs[8]).isNotNull();
         assertThat(s.plan.runs[8].end).isEqualTo(12);
+    }
+
+    @Test
+    void wrappersThatAddNothingLeaveTheSegmentsOfThePatternWithoutThem() {
+        // Spring Boot's console pattern with ANSI colours off encodes as its file pattern does
+        PatternEncoding wrapped = PatternEncoding.of(encoder("%plain(%d{HH:mm:ss.SSS}){faint} %plain(%5p) %plain(--- [%15.15t]){faint}"
+                + "%plain(%-40.40logger{39}){cyan} %plain(:){faint} %m%n"));
+        PatternEncoding bare = PatternEncoding.of(encoder("%d{HH:mm:ss.SSS} %5p --- [%15.15t]%-40.40logger{39} : %m%n"));
+        LoggingEvent event = event(Level.INFO, "com.example.A", "main", Map.of(), 0);
+        PatternEncoding.Scratch a = wrapped.encode(event);
+        List<SegmentKind> wrappedKinds = Arrays.stream(a.plan.segments).map(segment -> segment.kind).toList();
+        String wrappedText = text(a);
+        PatternEncoding.Scratch b = bare.encode(event);
+        assertThat(wrappedKinds).isEqualTo(Arrays.stream(b.plan.segments).map(segment -> segment.kind).toList());
+        assertThat(wrappedText).isEqualTo(text(b));
+        assertThat(a.plan.runs[0].end).isEqualTo(b.plan.runs[0].end);
     }
 
     @ParameterizedTest

@@ -26,6 +26,9 @@ public final class TestShapes implements ConverterShapes {
     @Override
     public Shape shapeOf(Converter<ILoggingEvent> converter) {
         Class<?> type = converter.getClass();
+        if (type == Plain.class) {
+            return new Wrapper((level, in) -> in); // as Spring Boot's %clr with ANSI colours off
+        }
         if (type == Bracket.class || type == Liar.class) {
             return new Wrapper(Bracket::wrap); // wrong for Liar, whose output has its children's twice
         }
@@ -48,6 +51,14 @@ public final class TestShapes implements ConverterShapes {
         @Override
         protected String transform(ILoggingEvent event, String in) {
             return wrap(event.getLevel(), in);
+        }
+    }
+
+    /** Writes its children as they are, as {@code %clr} does while ANSI colours are off. */
+    public static final class Plain extends CompositeConverter<ILoggingEvent> {
+        @Override
+        protected String transform(ILoggingEvent event, String in) {
+            return in;
         }
     }
 
