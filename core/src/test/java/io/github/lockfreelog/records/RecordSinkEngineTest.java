@@ -7,14 +7,20 @@ import io.github.lockfreelog.engine.EngineConfig;
 import io.github.lockfreelog.engine.JournalEngine;
 import io.github.lockfreelog.sink.LogTarget;
 import io.github.lockfreelog.testing.TestStatus;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -64,14 +70,19 @@ class RecordSinkEngineTest {
         // DROP: callers behind the hung delivery give up at once rather than wait maxBlockTime each
         EngineConfig config = config("crashed", 300, Backpressure.DROP);
         JournalEngine first = JournalEngine.startRecords(config, TestStatus.QUIET, slot -> sink);
-        List<String> acknowledged = appendFromThreads(first, THREADS, 2_000);
+        // the callers go on until the drainer hangs inside its third delivery, then append 100 more each: those
+        // reach the journal and no delivery of the first engine, however fast the drainer took what came before
+        List<String> acknowledged = appendFromThreads(first, THREADS, () -> sink.hanging.getCount() == 0, 100);
         assertThat(sink.hanging.await(10, TimeUnit.SECONDS)).isTrue();
         first.stop(); // times out with the drainer inside the delivery: the journal stays on disk, not emptied
         sink.release.countDown();
         assertThat(sink.events()).isNotEmpty().hasSizeLessThan(acknowledged.size());
         assertThat(Files.size(config.journalFile())).isPositive();
 
-        JournalEngine second = JournalEngine.startRecords(config, TestStatus.QUIET, slot -> sink);
+        // the first engine's drainer holds the journal's lock until it has left the released delivery
+        JournalEngine second = Awaitility.await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20))
+                .ignoreExceptionsInstanceOf(IOException.class)
+                .until(() -> JournalEngine.startRecords(config, TestStatus.QUIET, slot -> sink), Objects::nonNull);
         assertThat(second.statistics().recoveredFrames()).isPositive();
         second.stop();
 
@@ -90,6 +101,15 @@ class RecordSinkEngineTest {
 
     /** {@code threads} threads each appending {@code events} numbered events; returns those the engine took. */
     static List<String> appendFromThreads(JournalEngine engine, int threads, int events) throws InterruptedException {
+        return appendFromThreads(engine, threads, () -> true, events);
+    }
+
+    /**
+     * {@code threads} threads each appending numbered events until {@code until} holds (pausing now and then so
+     * that the drainer makes several deliveries of them), then {@code after} more; returns those the engine took.
+     */
+    static List<String> appendFromThreads(JournalEngine engine, int threads, BooleanSupplier until, int after)
+            throws InterruptedException {
         List<List<String>> taken = new ArrayList<>();
         List<Thread> callers = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
@@ -97,11 +117,16 @@ class RecordSinkEngineTest {
             taken.add(mine);
             final int thread = t;
             callers.add(new Thread(() -> {
-                for (int i = 0; i < events; i++) {
-                    String event = "t" + thread + " e" + i + " " + "x".repeat(i % 50);
-                    if (engine.append(event.getBytes(StandardCharsets.UTF_8), true)) {
-                        mine.add(event);
+                int i = 0;
+                long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                while (!until.getAsBoolean() && System.nanoTime() < giveUp) {
+                    append(engine, thread, i++, mine);
+                    if (i % 100 == 0) {
+                        LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(2));
                     }
+                }
+                for (int end = i + after; i < end; i++) {
+                    append(engine, thread, i, mine);
                 }
             }));
         }
@@ -112,6 +137,13 @@ class RecordSinkEngineTest {
         List<String> all = new ArrayList<>();
         taken.forEach(all::addAll);
         return all;
+    }
+
+    private static void append(JournalEngine engine, int thread, int i, List<String> taken) {
+        String event = "t" + thread + " e" + i + " " + "x".repeat(i % 50);
+        if (engine.append(event.getBytes(StandardCharsets.UTF_8), true)) {
+            taken.add(event);
+        }
     }
 
     /** Every acknowledged event is delivered exactly once, each thread's in the order it appended them; no other. */
