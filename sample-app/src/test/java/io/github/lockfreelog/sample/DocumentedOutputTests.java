@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.annotation.DirtiesContext;
 
 /**
  * The sample app's answers that docs/observability.md and README.md show (docs/captured/, written by
@@ -30,6 +31,9 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
         properties = { "logging.file.name=target/sample-test/sample.log", "lockfreelog.file.buffer-size=256KB",
                 "lockfreelog.file.max-event-size=64KB", "management.prometheus.metrics.export.enabled=true" })
+// closed after the class: Spring Boot sets logging up anew for the next class's properties (Spring Framework 7 pauses a
+// cached context, which does that too; Spring Framework 6, under Spring Boot 3.5, keeps it running)
+@DirtiesContext
 class DocumentedOutputTests {
 
     private static final Path CAPTURED = Path.of("..", "docs", "captured");

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.annotation.DirtiesContext;
 
 /**
  * The burst into lockfreelog's console alone, as the sample's documentation runs it ({@code --logging.file.name=}):
@@ -20,6 +21,9 @@ import org.springframework.boot.test.web.server.LocalServerPort;
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
         properties = { "lockfreelog.console.enabled=true", "logging.file.name=", "logging.threshold.console=WARN" })
+// closed after the class: Spring Boot sets logging up anew for the next class's properties (Spring Framework 7 pauses a
+// cached context, which does that too; Spring Framework 6, under Spring Boot 3.5, keeps it running)
+@DirtiesContext
 class LockFreeConsoleOnlyBurstTests {
 
     @LocalServerPort
