@@ -63,21 +63,30 @@ class CompressionLockTest {
             for (int i = 0; i < 5; i++) { // the probe's first answers load classes: slower than the archiver's 100 ms
                 assertThat(probe.tryLock(warmUp)).isEqualTo("LOCKED");
             }
+            int checked = 0;
             for (int roll = 0; roll < 30; roll++) { // the archiver's lock and the drainer's close race: try often
                 sink.write(ByteBuffer.wrap(("line " + roll + "\n").getBytes(StandardCharsets.US_ASCII)));
+                long rolled = System.nanoTime();
                 sink.roll();
                 Path source;
                 try (var files = Files.list(dir)) {
                     String suffix = "." + roll + ".log.tmp";
                     source = files.filter(f -> f.toString().endsWith(suffix)).findFirst().orElseThrow();
                 }
-                awaitLockedHere(source); // then the archiver waits 100 ms (SETTLE_NANOS) before it compresses
-                long asked = System.nanoTime();
+                if (!awaitLockedHere(source)) {
+                    continue; // compressed before it was seen locked: the archiver's thread came after the settle time
+                }
                 String answer = probe.tryLock(source);
-                assertThat(answer).as("another process may not lock %s meanwhile (it answered in %d ms)", source,
-                        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - asked)).isEqualTo("REFUSED");
+                long answered = System.nanoTime() - rolled;
+                if (answered < RolledFileCompressor.SETTLE_NANOS) {
+                    // locked, and the archiver waits until the settle time has passed before it compresses and lets go
+                    assertThat(answer).as("another process may not lock %s meanwhile (answered %d ms after the roll)",
+                            source, TimeUnit.NANOSECONDS.toMillis(answered)).isEqualTo("REFUSED");
+                    checked++;
+                }
                 TimeUnit.MILLISECONDS.sleep(100);
             }
+            assertThat(checked).as("rolls whose lock the probe tried within the settle time").isPositive();
         } finally {
             sink.close();
         }
@@ -86,19 +95,27 @@ class CompressionLockTest {
     /**
      * Waits until this process holds a lock on {@code file}, as Linux lists it in {@code /proc/locks} (device and
      * inode, and the holder's pid), so that the probe asks while the archiver holds it however slowly its thread
-     * was scheduled; where there is no {@code /proc/locks}, 20 ms.
+     * was scheduled; {@code false} if the file was compressed (gone) first. Where there is no {@code /proc/locks},
+     * 20 ms.
      */
-    private static void awaitLockedHere(Path file) throws Exception {
+    private static boolean awaitLockedHere(Path file) throws Exception {
         Path locks = Path.of("/proc/locks");
         if (!Files.isReadable(locks)) {
             TimeUnit.MILLISECONDS.sleep(20);
-            return;
+            return true;
         }
-        String inode = ":" + Files.getAttribute(file, "unix:ino") + " ";
+        String inode;
+        try {
+            inode = ":" + Files.getAttribute(file, "unix:ino") + " ";
+        } catch (NoSuchFileException e) {
+            return false;
+        }
         String pid = " " + ProcessHandle.current().pid() + " ";
-        org.awaitility.Awaitility.await("the archiver's lock on " + file).atMost(java.time.Duration.ofSeconds(10))
+        return org.awaitility.Awaitility.await("the archiver's lock on " + file).atMost(java.time.Duration.ofSeconds(10))
                 .pollInterval(java.time.Duration.ofMillis(1))
-                .until(() -> Files.readAllLines(locks).stream().anyMatch(line -> line.contains(pid) && line.contains(inode)));
+                .until(() -> !Files.exists(file) ? Boolean.FALSE
+                        : Files.readAllLines(locks).stream().anyMatch(line -> line.contains(pid) && line.contains(inode))
+                                ? Boolean.TRUE : null, java.util.Objects::nonNull);
     }
 
     /**
