@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
 import org.springframework.boot.context.properties.bind.BindException;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
@@ -142,7 +141,8 @@ final class KafkaConnection {
     }
 
     private Map<String, String> map(String property) {
-        return bind(property, Bindable.mapOf(String.class, String.class), null);
+        Map<String, String> bound = bind(property, Bindable.mapOf(String.class, String.class), null);
+        return (bound != null) ? bound : Map.of();
     }
 
     private <T> T bind(String property, Bindable<T> type, String allowed) {
@@ -157,18 +157,17 @@ final class KafkaConnection {
 
     private static Map<String, String> sslConfigs() {
         Map<String, String> ssl = new LinkedHashMap<>();
-        Function<String, String> kafka = name -> "ssl." + name;
-        ssl.put("key-password", kafka.apply("key.password"));
-        ssl.put("key-store-certificate-chain", kafka.apply("keystore.certificate.chain"));
-        ssl.put("key-store-key", kafka.apply("keystore.key"));
-        ssl.put("key-store-location", kafka.apply("keystore.location"));
-        ssl.put("key-store-password", kafka.apply("keystore.password"));
-        ssl.put("key-store-type", kafka.apply("keystore.type"));
-        ssl.put("trust-store-certificates", kafka.apply("truststore.certificates"));
-        ssl.put("trust-store-location", kafka.apply("truststore.location"));
-        ssl.put("trust-store-password", kafka.apply("truststore.password"));
-        ssl.put("trust-store-type", kafka.apply("truststore.type"));
-        ssl.put("protocol", kafka.apply("protocol"));
+        ssl.put("key-password", "ssl.key.password");
+        ssl.put("key-store-certificate-chain", "ssl.keystore.certificate.chain");
+        ssl.put("key-store-key", "ssl.keystore.key");
+        ssl.put("key-store-location", "ssl.keystore.location");
+        ssl.put("key-store-password", "ssl.keystore.password");
+        ssl.put("key-store-type", "ssl.keystore.type");
+        ssl.put("trust-store-certificates", "ssl.truststore.certificates");
+        ssl.put("trust-store-location", "ssl.truststore.location");
+        ssl.put("trust-store-password", "ssl.truststore.password");
+        ssl.put("trust-store-type", "ssl.truststore.type");
+        ssl.put("protocol", "ssl.protocol");
         return Map.copyOf(ssl);
     }
 }

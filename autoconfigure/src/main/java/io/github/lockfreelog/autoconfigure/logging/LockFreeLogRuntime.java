@@ -246,9 +246,9 @@ public final class LockFreeLogRuntime implements StarterAppender {
             }
         } catch (InvalidLockFreeLogPropertyException ex) {
             kafka.close();
-            log.error("lockfreelog: the log is not sent to Kafka: {} (\"{}\"{}) is not allowed: expected {}",
-                    ex.getProperty(), ex.getValue(), (ex.getOrigin() != null) ? " from " + ex.getOrigin() : "",
-                    ex.getAllowed());
+            String value = (ex.getValue() != null) ? "=\"" + ex.getValue() + "\"" : " is not set and";
+            log.error("lockfreelog: the log is not sent to Kafka: {}{}{} is not allowed: expected {}", ex.getProperty(),
+                    value, (ex.getOrigin() != null) ? " (" + ex.getOrigin() + ")" : "", ex.getAllowed());
         }
     }
 

@@ -81,6 +81,7 @@ final class StarterKafkaAppender {
             created.setApplication(application);
         }
         AppenderSettings.applyEngine(created, properties);
+        created.setEncoder(encoder(context, properties, environment));
         List<SettingProblem> problems = created.checkSettings();
         if (!problems.isEmpty()) {
             SettingProblem first = problems.get(0);
@@ -89,7 +90,6 @@ final class StarterKafkaAppender {
             throw InvalidLockFreeLogPropertyException.of(environment, property, first.value(),
                     AppenderSettings.inPropertyNames(first.allowed(), AppenderSettings.KAFKA));
         }
-        created.setEncoder(encoder(context, properties, environment));
         long startedAt = System.currentTimeMillis();
         created.start();
         if (!created.isStarted()) {

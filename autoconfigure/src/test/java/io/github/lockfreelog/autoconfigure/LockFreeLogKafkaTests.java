@@ -1,0 +1,179 @@
+package io.github.lockfreelog.autoconfigure;
+
+import static io.github.lockfreelog.autoconfigure.LogbackTestSupport.runtime;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.lockfreelog.autoconfigure.actuate.LockFreeLogAppenders;
+import io.github.lockfreelog.autoconfigure.actuate.LockFreeLogEndpoint;
+import io.github.lockfreelog.autoconfigure.actuate.LockFreeLogEndpoint.AppenderDescriptor;
+import io.github.lockfreelog.logback.LockFreeAppenderBase;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.ConfigurableApplicationContext;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The Kafka sink from Spring Boot: an application that has lockfreelog-kafka and sets only
+ * {@code spring.kafka.bootstrap-servers} and {@code lockfreelog.kafka.topic} sends every line, from the first start-up
+ * line on, to the topic, as a {@code read_committed} consumer reads it; a setting it cannot use is named and the
+ * application starts without the sink.
+ */
+@ExtendWith(OutputCaptureExtension.class)
+class LockFreeLogKafkaTests {
+
+    private static final int THREADS = 2;
+
+    /** A line of Spring Boot's log file pattern: date, level, pid, application, thread, logger, message. */
+    private static final Pattern BOOT_LINE = Pattern.compile(
+            "\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}\\S* +(TRACE|DEBUG|INFO|WARN|ERROR) \\d+ --- .*"
+                    + " (\\S+) +: (.*)\\R", Pattern.DOTALL);
+
+    @AfterEach
+    void cleanUp() {
+        LogbackTestSupport.cleanUp();
+    }
+
+    @Test
+    void bootstrapServersAndATopicSendEveryLineOnceInOrderInSpringBootsFilePattern() throws Exception {
+        String topic = KafkaTestBroker.newTopic("boot");
+        int lines = 500;
+        try (ConfigurableApplicationContext context = LogbackTestSupport.application(TestApplication.class,
+                "spring.kafka.bootstrap-servers=" + KafkaTestBroker.bootstrap(), "lockfreelog.kafka.topic=" + topic)
+                .run()) {
+            LockFreeAppenderBase kafka = runtime().kafka();
+            assertThat(kafka).isNotNull();
+            assertThat(kafka.getName()).isEqualTo("LOCKFREE_KAFKA");
+            assertThat(kafka.getStatistics().target()).isEqualTo("kafka");
+            log(lines);
+            LockFreeLogEndpoint endpoint = new LockFreeLogEndpoint(
+                    new LockFreeLogAppenders(LogbackTestSupport.loggerContext(), runtime()));
+            AppenderDescriptor described = endpoint.appender("LOCKFREE_KAFKA");
+            assertThat(described.autoConfigured()).isTrue();
+            assertThat(described.loggers()).containsExactly("ROOT");
+            assertThat(described.statistics().target()).isEqualTo("kafka");
+            assertThat(described.kafka()).containsOnlyKeys("eventsDelivered", "transactionsCommitted",
+                    "transactionsAborted", "tooLarge");
+        }
+        LockFreeAppenderBase kafka = runtime().kafka();
+        runtime().shutdown(); // what the JVM's shutdown does: drains the journal into the topic
+        List<String> values = KafkaTestBroker.readCommitted(topic);
+
+        Map<Integer, Integer> next = new HashMap<>();
+        boolean sawStarting = false;
+        for (String value : values) {
+            Matcher m = BOOT_LINE.matcher(value);
+            assertThat(m.matches()).as("one record, one line in Spring Boot's file pattern: %s", value).isTrue();
+            assertThat(m.group(2)).as("no line of the Kafka client itself").doesNotStartWith("o.a.k");
+            String message = m.group(3);
+            sawStarting |= message.startsWith("Starting LockFreeLogKafkaTests.TestApplication")
+                    || message.startsWith("Starting TestApplication");
+            if (message.startsWith("K") && message.contains(" check=")) {
+                int thread = Integer.parseInt(message.substring(1, message.indexOf(' ')));
+                int expected = next.getOrDefault(thread, 0);
+                assertThat(message).as("thread %d: once, in order", thread).isEqualTo(message(thread, expected));
+                next.put(thread, expected + 1);
+            }
+        }
+        assertThat(sawStarting).as("Spring Boot's start-up line, in the topic: %s", values.subList(0,
+                Math.min(5, values.size()))).isTrue();
+        for (int t = 0; t < THREADS; t++) {
+            assertThat(next.get(t)).as("thread %d", t).isEqualTo(lines);
+        }
+        assertThat(kafka.getStatistics().dropped()).isZero();
+        assertThat(kafka.getStatistics().eventsWritten()).isEqualTo(values.size());
+    }
+
+    @Test
+    void aStructuredFormatMakesEachRecordOneJsonDocument() throws Exception {
+        String topic = KafkaTestBroker.newTopic("ecs");
+        try (ConfigurableApplicationContext context = LogbackTestSupport.application(TestApplication.class,
+                "spring.kafka.bootstrap-servers=" + KafkaTestBroker.bootstrap(), "lockfreelog.kafka.topic=" + topic,
+                "lockfreelog.kafka.structured-format=ecs", "spring.application.name=kafka-ecs").run()) {
+            log(20);
+        }
+        runtime().shutdown();
+        List<String> messages = new ArrayList<>();
+        for (String value : KafkaTestBroker.readCommitted(topic)) {
+            JsonNode node = JsonMapper.builder().build().readTree(value);
+            assertThat(node.path("service").path("name").asString()).as(value).isEqualTo("kafka-ecs");
+            String message = node.path("message").asString();
+            if (message.contains(" check=")) {
+                messages.add(message);
+            }
+        }
+        assertThat(messages.stream().filter(m -> m.startsWith("K0 "))).containsExactlyElementsOf(
+                java.util.stream.IntStream.range(0, 20).mapToObj(n -> message(0, n)).toList());
+        assertThat(messages).hasSize(THREADS * 20);
+    }
+
+    @Test
+    void enabledWithoutATopicIsNamedAndTheApplicationStartsWithoutTheSink(CapturedOutput output) {
+        try (ConfigurableApplicationContext context = LogbackTestSupport.application(TestApplication.class,
+                "lockfreelog.kafka.enabled=true").run()) {
+            assertThat(context.isRunning()).isTrue();
+            assertThat(runtime().kafka()).isNull();
+        }
+        assertThat(output.getAll()).contains("lockfreelog: the log is not sent to Kafka: lockfreelog.kafka.topic is not set and is not allowed")
+                .contains("the name of the topic every event goes to");
+    }
+
+    @Test
+    void aBadKeyIsNamedAndTheApplicationStartsWithoutTheSink(CapturedOutput output) {
+        try (ConfigurableApplicationContext context = LogbackTestSupport.application(TestApplication.class,
+                "lockfreelog.kafka.topic=somewhere", "lockfreelog.kafka.key=partition").run()) {
+            assertThat(context.isRunning()).isTrue();
+            assertThat(runtime().kafka()).isNull();
+        }
+        assertThat(output.getAll()).contains("lockfreelog.kafka.key=\"partition\" (")
+                .contains("none, thread, constant:<value> or mdc:<name>");
+    }
+
+    @Test
+    void withoutATopicOrEnabledThereIsNoSink(CapturedOutput output) {
+        try (ConfigurableApplicationContext context = LogbackTestSupport.application(TestApplication.class,
+                "spring.kafka.bootstrap-servers=localhost:1").run()) {
+            assertThat(runtime().kafka()).isNull();
+        }
+        assertThat(output.getAll()).doesNotContain("lockfreelog.kafka").doesNotContain("not sent to Kafka");
+    }
+
+    private static void log(int lines) throws InterruptedException {
+        Logger log = LoggerFactory.getLogger("kafka.test");
+        List<Thread> threads = new ArrayList<>();
+        for (int t = 0; t < THREADS; t++) {
+            int id = t;
+            threads.add(new Thread(() -> {
+                for (int n = 0; n < lines; n++) {
+                    log.info(message(id, n));
+                }
+            }, "writer-" + t));
+        }
+        threads.forEach(Thread::start);
+        for (Thread thread : threads) {
+            thread.join();
+        }
+    }
+
+    static String message(int thread, int n) {
+        return "K" + thread + " " + n + " check=" + (n * 31 + thread);
+    }
+
+    @SpringBootConfiguration
+    @EnableAutoConfiguration
+    static class TestApplication {
+    }
+}
