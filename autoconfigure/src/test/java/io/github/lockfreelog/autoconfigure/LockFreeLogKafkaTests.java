@@ -6,7 +6,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.github.lockfreelog.autoconfigure.actuate.LockFreeLogAppenders;
 import io.github.lockfreelog.autoconfigure.actuate.LockFreeLogEndpoint;
 import io.github.lockfreelog.autoconfigure.actuate.LockFreeLogEndpoint.AppenderDescriptor;
+import io.github.lockfreelog.diagnostics.AppenderStatistics;
 import io.github.lockfreelog.logback.LockFreeAppenderBase;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -16,6 +18,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.SpringBootConfiguration;
@@ -41,6 +44,9 @@ class LockFreeLogKafkaTests {
     private static final Pattern BOOT_LINE = Pattern.compile(
             "\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}\\S* +(TRACE|DEBUG|INFO|WARN|ERROR) \\d+ --- .*"
                     + " (\\S+) +: (.*)\\R", Pattern.DOTALL);
+
+    @TempDir
+    Path dir;
 
     @AfterEach
     void cleanUp() {
@@ -140,6 +146,24 @@ class LockFreeLogKafkaTests {
         }
         assertThat(output.getAll()).contains("lockfreelog.kafka.key=\"partition\" (")
                 .contains("none, thread, constant:<value> or mdc:<name>");
+    }
+
+    @Test
+    void anUnreachableClusterLeavesTheApplicationRunningWithEventsWaitingInTheJournal() {
+        try (ConfigurableApplicationContext context = LogbackTestSupport.application(TestApplication.class,
+                "spring.kafka.bootstrap-servers=localhost:1", "lockfreelog.kafka.topic=nowhere",
+                "lockfreelog.kafka.journal=" + dir.resolve("kafka.journal"),
+                "lockfreelog.kafka.producer.max.block.ms=500").run()) {
+            assertThat(context.isRunning()).isTrue();
+            LoggerFactory.getLogger("kafka.test").info("waits");
+            AppenderStatistics statistics = runtime().kafka().getStatistics();
+            assertThat(statistics.started()).isTrue();
+            assertThat(statistics.target()).isEqualTo("kafka");
+            assertThat(statistics.journal()).isEqualTo(dir.resolve("kafka.journal").toString());
+            assertThat(statistics.appended()).isPositive();
+            assertThat(statistics.eventsWritten()).isZero();
+            assertThat(statistics.dropped()).isZero();
+        }
     }
 
     @Test
