@@ -2,13 +2,18 @@ package io.github.lockfreelog.autoconfigure;
 
 import static io.github.lockfreelog.autoconfigure.LogbackTestSupport.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.github.lockfreelog.autoconfigure.actuate.LockFreeLogAppenders;
 import io.github.lockfreelog.autoconfigure.actuate.LockFreeLogEndpoint;
 import io.github.lockfreelog.autoconfigure.actuate.LockFreeLogEndpoint.AppenderDescriptor;
+import io.github.lockfreelog.autoconfigure.actuate.LockFreeLogMetrics;
 import io.github.lockfreelog.diagnostics.AppenderStatistics;
 import io.github.lockfreelog.logback.LockFreeAppenderBase;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -73,6 +78,17 @@ class LockFreeLogKafkaTests {
             assertThat(described.statistics().target()).isEqualTo("kafka");
             assertThat(described.kafka()).containsOnlyKeys("eventsDelivered", "transactionsCommitted",
                     "transactionsAborted", "tooLarge");
+            SimpleMeterRegistry registry = new SimpleMeterRegistry();
+            new LockFreeLogMetrics(new LockFreeLogAppenders(LogbackTestSupport.loggerContext(), runtime()))
+                    .bindTo(registry);
+            FunctionCounter delivered = registry.get("lockfreelog.kafka.events.delivered")
+                    .tags("appender", "LOCKFREE_KAFKA", "target", "kafka").functionCounter();
+            await().atMost(Duration.ofSeconds(30)).until(() -> delivered.count() >= THREADS * lines);
+            assertThat(registry.get("lockfreelog.kafka.transactions").tags("outcome", "committed").functionCounter()
+                    .count()).isPositive();
+            assertThat(registry.get("lockfreelog.kafka.events.too.large").functionCounter().count()).isZero();
+            assertThat(endpoint.appender("LOCKFREE_KAFKA").kafka().get("eventsDelivered"))
+                    .isGreaterThanOrEqualTo(THREADS * lines);
         }
         LockFreeAppenderBase kafka = runtime().kafka();
         runtime().shutdown(); // what the JVM's shutdown does: drains the journal into the topic
@@ -153,7 +169,10 @@ class LockFreeLogKafkaTests {
         try (ConfigurableApplicationContext context = LogbackTestSupport.application(TestApplication.class,
                 "spring.kafka.bootstrap-servers=localhost:1", "lockfreelog.kafka.topic=nowhere",
                 "lockfreelog.kafka.journal=" + dir.resolve("kafka.journal"),
-                "lockfreelog.kafka.producer.max.block.ms=500").run()) {
+                "lockfreelog.kafka.producer.max.block.ms=500",
+                // the sink's admin client waits for its calls when it closes, up to these (default 60s, 30s)
+                "lockfreelog.kafka.producer.default.api.timeout.ms=1000",
+                "lockfreelog.kafka.producer.request.timeout.ms=1000").run()) {
             assertThat(context.isRunning()).isTrue();
             LoggerFactory.getLogger("kafka.test").info("waits");
             AppenderStatistics statistics = runtime().kafka().getStatistics();
@@ -163,6 +182,10 @@ class LockFreeLogKafkaTests {
             assertThat(statistics.appended()).isPositive();
             assertThat(statistics.eventsWritten()).isZero();
             assertThat(statistics.dropped()).isZero();
+            await().atMost(Duration.ofSeconds(20)).until(() -> runtime().kafka().getStatistics().lastError() != null);
+            AppenderStatistics failing = runtime().kafka().getStatistics();
+            assertThat(failing.failingSinceEpochMillis()).as("health shows it DOWN").isPositive();
+            assertThat(failing.lastError()).as("what a user sees at /actuator/lockfreelog").contains("nowhere");
         }
     }
 
