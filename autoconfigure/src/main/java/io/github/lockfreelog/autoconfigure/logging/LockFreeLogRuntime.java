@@ -246,9 +246,15 @@ public final class LockFreeLogRuntime implements StarterAppender {
             }
         } catch (InvalidLockFreeLogPropertyException ex) {
             kafka.close();
-            String value = (ex.getValue() != null) ? "=\"" + ex.getValue() + "\"" : " is not set and";
-            log.error("lockfreelog: the log is not sent to Kafka: {}{}{} is not allowed: expected {}", ex.getProperty(),
-                    value, (ex.getOrigin() != null) ? " (" + ex.getOrigin() + ")" : "", ex.getAllowed());
+            String what = (ex.getValue() == null) ? " is not set"
+                    : "=\"" + ex.getValue() + "\"" + ((ex.getOrigin() != null) ? " (" + ex.getOrigin() + ")" : "")
+                            + " is not allowed";
+            log.error("lockfreelog: the log is not sent to Kafka: {}{}: expected {}", ex.getProperty(), what,
+                    ex.getAllowed());
+        } catch (RuntimeException ex) { // whatever else: the application starts without the sink
+            kafka.close();
+            log.error("lockfreelog: the log is not sent to Kafka: the sink of lockfreelog.kafka.topic={} could not"
+                    + " start", properties.getTopic(), ex);
         }
     }
 
