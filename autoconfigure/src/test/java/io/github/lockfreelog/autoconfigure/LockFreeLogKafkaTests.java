@@ -165,6 +165,16 @@ class LockFreeLogKafkaTests {
     }
 
     @Test
+    void anEngineSettingOutOfRangeIsNamedUnderTheKafkaPrefix(CapturedOutput output) {
+        try (ConfigurableApplicationContext context = LogbackTestSupport.application(TestApplication.class,
+                "lockfreelog.kafka.topic=somewhere", "lockfreelog.kafka.buffer-size=3KB").run()) {
+            assertThat(context.isRunning()).isTrue();
+            assertThat(runtime().kafka()).isNull();
+        }
+        assertThat(output.getAll()).contains("the log is not sent to Kafka: lockfreelog.kafka.buffer-size=\"3KB\"");
+    }
+
+    @Test
     void anUnreachableClusterLeavesTheApplicationRunningWithEventsWaitingInTheJournal() {
         try (ConfigurableApplicationContext context = LogbackTestSupport.application(TestApplication.class,
                 "spring.kafka.bootstrap-servers=localhost:1", "lockfreelog.kafka.topic=nowhere",
