@@ -111,7 +111,8 @@ public class LockFreeLogAppenders {
      * configuration).
      */
     public boolean isAutoConfigured(LockFreeAppenderBase appender) {
-        return appender != null && (appender == starter.appender() || appender == starter.console());
+        return appender != null && (appender == starter.appender() || appender == starter.console()
+                || appender == starter.kafka());
     }
 
     /** Every lock-free appender attached to a logger of this context, sorted by name. */

@@ -1,6 +1,7 @@
 package io.github.lockfreelog.autoconfigure.actuate;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import io.github.lockfreelog.diagnostics.AppenderStatistics;
 import io.github.lockfreelog.logback.LockFreeAppenderBase;
@@ -49,7 +50,7 @@ public class LockFreeLogEndpoint {
 
     private AppenderDescriptor describe(LockFreeAppenderBase appender, List<String> loggers) {
         return new AppenderDescriptor(appender.getName(), appenders.isAutoConfigured(appender), loggers,
-                appender.getStatistics());
+                appender.getStatistics(), KafkaDetails.of(appender));
     }
 
     /**
@@ -74,8 +75,12 @@ public class LockFreeLogEndpoint {
      * @param autoConfigured whether the starter attached it ({@code false}: declared in the Logback configuration)
      * @param loggers loggers it is attached to
      * @param statistics its settings and counters, which run from its start
+     * @param kafka for a Kafka appender ({@code "target": "kafka"}), what its sink did: {@code eventsDelivered} (committed
+     * to the topic), {@code transactionsCommitted}, {@code transactionsAborted} and {@code tooLarge} (events the broker
+     * refused, left out); {@code null} (left out of the JSON) for the others. The latest error is {@code lastError}.
      */
     public record AppenderDescriptor(String name, boolean autoConfigured, List<String> loggers,
-            @JsonUnwrapped @JsonIgnoreProperties("name") AppenderStatistics statistics) implements OperationResponseBody {
+            @JsonUnwrapped @JsonIgnoreProperties("name") AppenderStatistics statistics,
+            @JsonInclude(JsonInclude.Include.NON_NULL) Map<String, Long> kafka) implements OperationResponseBody {
     }
 }

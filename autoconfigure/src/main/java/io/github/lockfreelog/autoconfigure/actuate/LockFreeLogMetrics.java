@@ -76,8 +76,14 @@ public class LockFreeLogMetrics implements MeterBinder {
             targets.putIfAbsent(LockFreeLogAppenders.STARTER_APPENDER_NAME, LogTarget.FILE.id());
         }
         boolean procAvailable = processFaults.get() != null;
-        targets.forEach((name, target) -> bind(registry, Tags.of("appender", name, "target", target),
-                readings.computeIfAbsent(name, n -> new Reading(appenders, n)), procAvailable));
+        targets.forEach((name, target) -> {
+            Tags tags = Tags.of("appender", name, "target", target);
+            Reading reading = readings.computeIfAbsent(name, n -> new Reading(appenders, n));
+            bind(registry, tags, reading, procAvailable);
+            if (LogTarget.KAFKA.id().equals(target)) {
+                bindKafka(registry, tags, reading);
+            }
+        });
         bindProcessPageFaults(registry, procAvailable);
     }
 
@@ -129,6 +135,24 @@ public class LockFreeLogMetrics implements MeterBinder {
         }
     }
 
+    /** What a Kafka appender's sink did ({@link KafkaDetails}): events delivered, transactions, events too large. */
+    private static void bindKafka(MeterRegistry registry, Tags tags, Reading reading) {
+        kafkaCounter(registry, reading, tags, "lockfreelog.kafka.events.delivered", "Events committed to the topic",
+                KafkaDetails.EVENTS_DELIVERED);
+        kafkaCounter(registry, reading, tags.and("outcome", "committed"), "lockfreelog.kafka.transactions",
+                "Transactions of the Kafka sink, by outcome", KafkaDetails.TRANSACTIONS_COMMITTED);
+        kafkaCounter(registry, reading, tags.and("outcome", "aborted"), "lockfreelog.kafka.transactions",
+                "Transactions of the Kafka sink, by outcome", KafkaDetails.TRANSACTIONS_ABORTED);
+        kafkaCounter(registry, reading, tags, "lockfreelog.kafka.events.too.large",
+                "Events the broker refused as too large, left out", KafkaDetails.TOO_LARGE);
+    }
+
+    private static void kafkaCounter(MeterRegistry registry, Reading reading, Tags tags, String name,
+            String description, String counter) {
+        FunctionCounter.builder(name, reading, r -> r.kafkaCount(counter)).tags(tags).description(description)
+                .register(registry);
+    }
+
     /** Page faults of the whole process since it started, once per registry (where {@code /proc} is present). */
     private void bindProcessPageFaults(MeterRegistry registry, boolean procAvailable) {
         if (!procAvailable) {
@@ -166,14 +190,32 @@ public class LockFreeLogMetrics implements MeterBinder {
 
         private final Snapshot<AppenderStatistics> current;
 
+        /** The Kafka counters of the appender of this name, or {@code null} (not attached, or not Kafka's). */
+        private final Snapshot<Map<String, Long>> kafka;
+
         /** The latest statistics read while an appender of this name was attached; {@code null} before. */
         private volatile AppenderStatistics last;
+
+        /** The latest Kafka counters read; {@code null} before. */
+        private volatile Map<String, Long> lastKafka;
 
         Reading(LockFreeLogAppenders appenders, String name) {
             this.current = new Snapshot<>(() -> {
                 LockFreeAppenderBase appender = appenders.get(name);
                 return (appender != null) ? appender.getStatistics() : null;
             });
+            this.kafka = new Snapshot<>(() -> KafkaDetails.of(appenders.get(name)));
+        }
+
+        /** A Kafka counter's value, kept as {@link #count} keeps others while no such appender is attached. */
+        double kafkaCount(String counter) {
+            Map<String, Long> now = kafka.get();
+            if (now != null) {
+                lastKafka = now;
+            } else {
+                now = lastKafka;
+            }
+            return (now != null) ? now.getOrDefault(counter, 0L) : 0;
         }
 
         /** A gauge's value: {@code NaN} while no appender of this name is attached. */

@@ -29,6 +29,9 @@ final class AppenderSettings {
     /** Prefix of the console's engine settings. */
     static final String CONSOLE = LockFreeLogProperties.PREFIX + ".console.";
 
+    /** Prefix of the Kafka sink's engine settings. */
+    static final String KAFKA = LockFreeLogProperties.PREFIX + ".kafka.";
+
     private static final String ROLLING = "logging.logback.rollingpolicy.";
 
     /** The engine's settings, each under the prefix of its target. */

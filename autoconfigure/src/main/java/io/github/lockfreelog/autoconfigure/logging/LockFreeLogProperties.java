@@ -4,7 +4,9 @@ import io.github.lockfreelog.engine.Backpressure;
 import io.github.lockfreelog.logback.LockFreeAppenderBase;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.logging.LogLevel;
 import org.springframework.util.unit.DataSize;
@@ -39,6 +41,9 @@ public class LockFreeLogProperties {
     /** The lock-free console, in place of Spring Boot's own CONSOLE appender. */
     private final Console console = new Console();
 
+    /** The Kafka sink: every event in a Kafka topic, exactly once (needs lockfreelog-kafka on the class path). */
+    private final Kafka kafka = new Kafka();
+
     public boolean isEnabled() {
         return enabled;
     }
@@ -61,6 +66,10 @@ public class LockFreeLogProperties {
 
     public Console getConsole() {
         return console;
+    }
+
+    public Kafka getKafka() {
+        return kafka;
     }
 
     /**
@@ -202,6 +211,125 @@ public class LockFreeLogProperties {
 
         public void setEnabled(boolean enabled) {
             this.enabled = enabled;
+        }
+
+        @Override
+        public String getJournal() {
+            return journal;
+        }
+
+        public void setJournal(String journal) {
+            this.journal = journal;
+        }
+    }
+
+    /**
+     * The Kafka sink ({@code io.github.lockfreelog.kafka.LockFreeKafkaAppender} of lockfreelog-kafka): every event the
+     * loggers ({@code lockfreelog.loggers}) pass goes to a topic through a journal of its own, delivered in
+     * transactions; the connection is Spring Boot's ({@code spring.kafka.*}), with {@code producer} over it.
+     */
+    public static class Kafka extends Engine {
+
+        /** Whether to send the log to Kafka. When unset, it is sent when "lockfreelog.kafka.topic" is set and lockfreelog-kafka is on the class path. */
+        private Boolean enabled;
+
+        /** Topic every event goes to; it must exist. */
+        private String topic;
+
+        /** Compacted topic where each journal slot's position is committed with its events. When unset, "<topic>.positions", created when missing. */
+        private String positionTopic;
+
+        /** Prefix of the transactional ids, one per journal slot: the same across restarts of an instance, distinct between instances. When unset, "lockfreelog-<host name>-LOCKFREE_KAFKA". */
+        private String transactionalIdPrefix;
+
+        /** Each record's key: none, thread, constant:<value> or mdc:<name>. When unset, none. */
+        private String key;
+
+        /** Headers each record carries: a comma-separated list of level and logger. When unset, none. */
+        private String headers;
+
+        /** Spring Boot's structured format of each record's value: ecs, gelf, logstash, or the fully-qualified name of a StructuredLogFormatter class. When unset, the value is the line "lockfreelog.kafka.pattern" gives. */
+        private String structuredFormat;
+
+        /** Logback pattern of each record's value when no structured format is set. When unset, Spring Boot's log file pattern (its console pattern without colours). */
+        private String pattern;
+
+        /** Producer configs, as Kafka names them, over those Spring Boot's "spring.kafka.*" properties give. */
+        private Map<String, String> producer = new LinkedHashMap<>();
+
+        /** Journal of the Kafka sink. When unset, the first free one of "<java.io.tmpdir>/.lockfreelog-<application>-<user>/LOCKFREE_KAFKA.journal", ".1.journal", ..., as for the console. */
+        private String journal;
+
+        public Boolean getEnabled() {
+            return enabled;
+        }
+
+        public void setEnabled(Boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        public String getTopic() {
+            return topic;
+        }
+
+        public void setTopic(String topic) {
+            this.topic = topic;
+        }
+
+        public String getPositionTopic() {
+            return positionTopic;
+        }
+
+        public void setPositionTopic(String positionTopic) {
+            this.positionTopic = positionTopic;
+        }
+
+        public String getTransactionalIdPrefix() {
+            return transactionalIdPrefix;
+        }
+
+        public void setTransactionalIdPrefix(String transactionalIdPrefix) {
+            this.transactionalIdPrefix = transactionalIdPrefix;
+        }
+
+        public String getKey() {
+            return key;
+        }
+
+        public void setKey(String key) {
+            this.key = key;
+        }
+
+        public String getHeaders() {
+            return headers;
+        }
+
+        public void setHeaders(String headers) {
+            this.headers = headers;
+        }
+
+        public String getStructuredFormat() {
+            return structuredFormat;
+        }
+
+        public void setStructuredFormat(String structuredFormat) {
+            this.structuredFormat = structuredFormat;
+        }
+
+        public String getPattern() {
+            return pattern;
+        }
+
+        public void setPattern(String pattern) {
+            this.pattern = pattern;
+        }
+
+        public Map<String, String> getProducer() {
+            return producer;
+        }
+
+        public void setProducer(Map<String, String> producer) {
+            this.producer = producer;
         }
 
         @Override

@@ -5,6 +5,7 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.spi.LoggerContextListener;
 import io.github.lockfreelog.files.FileIdentity;
+import io.github.lockfreelog.logback.LockFreeAppenderBase;
 import io.github.lockfreelog.logback.LockFreeConsoleAppender;
 import io.github.lockfreelog.logback.LockFreeFileAppender;
 import java.nio.file.Path;
@@ -16,6 +17,8 @@ import java.util.List;
 import java.util.Set;
 import org.slf4j.LoggerFactory;
 import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.util.ClassUtils;
+import org.springframework.util.StringUtils;
 
 /**
  * Owns the starter's lock-free appenders (the file's and, with {@code lockfreelog.console.enabled}, the console's,
@@ -44,6 +47,10 @@ public final class LockFreeLogRuntime implements StarterAppender {
     static final String NO_LOG_FILE = "no log file is configured: set logging.file.name, logging.file.path or "
             + "lockfreelog.file.name to write one lock-free";
 
+    /** Whether lockfreelog-kafka is on the class path: only then is {@link StarterKafkaAppender} loaded. */
+    private static final boolean KAFKA_PRESENT = ClassUtils.isPresent(StarterKafkaAppender.APPENDER_CLASS,
+            LockFreeLogRuntime.class.getClassLoader());
+
     private final LoggerContext loggerContext;
     private final RemovedProperties removed;
     /** What Spring Boot runs at JVM shutdown, after it has stopped Logback: one object, as Spring Boot keeps a set. */
@@ -52,6 +59,8 @@ public final class LockFreeLogRuntime implements StarterAppender {
     private final ManagedAppender<LockFreeFileAppender> file;
     /** The lock-free console ({@code lockfreelog.console.enabled}). */
     private final ManagedAppender<LockFreeConsoleAppender> console;
+    /** The Kafka sink ({@code lockfreelog.kafka.*}), typed by core's base class so that this class names no Kafka type. */
+    private final ManagedAppender<LockFreeAppenderBase> kafka;
     /** {@code lockfreelog.loggers} of the latest run. */
     private List<String> loggers = List.of();
     /** Whether the file appender writes in place of Spring Boot's {@code FILE} (else a file of the starter's own). */
@@ -66,6 +75,7 @@ public final class LockFreeLogRuntime implements StarterAppender {
         this.removed = RemovedProperties.load(LockFreeLogRuntime.class.getClassLoader());
         this.file = new ManagedAppender<>(loggerContext);
         this.console = new ManagedAppender<>(loggerContext);
+        this.kafka = new ManagedAppender<>(loggerContext);
     }
 
     /** The runtime kept in this Logback context; a new one, kept there, when there is none. */
@@ -100,6 +110,11 @@ public final class LockFreeLogRuntime implements StarterAppender {
     }
 
     @Override
+    public synchronized LockFreeAppenderBase kafka() {
+        return kafka.get();
+    }
+
+    @Override
     public String absence() {
         return absence;
     }
@@ -130,7 +145,7 @@ public final class LockFreeLogRuntime implements StarterAppender {
         keepInContext();
         // Before anything binds lockfreelog.*, this run's context too, even when the starter leaves logging alone.
         RenamedProperties.apply(environment, removed.renamed());
-        if ((file.get() != null || console.get() != null) && watcher != null && watcher.untouched()) {
+        if ((file.get() != null || console.get() != null || kafka.get() != null) && watcher != null && watcher.untouched()) {
             return; // Spring Boot left logging as it was for this run, and so does the starter
         }
         StarterProperties starter = StarterProperties.of(environment, sources);
@@ -144,6 +159,7 @@ public final class LockFreeLogRuntime implements StarterAppender {
         loggers = wantedLoggers;
         applyFile(starter, environment);
         ConsoleTakeOver.apply(loggerContext, console, starter, environment);
+        applyKafka(starter, environment);
         attachToLoggers();
         warnWhereLoggersCannotNarrow();
         if (watcher != null) {
@@ -193,6 +209,55 @@ public final class LockFreeLogRuntime implements StarterAppender {
         absence = null;
     }
 
+    /**
+     * The Kafka sink's part of a run: on when {@code lockfreelog.kafka.enabled} says so, or, unset, when
+     * {@code lockfreelog.kafka.topic} is set. A setting it cannot use, a missing lockfreelog-kafka, or a sink that
+     * cannot start leaves the application running without it, with one line that names the property and says why:
+     * the log still reaches the file and the console.
+     */
+    private void applyKafka(StarterProperties starter, ConfigurableEnvironment environment) {
+        LockFreeLogProperties.Kafka properties = starter.properties().getKafka();
+        boolean wanted = (properties.getEnabled() != null) ? properties.getEnabled()
+                : StringUtils.hasText(properties.getTopic());
+        if (!wanted) {
+            kafka.close();
+            return;
+        }
+        org.slf4j.Logger log = LoggerFactory.getLogger(LockFreeLogRuntime.class);
+        if (!KAFKA_PRESENT) {
+            kafka.close();
+            log.warn("lockfreelog: {} is set, but lockfreelog-kafka (io.github.lockfreelog:lockfreelog-kafka) is not on"
+                    + " the class path: the log is not sent to Kafka. Add that dependency, or unset {}.",
+                    properties.getEnabled() != null ? "lockfreelog.kafka.enabled" : "lockfreelog.kafka.topic",
+                    properties.getEnabled() != null ? "lockfreelog.kafka.enabled" : "lockfreelog.kafka.topic");
+            return;
+        }
+        String bundle = KafkaConnection.sslBundleProperty(environment);
+        if (bundle != null) {
+            log.warn("lockfreelog: {} names an SSL bundle, which the Kafka sink cannot use (it starts with logging,"
+                    + " before any bundle exists): set spring.kafka.ssl.* or lockfreelog.kafka.producer.ssl.* instead.",
+                    bundle);
+        }
+        try {
+            String identity = StarterKafkaAppender.identity(loggerContext, starter, environment);
+            if (!kafka.resume(identity)) {
+                kafka.close();
+                kafka.replaceWith(StarterKafkaAppender.start(loggerContext, starter, environment), identity);
+            }
+        } catch (InvalidLockFreeLogPropertyException ex) {
+            kafka.close();
+            String what = (ex.getValue() == null) ? " is not set"
+                    : "=\"" + ex.getValue() + "\"" + ((ex.getOrigin() != null) ? " (" + ex.getOrigin() + ")" : "")
+                            + " is not allowed";
+            log.error("lockfreelog: the log is not sent to Kafka: {}{}: expected {}", ex.getProperty(), what,
+                    ex.getAllowed());
+        } catch (RuntimeException ex) { // whatever else: the application starts without the sink
+            kafka.close();
+            log.error("lockfreelog: the log is not sent to Kafka: the sink of lockfreelog.kafka.topic={} could not"
+                    + " start", properties.getTopic(), ex);
+        }
+    }
+
     /** What the starter's shutdown handler runs at JVM shutdown, after Spring Boot has stopped Logback: ends the engine. */
     public void shutdown() {
         close();
@@ -214,6 +279,7 @@ public final class LockFreeLogRuntime implements StarterAppender {
     public synchronized void close() {
         file.close();
         console.close();
+        kafka.close();
         if (watcher != null) {
             loggerContext.removeListener(watcher);
         }
@@ -236,6 +302,7 @@ public final class LockFreeLogRuntime implements StarterAppender {
         if (from == watcher) {
             file.restart();
             console.restart();
+            kafka.restart();
             attachToLoggers();
         }
     }
@@ -249,6 +316,7 @@ public final class LockFreeLogRuntime implements StarterAppender {
     private void attachToLoggers() {
         file.attach(AttachPoints.exactlyOnce(loggerContext, fileReplacesBoots ? AttachPoints.withRoot(loggers) : loggers));
         console.attach(AttachPoints.exactlyOnce(loggerContext, AttachPoints.withRoot(loggers)));
+        kafka.attach(AttachPoints.exactlyOnce(loggerContext, loggers));
     }
 
     /** One WARN line where {@code lockfreelog.loggers} leaves out the root of an appender that replaces Spring Boot's. */
@@ -269,6 +337,7 @@ public final class LockFreeLogRuntime implements StarterAppender {
     private void detachFromLoggers() {
         file.detach();
         console.detach();
+        kafka.detach();
     }
 
     /**

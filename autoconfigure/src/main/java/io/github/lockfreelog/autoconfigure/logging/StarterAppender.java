@@ -1,5 +1,6 @@
 package io.github.lockfreelog.autoconfigure.logging;
 
+import io.github.lockfreelog.logback.LockFreeAppenderBase;
 import io.github.lockfreelog.logback.LockFreeConsoleAppender;
 import io.github.lockfreelog.logback.LockFreeFileAppender;
 
@@ -24,6 +25,14 @@ public interface StarterAppender {
 
     /** The console appender the starter runs now ({@code lockfreelog.console.enabled}), or {@code null}. */
     default LockFreeConsoleAppender console() {
+        return null;
+    }
+
+    /**
+     * The Kafka appender the starter runs now ({@code lockfreelog.kafka.*}, a
+     * {@code io.github.lockfreelog.kafka.LockFreeKafkaAppender}), or {@code null}.
+     */
+    default LockFreeAppenderBase kafka() {
         return null;
     }
 }

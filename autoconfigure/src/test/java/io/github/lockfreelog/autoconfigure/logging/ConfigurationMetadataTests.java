@@ -3,6 +3,7 @@ package io.github.lockfreelog.autoconfigure.logging;
 import static java.util.Map.entry;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.lockfreelog.kafka.LockFreeKafkaAppender;
 import io.github.lockfreelog.logback.LockFreeAppenderBase;
 import io.github.lockfreelog.logback.LockFreeConsoleAppender;
 import io.github.lockfreelog.logback.LockFreeFileAppender;
@@ -45,12 +46,24 @@ class ConfigurationMetadataTests {
             entry("lockfreelog.console.buffer-count", "3"),
             entry("lockfreelog.console.backpressure", "BLOCK"),
             entry("lockfreelog.console.max-block-time", "1s"),
-            entry("lockfreelog.console.flush-interval", "200ms"));
+            entry("lockfreelog.console.flush-interval", "200ms"),
+            entry("lockfreelog.kafka.buffer-size", "8MB"),
+            entry("lockfreelog.kafka.buffer-count", "3"),
+            entry("lockfreelog.kafka.backpressure", "BLOCK"),
+            entry("lockfreelog.kafka.max-block-time", "1s"),
+            entry("lockfreelog.kafka.flush-interval", "200ms"));
 
     /** The properties without a default: the documentation says what leaving them unset does. */
     private static final Set<String> UNSET = Set.of("lockfreelog.file.name", "lockfreelog.file.journal",
             "lockfreelog.file.max-event-size", "lockfreelog.file.drop-below-level", "lockfreelog.console.journal",
-            "lockfreelog.console.max-event-size", "lockfreelog.console.drop-below-level");
+            "lockfreelog.console.max-event-size", "lockfreelog.console.drop-below-level", "lockfreelog.kafka.enabled",
+            "lockfreelog.kafka.topic", "lockfreelog.kafka.position-topic", "lockfreelog.kafka.transactional-id-prefix",
+            "lockfreelog.kafka.key", "lockfreelog.kafka.headers", "lockfreelog.kafka.structured-format",
+            "lockfreelog.kafka.pattern", "lockfreelog.kafka.journal", "lockfreelog.kafka.max-event-size",
+            "lockfreelog.kafka.drop-below-level");
+
+    /** Maps without a default: empty when unset. */
+    private static final Set<String> EMPTY = Set.of("lockfreelog.kafka.producer");
 
     /** The old names and their new ones. */
     private static final Map<String, String> RENAMED = Map.ofEntries(
@@ -83,6 +96,7 @@ class ConfigurationMetadataTests {
                 .map(p -> (String) p.get("name")).collect(Collectors.toCollection(TreeSet::new));
         Set<String> documented = new TreeSet<>(DOCUMENTED.keySet());
         documented.addAll(UNSET);
+        documented.addAll(EMPTY);
         assertThat(current).isEqualTo(documented);
     }
 
@@ -104,6 +118,10 @@ class ConfigurationMetadataTests {
         for (String name : UNSET) {
             assertThat(value(unbound, name)).as(name).isNull();
         }
+        for (String name : EMPTY) {
+            assertThat(properties.get(name)).as(name).doesNotContainKey("defaultValue");
+            assertThat(value(unbound, name)).as(name).isEqualTo(Map.of());
+        }
     }
 
     @Test
@@ -111,6 +129,7 @@ class ConfigurationMetadataTests {
         LockFreeLogProperties metadata = bind(metadataDefaults());
         assertSameDefaults(metadata, "lockfreelog.file.", new LockFreeFileAppender());
         assertSameDefaults(metadata, "lockfreelog.console.", new LockFreeConsoleAppender());
+        assertSameDefaults(metadata, "lockfreelog.kafka.", new LockFreeKafkaAppender());
         assertThat(value(metadata, "lockfreelog.file.name")).isNull();
         assertThat(new LockFreeFileAppender().getFile()).isNull();
     }
@@ -133,7 +152,8 @@ class ConfigurationMetadataTests {
     @Test
     void theDropBelowLevelHintsListEveryLevelTheStarterAccepts() {
         List<String> levels = Stream.of(LogLevel.values()).map(LogLevel::name).toList();
-        for (String name : List.of("lockfreelog.file.drop-below-level", "lockfreelog.console.drop-below-level")) {
+        for (String name : List.of("lockfreelog.file.drop-below-level", "lockfreelog.console.drop-below-level",
+                "lockfreelog.kafka.drop-below-level")) {
             assertThat(hints).as(name).containsKey(name);
             @SuppressWarnings("unchecked")
             List<Map<String, Object>> values = (List<Map<String, Object>>) hints.get(name).get("values");

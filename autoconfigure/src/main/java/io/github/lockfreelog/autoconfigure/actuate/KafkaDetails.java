@@ -1,0 +1,51 @@
+package io.github.lockfreelog.autoconfigure.actuate;
+
+import io.github.lockfreelog.kafka.KafkaCounters;
+import io.github.lockfreelog.kafka.LockFreeKafkaAppender;
+import io.github.lockfreelog.logback.LockFreeAppenderBase;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.springframework.util.ClassUtils;
+
+/**
+ * What a Kafka appender (lockfreelog-kafka's {@code LockFreeKafkaAppender}) did beyond what every appender counts:
+ * transactions committed and aborted, events delivered and events the broker refused as too large. Names a Kafka type
+ * only in its nested {@link Reader}, loaded after a class-presence check, so the endpoint and the meters run as before
+ * without lockfreelog-kafka.
+ */
+final class KafkaDetails {
+
+    /** Names of the counters, as the endpoint shows them and the meters read them. */
+    static final String TRANSACTIONS_COMMITTED = "transactionsCommitted";
+    static final String TRANSACTIONS_ABORTED = "transactionsAborted";
+    static final String EVENTS_DELIVERED = "eventsDelivered";
+    static final String TOO_LARGE = "tooLarge";
+
+    private static final boolean PRESENT = ClassUtils.isPresent("io.github.lockfreelog.kafka.LockFreeKafkaAppender",
+            KafkaDetails.class.getClassLoader());
+
+    private KafkaDetails() {
+    }
+
+    /** The Kafka counters of {@code appender}, in a fixed order; {@code null} for an appender that is not Kafka's. */
+    static Map<String, Long> of(LockFreeAppenderBase appender) {
+        return (PRESENT && appender != null) ? Reader.read(appender) : null;
+    }
+
+    /** The one place that names lockfreelog-kafka's types. */
+    private static final class Reader {
+
+        static Map<String, Long> read(LockFreeAppenderBase appender) {
+            if (!(appender instanceof LockFreeKafkaAppender kafka)) {
+                return null;
+            }
+            KafkaCounters counters = kafka.getKafkaCounters();
+            Map<String, Long> details = new LinkedHashMap<>();
+            details.put(EVENTS_DELIVERED, counters.eventsDelivered());
+            details.put(TRANSACTIONS_COMMITTED, counters.transactionsCommitted());
+            details.put(TRANSACTIONS_ABORTED, counters.transactionsAborted());
+            details.put(TOO_LARGE, counters.tooLarge());
+            return details;
+        }
+    }
+}

@@ -1,0 +1,236 @@
+package io.github.lockfreelog.autoconfigure;
+
+import static io.github.lockfreelog.autoconfigure.LogbackTestSupport.runtime;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.github.lockfreelog.autoconfigure.actuate.LockFreeLogAppenders;
+import io.github.lockfreelog.autoconfigure.actuate.LockFreeLogEndpoint;
+import io.github.lockfreelog.autoconfigure.actuate.LockFreeLogEndpoint.AppenderDescriptor;
+import io.github.lockfreelog.autoconfigure.actuate.LockFreeLogMetrics;
+import io.github.lockfreelog.diagnostics.AppenderStatistics;
+import io.github.lockfreelog.logback.LockFreeAppenderBase;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.ConfigurableApplicationContext;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The Kafka sink from Spring Boot: an application that has lockfreelog-kafka and sets only
+ * {@code spring.kafka.bootstrap-servers} and {@code lockfreelog.kafka.topic} sends every line, from the first start-up
+ * line on, to the topic, as a {@code read_committed} consumer reads it; a setting it cannot use is named and the
+ * application starts without the sink.
+ */
+@ExtendWith(OutputCaptureExtension.class)
+class LockFreeLogKafkaTests {
+
+    private static final int THREADS = 2;
+
+    /** A line of Spring Boot's log file pattern: date, level, pid, application, thread, logger, message. */
+    private static final Pattern BOOT_LINE = Pattern.compile(
+            "\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}\\S* +(TRACE|DEBUG|INFO|WARN|ERROR) \\d+ --- .*"
+                    + " (\\S+) +: (.*)\\R", Pattern.DOTALL);
+
+    @TempDir
+    Path dir;
+
+    @AfterEach
+    void cleanUp() {
+        LogbackTestSupport.cleanUp();
+    }
+
+    @Test
+    void bootstrapServersAndATopicSendEveryLineOnceInOrderInSpringBootsFilePattern() throws Exception {
+        String topic = KafkaTestBroker.newTopic("boot");
+        int lines = 500;
+        try (ConfigurableApplicationContext context = LogbackTestSupport.application(TestApplication.class,
+                "spring.kafka.bootstrap-servers=" + KafkaTestBroker.bootstrap(), "lockfreelog.kafka.topic=" + topic)
+                .run()) {
+            LockFreeAppenderBase kafka = runtime().kafka();
+            assertThat(kafka).isNotNull();
+            assertThat(kafka.getName()).isEqualTo("LOCKFREE_KAFKA");
+            assertThat(kafka.getStatistics().target()).isEqualTo("kafka");
+            log(lines);
+            LockFreeLogEndpoint endpoint = new LockFreeLogEndpoint(
+                    new LockFreeLogAppenders(LogbackTestSupport.loggerContext(), runtime()));
+            AppenderDescriptor described = endpoint.appender("LOCKFREE_KAFKA");
+            assertThat(described.autoConfigured()).isTrue();
+            assertThat(described.loggers()).containsExactly("ROOT");
+            assertThat(described.statistics().target()).isEqualTo("kafka");
+            assertThat(described.kafka()).containsOnlyKeys("eventsDelivered", "transactionsCommitted",
+                    "transactionsAborted", "tooLarge");
+            SimpleMeterRegistry registry = new SimpleMeterRegistry();
+            new LockFreeLogMetrics(new LockFreeLogAppenders(LogbackTestSupport.loggerContext(), runtime()))
+                    .bindTo(registry);
+            FunctionCounter delivered = registry.get("lockfreelog.kafka.events.delivered")
+                    .tags("appender", "LOCKFREE_KAFKA", "target", "kafka").functionCounter();
+            await().atMost(Duration.ofSeconds(30)).until(() -> delivered.count() >= THREADS * lines);
+            assertThat(registry.get("lockfreelog.kafka.transactions").tags("outcome", "committed").functionCounter()
+                    .count()).isPositive();
+            assertThat(registry.get("lockfreelog.kafka.events.too.large").functionCounter().count()).isZero();
+            assertThat(endpoint.appender("LOCKFREE_KAFKA").kafka().get("eventsDelivered"))
+                    .isGreaterThanOrEqualTo(THREADS * lines);
+        }
+        LockFreeAppenderBase kafka = runtime().kafka();
+        runtime().shutdown(); // what the JVM's shutdown does: drains the journal into the topic
+        List<String> values = KafkaTestBroker.readCommitted(topic);
+
+        Map<Integer, Integer> next = new HashMap<>();
+        boolean sawStarting = false;
+        for (String value : values) {
+            Matcher m = BOOT_LINE.matcher(value);
+            assertThat(m.matches()).as("one record, one line in Spring Boot's file pattern: %s", value).isTrue();
+            assertThat(m.group(2)).as("no line of the Kafka client itself").doesNotStartWith("o.a.k");
+            String message = m.group(3);
+            sawStarting |= message.startsWith("Starting LockFreeLogKafkaTests.TestApplication")
+                    || message.startsWith("Starting TestApplication");
+            if (message.startsWith("K") && message.contains(" check=")) {
+                int thread = Integer.parseInt(message.substring(1, message.indexOf(' ')));
+                int expected = next.getOrDefault(thread, 0);
+                assertThat(message).as("thread %d: once, in order", thread).isEqualTo(message(thread, expected));
+                next.put(thread, expected + 1);
+            }
+        }
+        assertThat(sawStarting).as("Spring Boot's start-up line, in the topic: %s", values.subList(0,
+                Math.min(5, values.size()))).isTrue();
+        for (int t = 0; t < THREADS; t++) {
+            assertThat(next.get(t)).as("thread %d", t).isEqualTo(lines);
+        }
+        assertThat(kafka.getStatistics().dropped()).isZero();
+        assertThat(kafka.getStatistics().eventsWritten()).isEqualTo(values.size());
+    }
+
+    @Test
+    void aStructuredFormatMakesEachRecordOneJsonDocument() throws Exception {
+        String topic = KafkaTestBroker.newTopic("ecs");
+        try (ConfigurableApplicationContext context = LogbackTestSupport.application(TestApplication.class,
+                "spring.kafka.bootstrap-servers=" + KafkaTestBroker.bootstrap(), "lockfreelog.kafka.topic=" + topic,
+                "lockfreelog.kafka.structured-format=ecs", "spring.application.name=kafka-ecs").run()) {
+            log(20);
+        }
+        runtime().shutdown();
+        List<String> messages = new ArrayList<>();
+        for (String value : KafkaTestBroker.readCommitted(topic)) {
+            JsonNode node = JsonMapper.builder().build().readTree(value);
+            assertThat(node.path("service").path("name").asString()).as(value).isEqualTo("kafka-ecs");
+            String message = node.path("message").asString();
+            if (message.contains(" check=")) {
+                messages.add(message);
+            }
+        }
+        assertThat(messages.stream().filter(m -> m.startsWith("K0 "))).containsExactlyElementsOf(
+                java.util.stream.IntStream.range(0, 20).mapToObj(n -> message(0, n)).toList());
+        assertThat(messages).hasSize(THREADS * 20);
+    }
+
+    @Test
+    void enabledWithoutATopicIsNamedAndTheApplicationStartsWithoutTheSink(CapturedOutput output) {
+        try (ConfigurableApplicationContext context = LogbackTestSupport.application(TestApplication.class,
+                "lockfreelog.kafka.enabled=true").run()) {
+            assertThat(context.isRunning()).isTrue();
+            assertThat(runtime().kafka()).isNull();
+        }
+        assertThat(output.getAll()).contains("lockfreelog: the log is not sent to Kafka: lockfreelog.kafka.topic is not set: expected")
+                .contains("the name of the topic every event goes to");
+    }
+
+    @Test
+    void aBadKeyIsNamedAndTheApplicationStartsWithoutTheSink(CapturedOutput output) {
+        try (ConfigurableApplicationContext context = LogbackTestSupport.application(TestApplication.class,
+                "lockfreelog.kafka.topic=somewhere", "lockfreelog.kafka.key=partition").run()) {
+            assertThat(context.isRunning()).isTrue();
+            assertThat(runtime().kafka()).isNull();
+        }
+        assertThat(output.getAll()).contains("lockfreelog.kafka.key=\"partition\" (")
+                .contains("none, thread, constant:<value> or mdc:<name>");
+    }
+
+    @Test
+    void anEngineSettingOutOfRangeIsNamedUnderTheKafkaPrefix(CapturedOutput output) {
+        try (ConfigurableApplicationContext context = LogbackTestSupport.application(TestApplication.class,
+                "lockfreelog.kafka.topic=somewhere", "lockfreelog.kafka.buffer-size=3KB").run()) {
+            assertThat(context.isRunning()).isTrue();
+            assertThat(runtime().kafka()).isNull();
+        }
+        assertThat(output.getAll()).contains("the log is not sent to Kafka: lockfreelog.kafka.buffer-size=\"3KB\"");
+    }
+
+    @Test
+    void anUnreachableClusterLeavesTheApplicationRunningWithEventsWaitingInTheJournal() {
+        try (ConfigurableApplicationContext context = LogbackTestSupport.application(TestApplication.class,
+                "spring.kafka.bootstrap-servers=localhost:1", "lockfreelog.kafka.topic=nowhere",
+                "lockfreelog.kafka.journal=" + dir.resolve("kafka.journal"),
+                "lockfreelog.kafka.producer.max.block.ms=500",
+                // the sink's admin client waits for its calls when it closes, up to these (default 60s, 30s)
+                "lockfreelog.kafka.producer.default.api.timeout.ms=1000",
+                "lockfreelog.kafka.producer.request.timeout.ms=1000").run()) {
+            assertThat(context.isRunning()).isTrue();
+            LoggerFactory.getLogger("kafka.test").info("waits");
+            AppenderStatistics statistics = runtime().kafka().getStatistics();
+            assertThat(statistics.started()).isTrue();
+            assertThat(statistics.target()).isEqualTo("kafka");
+            assertThat(statistics.journal()).isEqualTo(dir.resolve("kafka.journal").toString());
+            assertThat(statistics.appended()).isPositive();
+            assertThat(statistics.eventsWritten()).isZero();
+            assertThat(statistics.dropped()).isZero();
+            await().atMost(Duration.ofSeconds(20)).until(() -> runtime().kafka().getStatistics().lastError() != null);
+            AppenderStatistics failing = runtime().kafka().getStatistics();
+            assertThat(failing.failingSinceEpochMillis()).as("health shows it DOWN").isPositive();
+            assertThat(failing.lastError()).as("what a user sees at /actuator/lockfreelog").contains("nowhere");
+        }
+    }
+
+    @Test
+    void withoutATopicOrEnabledThereIsNoSink(CapturedOutput output) {
+        try (ConfigurableApplicationContext context = LogbackTestSupport.application(TestApplication.class,
+                "spring.kafka.bootstrap-servers=localhost:1").run()) {
+            assertThat(runtime().kafka()).isNull();
+        }
+        assertThat(output.getAll()).doesNotContain("lockfreelog.kafka").doesNotContain("not sent to Kafka");
+    }
+
+    private static void log(int lines) throws InterruptedException {
+        Logger log = LoggerFactory.getLogger("kafka.test");
+        List<Thread> threads = new ArrayList<>();
+        for (int t = 0; t < THREADS; t++) {
+            int id = t;
+            threads.add(new Thread(() -> {
+                for (int n = 0; n < lines; n++) {
+                    log.info(message(id, n));
+                }
+            }, "writer-" + t));
+        }
+        threads.forEach(Thread::start);
+        for (Thread thread : threads) {
+            thread.join();
+        }
+    }
+
+    static String message(int thread, int n) {
+        return "K" + thread + " " + n + " check=" + (n * 31 + thread);
+    }
+
+    @SpringBootConfiguration
+    @EnableAutoConfiguration
+    static class TestApplication {
+    }
+}
