@@ -47,12 +47,14 @@ public final class KafkaCrashChild {
         String mode = args[5];
         LoggerContext context = LockFreeKafkaAppenderTest.newContext();
         LockFreeKafkaAppender appender = appender(context, bootstrap, topic, journal);
+        long startNanos = System.nanoTime();
         appender.start();
         if (!appender.isStarted()) {
             System.out.println("FAILED " + LockFreeKafkaAppenderTest.statuses(context).replace('\n', '|'));
             System.exit(2);
         }
-        System.out.println("RECOVERED " + appender.getStatistics().recoveredFrames());
+        System.out.println("RECOVERED " + appender.getStatistics().recoveredFrames() + " (start took "
+                + (System.nanoTime() - startNanos) / 1_000_000 + " ms)");
         if (mode.equals("recover")) {
             appender.stop();
             System.out.println("STOPPED");

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The Kafka appender's promise under crashes: after a kill -9 at any moment (while records are being produced,
@@ -55,38 +55,48 @@ class KafkaCrashTest {
     }
 
     /**
-     * The first run halts at the third time it reaches {@code point}; the next start halts after the first batch
-     * its recovery committed (if it had more than one; else it stops); this JVM recovers the rest.
+     * The first run halts at the third time it reaches {@code point}; the next start halts in its recovery, at
+     * {@code restartPoint} (the first time: in the recovery's first batch; {@code mid-recovery}: after the first batch
+     * it delivered and recorded, if there is a second); if the recovery had nothing to deliver, the restart stops.
+     * Then this JVM recovers the rest. Each crash point halts a first run once; the restarts halt at three of them
+     * (a halt before the commit is like one mid-send; three cases keep the class short).
      */
-    @ParameterizedTest
-    @ValueSource(strings = {KafkaRecordSink.MID_RECORD_SEND + ":3", KafkaRecordSink.BEFORE_RECORD_COMMIT + ":3",
-            RecordLog.AFTER_RECORD_COMMIT + ":3"})
-    void aHaltAtEachCrashPointThenInTheMiddleOfRecoveryLosesAndRepeatsNoAcknowledgedEvent(String point)
-            throws Exception {
+    @ParameterizedTest(name = "{0}, then {1} in the restart''s recovery")
+    @CsvSource({KafkaRecordSink.MID_RECORD_SEND + ":3, " + CrashPoint.MID_RECOVERY,
+            KafkaRecordSink.BEFORE_RECORD_COMMIT + ":3, " + RecordLog.AFTER_RECORD_COMMIT,
+            RecordLog.AFTER_RECORD_COMMIT + ":3, " + KafkaRecordSink.MID_RECORD_SEND})
+    void aHaltAtEachCrashPointThenInTheRestartsRecoveryLosesAndRepeatsNoAcknowledgedEvent(String point,
+            String restartPoint) throws Exception {
         String topic = TestBroker.newTopic("halt");
+        Phases phases = new Phases();
         Path journal = dir.resolve("kafka.journal");
         List<long[]> acks = new ArrayList<>();
         Child first = started(Child.start(topic, journal, dir.resolve("ack-0"), 0, "burst", point));
         first.await("READY");
+        phases.mark("first ready");
         assertThat(first.process.waitFor(60, TimeUnit.SECONDS)).as("halted at %s; printed %s", point, first.printed())
                 .isTrue();
         assertThat(first.process.exitValue()).as("halted at %s; printed %s", point, first.printed()).isEqualTo(CrashPoint.HALT_STATUS);
         acks.add(readAcks(dir.resolve("ack-0")));
+        phases.mark("halted");
 
-        Child second = started(Child.start(topic, journal, dir.resolve("ack-1"), 1, "recover", CrashPoint.MID_RECOVERY));
+        Child second = started(Child.start(topic, journal, dir.resolve("ack-1"), 1, "recover", restartPoint));
         assertThat(second.process.waitFor(60, TimeUnit.SECONDS)).as("the restart ended; printed %s", second.printed())
                 .isTrue();
-        boolean haltedMidRecovery = second.process.exitValue() == CrashPoint.HALT_STATUS;
-        if (!haltedMidRecovery) {
+        boolean haltedInRecovery = second.process.exitValue() == CrashPoint.HALT_STATUS;
+        if (!haltedInRecovery) {
             second.await("STOPPED");
             assertThat(second.process.exitValue()).as("printed %s", second.printed()).isZero();
         }
         acks.add(null); // the restart logs nothing
+        phases.mark("restart ended");
 
         long recovered = recoverHere(topic, journal, 2);
+        phases.mark("recovered here");
         Tally tally = check(topic, acks, 1);
-        System.out.printf("kafka crash point %s: %s; the restart halted mid-recovery: %b; the last start recovered %d%n",
-                point, tally, haltedMidRecovery, recovered);
+        phases.mark("checked");
+        System.out.printf("kafka crash point %s, then %s: %s; the restart halted in its recovery: %b; the last start"
+                + " recovered %d; %s%n", point, restartPoint, tally, haltedInRecovery, recovered, phases);
         assertThat(tally.acknowledged).as("events were acknowledged before the halt").isPositive();
     }
 
@@ -99,14 +109,18 @@ class KafkaCrashTest {
         long seed = Long.getLong("lockfreelog.crashSeed", System.nanoTime());
         Random random = new Random(seed);
         String topic = TestBroker.newTopic("kill");
+        Phases phases = new Phases();
         Path journal = dir.resolve("kafka.journal");
         int runs = 3;
         List<long[]> acks = new ArrayList<>();
         List<Integer> delays = new ArrayList<>();
+        List<String> starts = new ArrayList<>();
         for (int run = 0; run < runs; run++) {
             Path ackFile = dir.resolve("ack-" + run);
             Child child = started(Child.start(topic, journal, ackFile, run, "steady", null));
+            starts.add(child.await("RECOVERED"));
             child.await("READY");
+            phases.mark("run " + run + " ready");
             int delay = 200 + random.nextInt(1300);
             delays.add(delay);
             Thread.sleep(delay);
@@ -115,11 +129,14 @@ class KafkaCrashTest {
             assertThat(child.process.exitValue()).as("seed %d: run %d killed; printed %s", seed, run, child.printed())
                     .isEqualTo(128 + 9);
             acks.add(readAcks(ackFile));
+            phases.mark("run " + run + " killed");
         }
         long recovered = recoverHere(topic, journal, runs);
+        phases.mark("recovered here");
         Tally tally = check(topic, acks, 1);
-        System.out.printf("kafka kill -9: seed %d, delays %s ms: %s; the last start recovered %d%n", seed, delays,
-                tally, recovered);
+        phases.mark("checked");
+        System.out.printf("kafka kill -9: seed %d, delays %s ms: %s; the last start recovered %d; starts %s; %s%n", seed,
+                delays, tally, recovered, starts, phases);
         assertThat(tally.acknowledged).as("seed %d: events were acknowledged before the kills", seed).isPositive();
     }
 
@@ -261,6 +278,21 @@ class KafkaCrashTest {
             acks[t] = bytes.getLong(t * KafkaCrashChild.SLOT);
         }
         return acks;
+    }
+
+    /** Milliseconds from a case's start to each of its steps, for the report line. */
+    static final class Phases {
+        private final long start = System.nanoTime();
+        private final StringBuilder marks = new StringBuilder("ms:");
+
+        void mark(String step) {
+            marks.append(' ').append(step).append(' ').append(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
+        }
+
+        @Override
+        public String toString() {
+            return marks.toString();
+        }
     }
 
     /** A child JVM on this JVM's class path and the lines it prints. */
