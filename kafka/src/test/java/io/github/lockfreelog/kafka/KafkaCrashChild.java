@@ -31,7 +31,7 @@ public final class KafkaCrashChild {
     static final int THREADS = 4;
     static final int SLOT = 128;
     /** No thread logs more than this many events (a run that is never halted still ends). */
-    static final int MAX_EVENTS = 10_000;
+    static final int MAX_EVENTS = 25_000;
     static final String MARKER_PREFIX = "restart marker ";
     private static final VarHandle LONG = MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
