@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /** Numbered events ({@code t<thread> e<number>}) and the checks every test makes of what a topic holds. */
 final class Events {
@@ -40,6 +42,8 @@ final class Events {
             assertThat(event).isEqualTo(event(thread, expected));
             next.put(thread, expected + 1);
         }
-        assertThat(delivered).containsAll(acknowledged);
+        Set<String> present = new HashSet<>(delivered);
+        List<String> missing = acknowledged.stream().filter(event -> !present.contains(event)).toList();
+        assertThat(missing).as("acknowledged events missing (of %d)", acknowledged.size()).isEmpty();
     }
 }

@@ -1,0 +1,120 @@
+package io.github.lockfreelog.kafka;
+
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.core.util.Duration;
+import ch.qos.logback.core.util.FileSize;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The process that {@link KafkaCrashTest} halts at a crash point or kills with SIGKILL. Arguments: bootstrap
+ * servers, topic, journal, ack file, run, mode ({@code burst}, {@code steady} or {@code recover}); a crash point
+ * comes as the system property {@code lockfreelog.crashPoint}.
+ *
+ * <p>In {@code burst} and {@code steady} modes four threads log numbered events ({@link Events#event} of thread
+ * {@code run * THREADS + t}), {@code burst} as fast as the journal takes them, {@code steady} about two a
+ * millisecond each; after each {@code doAppend} returns, the thread stores the event's number in its slot of a
+ * memory-mapped ack file with a volatile store (the page cache outlives the process), so the parent can tell
+ * after the death which events were acknowledged. A thread only logs event {@code n + 1} after it acknowledged
+ * {@code n}: no event beyond the acknowledged one and the next was ever attempted. In {@code recover} mode the
+ * appender starts (recovering what the dead process left), stops, and the process exits.
+ */
+public final class KafkaCrashChild {
+
+    static final int THREADS = 4;
+    static final int SLOT = 128;
+    /** No thread logs more than this many events (a run that is never halted still ends). */
+    static final int MAX_EVENTS = 25_000;
+    static final String MARKER_PREFIX = "restart marker ";
+    private static final VarHandle LONG = MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
+    private KafkaCrashChild() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        String bootstrap = args[0];
+        String topic = args[1];
+        Path journal = Path.of(args[2]);
+        Path ackFile = Path.of(args[3]);
+        int run = Integer.parseInt(args[4]);
+        String mode = args[5];
+        LoggerContext context = LockFreeKafkaAppenderTest.newContext();
+        LockFreeKafkaAppender appender = appender(context, bootstrap, topic, journal);
+        long startNanos = System.nanoTime();
+        appender.start();
+        if (!appender.isStarted()) {
+            System.out.println("FAILED " + LockFreeKafkaAppenderTest.statuses(context).replace('\n', '|'));
+            System.exit(2);
+        }
+        System.out.println("RECOVERED " + appender.getStatistics().recoveredFrames() + " (start took "
+                + (System.nanoTime() - startNanos) / 1_000_000 + " ms)");
+        if (mode.equals("recover")) {
+            appender.stop();
+            System.out.println("STOPPED");
+            System.out.flush();
+            return;
+        }
+        boolean steady = mode.equals("steady");
+        MappedByteBuffer acks;
+        try (FileChannel channel = FileChannel.open(ackFile, StandardOpenOption.CREATE, StandardOpenOption.READ,
+                StandardOpenOption.WRITE)) {
+            acks = channel.map(FileChannel.MapMode.READ_WRITE, 0, (long) THREADS * SLOT);
+        }
+        for (int t = 0; t < THREADS; t++) {
+            LONG.setVolatile(acks, t * SLOT, -1L);
+        }
+        Logger logger = LockFreeKafkaAppenderTest.logger(context, appender);
+        for (int t = 0; t < THREADS; t++) {
+            int slot = t;
+            int id = run * THREADS + t;
+            Thread thread = new Thread(() -> {
+                for (int n = 0; n < MAX_EVENTS; n++) {
+                    logger.info(Events.event(id, n));
+                    LONG.setVolatile(acks, slot * SLOT, (long) n);
+                    if (steady && n % 2 == 1) {
+                        LockSupport.parkNanos(1_000_000);
+                    }
+                }
+            }, "crash-caller-" + t);
+            thread.setDaemon(true);
+            thread.start();
+        }
+        System.out.println("READY");
+        System.out.flush();
+        Thread.sleep(60_000); // the parent kills us, or a crash point halts us, long before this
+        System.out.println("NOT HALTED " + appender.getStatistics());
+        System.exit(3);
+    }
+
+    /**
+     * The appender every run of a case uses: the case's journal and transactional id prefix (so that a restart
+     * fences the producer of the process it replaces), small buffers, frequent drains, callers that wait for room
+     * rather than drop.
+     */
+    static LockFreeKafkaAppender appender(LoggerContext context, String bootstrap, String topic, Path journal) {
+        LockFreeKafkaAppender appender = new LockFreeKafkaAppender();
+        appender.setContext(context);
+        appender.setName("KAFKA");
+        appender.setTopic(topic);
+        appender.setJournal(journal.toString());
+        appender.addProducerConfig("bootstrap.servers=" + bootstrap);
+        appender.setTransactionalIdPrefix("crash-" + topic);
+        appender.setBufferSize(FileSize.valueOf("64KB"));
+        appender.setBufferCount(3);
+        appender.setFlushInterval(Duration.valueOf("20 milliseconds"));
+        appender.setMaxBlockTime(Duration.valueOf("60 seconds"));
+        appender.setEncoder(LockFreeKafkaAppenderTest.encoder(context));
+        return appender;
+    }
+
+    static String marker(int run) {
+        return MARKER_PREFIX + run;
+    }
+}

@@ -1,0 +1,359 @@
+package io.github.lockfreelog.kafka;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import ch.qos.logback.classic.LoggerContext;
+import io.github.lockfreelog.diagnostics.CrashPoint;
+import io.github.lockfreelog.records.RecordLog;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * The Kafka appender's promise under crashes: after a kill -9 at any moment (while records are being produced,
+ * after a commit and before the journal knows it, during recovery itself) every acknowledged event is in the topic
+ * exactly once, in each thread's order, as a {@code read_committed} consumer sees it. A child JVM
+ * ({@link KafkaCrashChild}) logs from four threads and acknowledges each event in a file that outlives it; it is
+ * halted at a crash point or killed with SIGKILL; the next start (a child that halts in the middle of its
+ * recovery, then this JVM) recovers, logs a marker and stops; then the topic must hold every acknowledged event
+ * once, each thread's events from its first on with no gap, duplicate or reordering, and of the events not
+ * acknowledged at most the one each thread was logging when it died.
+ */
+class KafkaCrashTest {
+
+    /** The record a start that recovered events writes before its own (as the first line of a log file). */
+    static final String RECOVERY_REPORT = "Recovered [1-9]\\d* event\\(s\\) from the journal\\(s\\) of an unclean"
+            + " stop.*; journal in use: .+";
+
+    @TempDir
+    Path dir;
+
+    /** Every child this test started: none outlives it, whatever failed. */
+    private final List<Child> children = new ArrayList<>();
+
+    @AfterEach
+    void killChildren() throws InterruptedException {
+        for (Child child : children) {
+            child.process.destroyForcibly();
+            child.process.waitFor(30, TimeUnit.SECONDS);
+        }
+    }
+
+    /**
+     * The first run halts at the third time it reaches {@code point}; the next start halts in its recovery, at
+     * {@code restartPoint} (the first time: in the recovery's first batch; {@code mid-recovery}: after the first batch
+     * it delivered and recorded). Then this JVM recovers the rest. Each crash point halts a first run once; the
+     * restarts halt at three of them (a halt before the commit is like one mid-send; three cases keep the class
+     * short).
+     */
+    @ParameterizedTest(name = "{0}, then {1} in the restart''s recovery")
+    @CsvSource({KafkaRecordSink.MID_RECORD_SEND + ":3, " + CrashPoint.MID_RECOVERY,
+            KafkaRecordSink.BEFORE_RECORD_COMMIT + ":3, " + RecordLog.AFTER_RECORD_COMMIT,
+            RecordLog.AFTER_RECORD_COMMIT + ":3, " + KafkaRecordSink.MID_RECORD_SEND})
+    void aHaltAtEachCrashPointThenInTheRestartsRecoveryLosesAndRepeatsNoAcknowledgedEvent(String point,
+            String restartPoint) throws Exception {
+        String topic = TestBroker.newTopic("halt");
+        Phases phases = new Phases();
+        Path journal = dir.resolve("kafka.journal");
+        List<long[]> acks = new ArrayList<>();
+        Child first = started(Child.start(topic, journal, dir.resolve("ack-0"), 0, "burst", point));
+        first.await("READY");
+        phases.mark("first ready");
+        assertThat(first.process.waitFor(60, TimeUnit.SECONDS)).as("halted at %s; printed %s", point, first.printed())
+                .isTrue();
+        assertThat(first.process.exitValue()).as("halted at %s; printed %s", point, first.printed())
+                .isEqualTo(CrashPoint.HALT_STATUS);
+        acks.add(readAcks(dir.resolve("ack-0")));
+        phases.mark("halted");
+
+        Child second = started(Child.start(topic, journal, dir.resolve("ack-1"), 1, "recover", restartPoint));
+        assertThat(second.process.waitFor(60, TimeUnit.SECONDS)).as("the restart ended; printed %s", second.printed())
+                .isTrue();
+        // the first run left its journal full (its callers outran the drainer), so the restart had events to recover
+        assertThat(second.process.exitValue()).as("the restart halted at %s in its recovery; printed %s", restartPoint,
+                second.printed()).isEqualTo(CrashPoint.HALT_STATUS);
+        acks.add(null); // the restart logs nothing
+        phases.mark("restart ended");
+
+        long recovered = recoverHere(topic, journal, 2);
+        phases.mark("recovered here");
+        Tally tally = check(topic, acks, 1);
+        phases.mark("checked");
+        System.out.printf("kafka crash point %s, then %s in the restart's recovery: %s; the last start recovered %d;"
+                + " %s%n", point, restartPoint, tally, recovered, phases);
+        assertThat(tally.acknowledged).as("events were acknowledged before the halt").isPositive();
+    }
+
+    /**
+     * Three runs on one journal and topic, each killed with SIGKILL at a random moment while its threads log (the
+     * later runs first recover what the run before left); then this JVM recovers the last. The first and the last
+     * run log as fast as the journal takes events (it is full, the drainer's transactions follow each other), the
+     * second about two events a millisecond per thread (the drainer keeps up, transactions are small).
+     */
+    @Test
+    void killNineAtRandomMomentsLosesAndRepeatsNoAcknowledgedEvent() throws Exception {
+        long seed = Long.getLong("lockfreelog.crashSeed", System.nanoTime());
+        Random random = new Random(seed);
+        String topic = TestBroker.newTopic("kill");
+        Phases phases = new Phases();
+        Path journal = dir.resolve("kafka.journal");
+        int runs = 3;
+        List<long[]> acks = new ArrayList<>();
+        List<Integer> delays = new ArrayList<>();
+        List<String> starts = new ArrayList<>();
+        for (int run = 0; run < runs; run++) {
+            Path ackFile = dir.resolve("ack-" + run);
+            String mode = run % 2 == 0 ? "burst" : "steady";
+            Child child = started(Child.start(topic, journal, ackFile, run, mode, null));
+            starts.add(child.await("RECOVERED"));
+            child.await("READY");
+            phases.mark("run " + run + " ready");
+            int delay = 200 + random.nextInt(1300);
+            delays.add(delay);
+            Thread.sleep(delay);
+            child.process.destroyForcibly(); // SIGKILL on Linux
+            assertThat(child.process.waitFor(30, TimeUnit.SECONDS)).isTrue();
+            assertThat(child.process.exitValue()).as("seed %d: run %d killed; printed %s", seed, run, child.printed())
+                    .isEqualTo(128 + 9);
+            acks.add(readAcks(ackFile));
+            phases.mark("run " + run + " killed");
+        }
+        long recovered = recoverHere(topic, journal, runs);
+        phases.mark("recovered here");
+        Tally tally = check(topic, acks, 1);
+        phases.mark("checked");
+        System.out.printf("kafka kill -9: seed %d, delays %s ms: %s; the last start recovered %d; starts %s; %s%n",
+                seed, delays, tally, recovered, starts, phases);
+        assertThat(tally.acknowledged).as("seed %d: events were acknowledged before the kills", seed).isPositive();
+    }
+
+    private Child started(Child child) {
+        children.add(child);
+        return child;
+    }
+
+    /** Starts an appender on the journal in this JVM (recovering it), logs the run's marker and stops. */
+    private static long recoverHere(String topic, Path journal, int run) {
+        LoggerContext context = LockFreeKafkaAppenderTest.newContext();
+        LockFreeKafkaAppender appender = KafkaCrashChild.appender(context, TestBroker.bootstrap(), topic, journal);
+        appender.start();
+        assertThat(appender.isStarted()).as(LockFreeKafkaAppenderTest.statuses(context)).isTrue();
+        long recovered = appender.getStatistics().recoveredFrames();
+        LockFreeKafkaAppenderTest.logger(context, appender).info(KafkaCrashChild.marker(run));
+        appender.stop();
+        assertThat(appender.getStatistics().dropped()).as(LockFreeKafkaAppenderTest.statuses(context)).isZero();
+        return recovered;
+    }
+
+    /**
+     * Reads the topic ({@code read_committed}) and checks it against the acknowledgements of each run ({@code null}
+     * for a run that logged nothing): every acknowledged event once, each thread's events in order from its first
+     * with no gap, beyond the acknowledged ones at most the one the thread was logging, {@code markers} markers.
+     */
+    private static Tally check(String topic, List<long[]> acks, int markers) {
+        List<String> values = TestBroker.readCommitted(topic).stream().map(TestBroker::value).toList();
+        List<String> events = new ArrayList<>();
+        int markersSeen = 0;
+        int reports = 0;
+        for (String value : values) {
+            if (value.startsWith(KafkaCrashChild.MARKER_PREFIX)) {
+                markersSeen++;
+            } else if (value.startsWith("Recovered ")) {
+                assertThat(value).as("a recovery report").matches(RECOVERY_REPORT);
+                reports++;
+            } else {
+                events.add(value);
+            }
+        }
+        Tally tally = new Tally(events, acks, reports);
+        assertThat(tally.unknown).as("events of no thread that logged: %s", tally).isEmpty();
+        assertThat(tally.duplicates).as("duplicates: %s", tally).isZero();
+        assertThat(tally.missing).as("acknowledged events missing: %s", tally).isZero();
+        assertThat(tally.reordered).as("events out of their thread's order: %s", tally).isZero();
+        assertThat(tally.neverAttempted).as("events never logged: %s", tally).isZero();
+        Events.assertExactlyOnceInOrder(events, tally.acknowledgedEvents);
+        assertThat(markersSeen).as("the restart's marker once").isEqualTo(markers);
+        return tally;
+    }
+
+    /** What the topic holds against what was acknowledged, counted before any assertion, to be reported. */
+    static final class Tally {
+        final long acknowledged;
+        final long found;
+        final long beyondAcknowledged;
+        final long duplicates;
+        final long missing;
+        final long reordered;
+        final long neverAttempted;
+        final int reports;
+        final List<String> unknown = new ArrayList<>();
+        final List<String> acknowledgedEvents = new ArrayList<>();
+
+        Tally(List<String> events, List<long[]> acks, int reports) {
+            this.reports = reports;
+            Map<Integer, Long> last = new HashMap<>(); // the last acknowledged number of each thread that logged
+            for (int run = 0; run < acks.size(); run++) {
+                long[] runAcks = acks.get(run);
+                for (int t = 0; runAcks != null && t < KafkaCrashChild.THREADS; t++) {
+                    int id = run * KafkaCrashChild.THREADS + t;
+                    last.put(id, runAcks[t]);
+                    for (int n = 0; n <= runAcks[t]; n++) {
+                        acknowledgedEvents.add(Events.event(id, n));
+                    }
+                }
+            }
+            Map<Integer, List<Integer>> numbers = new LinkedHashMap<>();
+            for (String event : events) {
+                int id = Events.thread(event);
+                if (!last.containsKey(id)) {
+                    unknown.add(event);
+                    continue;
+                }
+                numbers.computeIfAbsent(id, k -> new ArrayList<>()).add(Events.number(event));
+            }
+            long duplicateCount = 0;
+            long reorderedCount = 0;
+            long missingCount = 0;
+            long beyond = 0;
+            long never = 0;
+            for (Map.Entry<Integer, Long> thread : last.entrySet()) {
+                List<Integer> seen = numbers.getOrDefault(thread.getKey(), List.of());
+                long acked = thread.getValue();
+                Map<Integer, Integer> times = new HashMap<>();
+                for (int i = 0; i < seen.size(); i++) {
+                    int n = seen.get(i);
+                    times.merge(n, 1, Integer::sum);
+                    if (i > 0 && n < seen.get(i - 1)) {
+                        reorderedCount++;
+                    }
+                }
+                for (Map.Entry<Integer, Integer> number : times.entrySet()) {
+                    duplicateCount += number.getValue() - 1;
+                    beyond += number.getKey() > acked ? 1 : 0;
+                    never += number.getKey() > acked + 1 ? 1 : 0;
+                }
+                for (int n = 0; n <= acked; n++) {
+                    missingCount += times.containsKey(n) ? 0 : 1;
+                }
+            }
+            this.acknowledged = acknowledgedEvents.size();
+            this.found = events.size();
+            this.beyondAcknowledged = beyond;
+            this.duplicates = duplicateCount;
+            this.missing = missingCount;
+            this.reordered = reorderedCount;
+            this.neverAttempted = never;
+        }
+
+        @Override
+        public String toString() {
+            return "acknowledged " + acknowledged + ", found " + found + " (beyond the acknowledged "
+                    + beyondAcknowledged + "), duplicates " + duplicates + ", missing " + missing + ", reordered "
+                    + reordered + ", never logged " + neverAttempted + ", of no thread " + unknown.size()
+                    + ", recovery reports " + reports;
+        }
+    }
+
+    private static long[] readAcks(Path ackFile) throws IOException {
+        long[] acks = new long[KafkaCrashChild.THREADS];
+        java.util.Arrays.fill(acks, -1);
+        if (!Files.exists(ackFile)) {
+            return acks;
+        }
+        ByteBuffer bytes = ByteBuffer.wrap(Files.readAllBytes(ackFile)).order(ByteOrder.LITTLE_ENDIAN);
+        for (int t = 0; t < acks.length && bytes.capacity() >= (t + 1) * KafkaCrashChild.SLOT; t++) {
+            acks[t] = bytes.getLong(t * KafkaCrashChild.SLOT);
+        }
+        return acks;
+    }
+
+    /** Milliseconds from a case's start to each of its steps, for the report line. */
+    static final class Phases {
+        private final long start = System.nanoTime();
+        private final StringBuilder marks = new StringBuilder("ms:");
+
+        void mark(String step) {
+            marks.append(' ').append(step).append(' ').append(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
+        }
+
+        @Override
+        public String toString() {
+            return marks.toString();
+        }
+    }
+
+    /** A child JVM on this JVM's class path and the lines it prints. */
+    static final class Child {
+        final Process process;
+        final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+        final List<String> seen = new ArrayList<>();
+
+        private Child(Process process) {
+            this.process = process;
+            Thread reader = new Thread(() -> {
+                try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(),
+                        StandardCharsets.UTF_8))) {
+                    for (String line; (line = in.readLine()) != null;) {
+                        lines.add(line);
+                    }
+                } catch (IOException e) {
+                    lines.add("IO " + e);
+                }
+            });
+            reader.setDaemon(true);
+            reader.start();
+        }
+
+        /** Starts a child; with a {@code crashPoint} ({@code name} or {@code name:n}) it halts there. */
+        static Child start(String topic, Path journal, Path ackFile, int run, String mode, String crashPoint)
+                throws IOException {
+            String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+            List<String> command = List.of(java, "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+                    "-Xshare:auto", "-Dlockfreelog.crashPoint=" + (crashPoint == null ? "" : crashPoint), "-cp",
+                    System.getProperty("java.class.path"), KafkaCrashChild.class.getName(), TestBroker.bootstrap(),
+                    topic, journal.toString(), ackFile.toString(), Integer.toString(run), mode);
+            ProcessBuilder builder = new ProcessBuilder(command);
+            builder.redirectErrorStream(true);
+            return new Child(builder.start());
+        }
+
+        /** Every line the child printed so far. */
+        List<String> printed() {
+            lines.drainTo(seen);
+            return seen;
+        }
+
+        String await(String prefix) throws InterruptedException {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (System.nanoTime() < deadline) {
+                String line = lines.poll(100, TimeUnit.MILLISECONDS);
+                if (line != null) {
+                    seen.add(line);
+                    if (line.startsWith(prefix)) {
+                        return line;
+                    }
+                }
+            }
+            throw new AssertionError("child never printed " + prefix + "; it printed " + seen);
+        }
+    }
+}
