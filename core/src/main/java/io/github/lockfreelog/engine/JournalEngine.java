@@ -52,11 +52,16 @@ public final class JournalEngine {
 
     JournalEngine(EngineConfig config, EngineState state, Drainer.Output.Factory outputs, EngineStop.SinkClose sink,
             StatusReporter status, EngineStart replacer) throws IOException {
+        this(config, state, outputs, Drainer.Backlog.NONE, sink, status, replacer);
+    }
+
+    JournalEngine(EngineConfig config, EngineState state, Drainer.Output.Factory outputs, Drainer.Backlog backlog,
+            EngineStop.SinkClose sink, StatusReporter status, EngineStart replacer) throws IOException {
         this.state = state;
         this.counters = state.counters;
         this.maxEventSize = config.effectiveMaxEventSize();
         this.stop = new EngineStop(config, state, sink, status);
-        this.drainer = new Drainer(state, outputs, status, config.flushIntervalNanos(), config.unblockTimeoutNanos(),
+        this.drainer = new Drainer(state, outputs, backlog, status, config.flushIntervalNanos(), config.unblockTimeoutNanos(),
                 replacer == null ? gone -> {
                     throw new IOException("this engine has no files to replace its journal with");
                 } : replacer, stop::drainerExited);
