@@ -26,6 +26,9 @@ import java.nio.file.Path;
  * takes a free slot and its locks, opens the log file's write ledger, recovers into the sink what
  * a process that died left in the slot (and, at start, in other free slots), and creates the
  * journal anew. The sink is a log file (or the console), or a record sink: each is a {@link Target}.
+ * A record sink may be out of reach (a broker down), so its start asks it nothing: what a process left in
+ * the slot is set aside as a pending journal, and the drainer delivers it, and other free slots, before the new
+ * journal's events ({@link RecordBacklog}); a log file is local and recovered here, at once.
  */
 final class EngineStart implements JournalReplacer {
 

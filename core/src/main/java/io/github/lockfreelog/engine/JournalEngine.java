@@ -98,7 +98,10 @@ public final class JournalEngine {
     /**
      * Starts an engine whose drainer delivers events to a record sink, one record per event, each batch
      * committed with its journal position ({@link RecordSink}); recovery starts after what the sink of the slot
-     * taken says it holds. Otherwise as {@link #start(EngineConfig, StatusReporter, LogSink.Factory)}.
+     * taken says it holds. Nothing at start asks the sink, so one out of reach never fails or delays the start:
+     * what a process that died left is set aside and delivered by the drainer first, retried while the sink
+     * fails, events gathering in the journal meanwhile. Otherwise as
+     * {@link #start(EngineConfig, StatusReporter, LogSink.Factory)}.
      */
     public static JournalEngine startRecords(EngineConfig config, StatusReporter status, RecordSink.Factory sinks)
             throws IOException {
