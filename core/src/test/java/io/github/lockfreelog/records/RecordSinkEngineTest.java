@@ -6,6 +6,7 @@ import io.github.lockfreelog.diagnostics.StatusReporter;
 import io.github.lockfreelog.engine.Backpressure;
 import io.github.lockfreelog.engine.EngineConfig;
 import io.github.lockfreelog.engine.JournalEngine;
+import io.github.lockfreelog.journal.JournalLock;
 import io.github.lockfreelog.sink.LogTarget;
 import io.github.lockfreelog.testing.TestStatus;
 import java.io.IOException;
@@ -158,6 +159,38 @@ class RecordSinkEngineTest {
         assertThat(delivered.subList(before.size(), before.size() + during.size()))
                 .containsExactlyInAnyOrderElementsOf(during);
         assertThat(pendingIn(dir)).isEmpty();
+    }
+
+    @Test
+    void aFreeSlotAProcessLeftIsDeliveredByTheDrainerIntoItsOwnSlotsSinkOnce() throws Exception {
+        Map<Integer, MemoryRecordSink> sinks = Map.of(0, new MemoryRecordSink(), 1, new MemoryRecordSink());
+        sinks.values().forEach(sink -> sink.available = false);
+        EngineConfig config = EngineConfig.builder().backpressure(Backpressure.DROP).name("slots")
+                .logFile(Path.of("records")).journalFile(dir.resolve("slots.journal")).journalSlots(2)
+                .buffers(3, 64 * 1024).flushInterval(20, TimeUnit.MILLISECONDS).stopTimeout(300, TimeUnit.MILLISECONDS)
+                .target(LogTarget.KAFKA).build();
+        JournalEngine inSlot0 = JournalEngine.startRecords(config, TestStatus.QUIET, sinks::get);
+        List<String> slot0 = appendFromThreads(inSlot0, 0, THREADS, 500);
+        inSlot0.stop(); // the sink out of reach: slot 0's journal stays, as after a kill
+
+        // slot 0 held for a while (as by a running process): the next engines take slot 1
+        JournalLock held = JournalLock.tryAcquire(config.journalFile(), TestStatus.QUIET);
+        assertThat(held).isNotNull();
+        JournalEngine inSlot1 = JournalEngine.startRecords(config, TestStatus.QUIET, sinks::get);
+        List<String> slot1 = appendFromThreads(inSlot1, THREADS, THREADS, 500);
+        inSlot1.stop();
+        JournalEngine again = JournalEngine.startRecords(config, TestStatus.QUIET, sinks::get);
+        held.close(); // slot 0 is free now: its journal is left over, for the drainer to find after slot 1's own
+        sinks.values().forEach(sink -> sink.available = true);
+        List<String> later = appendFromThreads(again, 2 * THREADS, THREADS, 200);
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> sinks.get(0).events().size() >= slot0.size());
+        again.stop();
+
+        assertExactlyOnceInOrder(sinks.get(0).events(), slot0);
+        assertExactlyOnceInOrder(sinks.get(1).events(), concat(slot1, later));
+        assertThat(again.statistics().recoveredFrames()).isEqualTo(slot0.size() + slot1.size());
+        assertThat(pendingIn(dir)).isEmpty();
+        assertThat(dir.resolve("slots.journal")).doesNotExist(); // recovered, then deleted under its lock
     }
 
     private static List<String> concat(List<String> first, List<String> second) {
