@@ -27,6 +27,9 @@ public final class Drainer implements Runnable {
 
     /** Delay before the next pass over the active term when the last one found events (docs/design-notes.md says why 1 ms). */
     private static final long BUSY_FLUSH_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    /** The first wait before the backlog is tried again after a failure; it doubles up to {@link #BACKLOG_RETRY_MAX_NANOS}. */
+    static final long BACKLOG_RETRY_FIRST_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+    static final long BACKLOG_RETRY_MAX_NANOS = TimeUnit.SECONDS.toNanos(2);
 
     private final EngineState state;
     private final Runnable onExit;
@@ -35,6 +38,14 @@ public final class Drainer implements Runnable {
     private final TermDrain term;
     private final JournalCounters counters;
     private final long flushIntervalNanos;
+    private final StatusReporter status;
+    private final Backlog backlog;
+    /** Whether {@link #backlog} still holds something; only the drainer's thread reads and writes it. */
+    private boolean backlogLeft;
+    /** Failures of the backlog in a row; the first of an outage is reported, the rest are counted. */
+    private int backlogFailures;
+    /** When the backlog is tried again after a failure ({@link System#nanoTime()}). */
+    private long backlogRetryAt;
 
     /** The journal being drained: the engine's, or a retired one drained to its end before {@link #next}. */
     private volatile ActiveJournal draining;
@@ -66,7 +77,20 @@ public final class Drainer implements Runnable {
      */
     public Drainer(EngineState state, Output.Factory outputs, StatusReporter status, long flushIntervalNanos,
             long unblockTimeoutNanos, JournalReplacer replacer, Runnable onExit) throws IOException {
+        this(state, outputs, Backlog.NONE, status, flushIntervalNanos, unblockTimeoutNanos, replacer, onExit);
+    }
+
+    /**
+     * A drainer that first sends out {@code backlog} (what must reach the sink before any event of the journal),
+     * then drains as {@link #Drainer(EngineState, Output.Factory, StatusReporter, long, long, JournalReplacer, Runnable)}.
+     */
+    public Drainer(EngineState state, Output.Factory outputs, Backlog backlog, StatusReporter status,
+            long flushIntervalNanos, long unblockTimeoutNanos, JournalReplacer replacer, Runnable onExit)
+            throws IOException {
         this.state = state;
+        this.status = status;
+        this.backlog = backlog;
+        this.backlogLeft = backlog != Backlog.NONE;
         this.counters = state.counters;
         this.onExit = onExit;
         this.failures = new DrainFailures(state, status);
@@ -117,6 +141,13 @@ public final class Drainer implements Runnable {
                 Thread.interrupted(); // an interrupt must not close the log's channel or make parking spin
                 faults.sample();
                 checkJournal();
+                if (backlogLeft) {
+                    if (state.runState() == EngineState.RunState.STOPPED) {
+                        return; // stop timed out with the backlog still there: the next start takes it up
+                    }
+                    workOnBacklog();
+                    continue;
+                }
                 if (drainDirty()) {
                     continue;
                 }
@@ -141,6 +172,45 @@ public final class Drainer implements Runnable {
                 LockSupport.parkNanos(this, DrainFailures.RETRY_NANOS);
             }
         }
+    }
+
+    /**
+     * Sends the next part of the backlog, or waits for its next try after a failure (at most until the journal's
+     * next check): while the sink fails, the journal's events wait, callers keep appending into it (its
+     * backpressure policy applies once it is full), and one WARN says so, not one per try.
+     */
+    private void workOnBacklog() {
+        long now = System.nanoTime();
+        if (backlogFailures > 0 && backlogRetryAt - now > 0) {
+            LockSupport.parkNanos(this, Math.max(1, Math.min(backlogRetryAt - now, watch.nanosUntilCheck())));
+            return;
+        }
+        try {
+            if (backlog.sendNext()) {
+                backlogLeft = false;
+                if (backlogFailures > 0) {
+                    status.info("the sink takes events again after " + backlogFailures + " failed tries; the events"
+                            + " that gathered meanwhile go out now, in order");
+                }
+                backlogFailures = 0;
+            }
+        } catch (Throwable e) { // an I/O error of the sink, a fault in mapped memory: counted, tried again later
+            counters.drainerErrors++;
+            counters.lastError = e.getClass().getSimpleName() + ": " + e.getMessage();
+            if (backlogFailures == 0) {
+                status.warn("the sink cannot take events yet (" + e.getMessage() + "); events gather in the journal "
+                        + draining.journal.path() + " and go out, oldest first, once it can (retrying every "
+                        + TimeUnit.NANOSECONDS.toMillis(BACKLOG_RETRY_MAX_NANOS) + " ms at most); this is said once",
+                        null);
+            }
+            backlogFailures++;
+            backlogRetryAt = System.nanoTime() + backlogRetryNanos(backlogFailures);
+        }
+    }
+
+    /** How long to wait after the {@code failures}-th failure in a row: doubling from 100 ms up to 2 s. */
+    static long backlogRetryNanos(int failures) {
+        return Math.min(BACKLOG_RETRY_MAX_NANOS, BACKLOG_RETRY_FIRST_NANOS << Math.min(failures - 1, 10));
     }
 
     /**
@@ -223,6 +293,23 @@ public final class Drainer implements Runnable {
      */
     public void drainTerm(boolean toTail) throws IOException {
         term.drainTerm(toTail);
+    }
+
+    /**
+     * What must reach the sink before any event of the journal the drainer drains: for a record sink, what a
+     * process that died left in this slot (set aside at start) and in free slots. Sent by the drainer's thread
+     * before anything else, part after part, and tried again, with growing waits, while the sink fails.
+     */
+    @FunctionalInterface
+    public interface Backlog {
+        /** No backlog. */
+        Backlog NONE = () -> true;
+
+        /**
+         * Sends the next part of the backlog; returns whether nothing is left. Throws while the sink cannot take
+         * it: what was sent before stays sent, and the next call goes on from there.
+         */
+        boolean sendNext() throws IOException;
     }
 
     /**

@@ -9,6 +9,7 @@ import io.github.lockfreelog.drain.JournalReplacer;
 import io.github.lockfreelog.journal.JournalLock;
 import io.github.lockfreelog.journal.JournalSlots;
 import io.github.lockfreelog.journal.WriteLedger;
+import io.github.lockfreelog.records.RecordBacklog;
 import io.github.lockfreelog.records.RecordLog;
 import io.github.lockfreelog.records.RecordRecovery;
 import io.github.lockfreelog.recovery.Recovery;
@@ -25,6 +26,9 @@ import java.nio.file.Path;
  * takes a free slot and its locks, opens the log file's write ledger, recovers into the sink what
  * a process that died left in the slot (and, at start, in other free slots), and creates the
  * journal anew. The sink is a log file (or the console), or a record sink: each is a {@link Target}.
+ * A record sink may be out of reach (a broker down), so its start asks it nothing: what a process left in
+ * the slot is set aside as a pending journal, and the drainer delivers it, and other free slots, before the new
+ * journal's events ({@link RecordBacklog}); a log file is local and recovered here, at once.
  */
 final class EngineStart implements JournalReplacer {
 
@@ -72,7 +76,7 @@ final class EngineStart implements JournalReplacer {
         try {
             ledger = openLedger(config, requested.journalFile(), requested.journalSlots(), status);
             sink = targets.open(taken.slot());
-            Recovery.Result recovered = sink.recover(lock, ledger == null ? null : ledger.entry(entry), status);
+            Recovery.Result recovered = sink.atStart(lock, ledger == null ? null : ledger.entry(entry), status);
             if (requested.journalSlots() > 1) {
                 recovered = recovered.plus(sink.recoverLeftovers(requested.journalFile(), requested.journalSlots(),
                         config.journalFile(), ledger, status));
@@ -82,7 +86,10 @@ final class EngineStart implements JournalReplacer {
             EngineStart replacer = new EngineStart(config, requested.journalFile(), requested.journalSlots(), sink, status,
                     state.counters);
             replacer.count(recovered);
-            JournalEngine engine = new JournalEngine(config, state, sink.outputs(), sink::close, status, replacer);
+            Drainer.Backlog backlog = sink.backlog(config.journalFile(), journal.journalId(), requested.journalFile(),
+                    requested.journalSlots(), status, state.counters);
+            JournalEngine engine = new JournalEngine(config, state, sink.outputs(), backlog, sink::close, status,
+                    replacer);
             engine.startDrainer();
             return engine;
         } catch (IOException | RuntimeException | Error e) {
@@ -164,10 +171,24 @@ final class EngineStart implements JournalReplacer {
 
     /** Where an engine's events go, as start-up and the drainer need it: the log file (or console), or records. */
     private interface Target {
+        /** Recovers what a process that died left in the slot taken, now: the drainer calls this when it replaces a journal. */
         Recovery.Result recover(JournalLock lock, WriteLedger.Entry ledger, StatusReporter status) throws IOException;
 
+        /** What start does with what a process that died left in the slot taken: recovers it, or sets it aside. */
+        default Recovery.Result atStart(JournalLock lock, WriteLedger.Entry ledger, StatusReporter status)
+                throws IOException {
+            return recover(lock, ledger, status);
+        }
+
+        /** What start does with other free slots: recovers them, or leaves them to the backlog. */
         Recovery.Result recoverLeftovers(Path first, int slots, Path own, WriteLedger ledger, StatusReporter status)
                 throws IOException;
+
+        /** What the drainer sends before the new journal's events; nothing unless recovery was left to it. */
+        default Drainer.Backlog backlog(Path journal, long journalId, Path first, int slots, StatusReporter status,
+                JournalCounters counters) {
+            return Drainer.Backlog.NONE;
+        }
 
         Drainer.Output.Factory outputs();
 
@@ -207,18 +228,36 @@ final class EngineStart implements JournalReplacer {
         }
     }
 
-    /** A record sink: batches delivered with their position, recovered after what the sink holds. */
+    /**
+     * A record sink: batches delivered with their position, recovered after what the sink holds. Its sink may be
+     * out of reach (a broker down) for as long as it likes, so nothing at start asks it: the slot's journal is set
+     * aside as a pending copy, and the drainer delivers the copies and free slots first ({@link RecordBacklog}).
+     */
     private record RecordTarget(RecordSink sink, RecordSink.Factory sinks, long closeTimeoutNanos) implements Target {
         @Override
         public Recovery.Result recover(JournalLock lock, WriteLedger.Entry ledger, StatusReporter status)
                 throws IOException {
-            return RecordRecovery.recover(lock, sink, status);
+            return RecordRecovery.recoverWithPending(lock, sink, status);
+        }
+
+        @Override
+        public Recovery.Result atStart(JournalLock lock, WriteLedger.Entry ledger, StatusReporter status)
+                throws IOException {
+            RecordRecovery.setAside(lock, status);
+            return Recovery.Result.NONE;
         }
 
         @Override
         public Recovery.Result recoverLeftovers(Path first, int slots, Path own, WriteLedger ledger,
-                StatusReporter status) throws IOException {
-            return RecordRecovery.recoverLeftovers(first, slots, own, sinks, closeTimeoutNanos, status);
+                StatusReporter status) {
+            return Recovery.Result.NONE; // the backlog's
+        }
+
+        @Override
+        public Drainer.Backlog backlog(Path journal, long journalId, Path first, int slots, StatusReporter status,
+                JournalCounters counters) {
+            return new RecordBacklog(journal, journalId, sink, sinks, first, slots, closeTimeoutNanos, status,
+                    counters);
         }
 
         @Override

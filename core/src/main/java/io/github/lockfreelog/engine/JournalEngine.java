@@ -52,11 +52,16 @@ public final class JournalEngine {
 
     JournalEngine(EngineConfig config, EngineState state, Drainer.Output.Factory outputs, EngineStop.SinkClose sink,
             StatusReporter status, EngineStart replacer) throws IOException {
+        this(config, state, outputs, Drainer.Backlog.NONE, sink, status, replacer);
+    }
+
+    JournalEngine(EngineConfig config, EngineState state, Drainer.Output.Factory outputs, Drainer.Backlog backlog,
+            EngineStop.SinkClose sink, StatusReporter status, EngineStart replacer) throws IOException {
         this.state = state;
         this.counters = state.counters;
         this.maxEventSize = config.effectiveMaxEventSize();
         this.stop = new EngineStop(config, state, sink, status);
-        this.drainer = new Drainer(state, outputs, status, config.flushIntervalNanos(), config.unblockTimeoutNanos(),
+        this.drainer = new Drainer(state, outputs, backlog, status, config.flushIntervalNanos(), config.unblockTimeoutNanos(),
                 replacer == null ? gone -> {
                     throw new IOException("this engine has no files to replace its journal with");
                 } : replacer, stop::drainerExited);
@@ -93,7 +98,10 @@ public final class JournalEngine {
     /**
      * Starts an engine whose drainer delivers events to a record sink, one record per event, each batch
      * committed with its journal position ({@link RecordSink}); recovery starts after what the sink of the slot
-     * taken says it holds. Otherwise as {@link #start(EngineConfig, StatusReporter, LogSink.Factory)}.
+     * taken says it holds. Nothing at start asks the sink, so one out of reach never fails or delays the start:
+     * what a process that died left is set aside and delivered by the drainer first, retried while the sink
+     * fails, events gathering in the journal meanwhile. Otherwise as
+     * {@link #start(EngineConfig, StatusReporter, LogSink.Factory)}.
      */
     public static JournalEngine startRecords(EngineConfig config, StatusReporter status, RecordSink.Factory sinks)
             throws IOException {

@@ -7,6 +7,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFilePermission;
@@ -102,6 +103,18 @@ public final class SafeFiles {
                 LinkOption.NOFOLLOW_LINKS);
         if (view != null) {
             view.setPermissions(permissions);
+        }
+    }
+
+    /**
+     * Makes the names in {@code folder} durable (a rename or a delete in it): forces the folder itself, where the
+     * platform lets a folder be opened (Linux, macOS); elsewhere nothing.
+     */
+    public static void syncFolder(Path folder) {
+        try (FileChannel channel = FileChannel.open(folder, StandardOpenOption.READ)) {
+            channel.force(true);
+        } catch (IOException | RuntimeException e) {
+            // a folder cannot be opened or forced here (Windows): the rename stands, unforced
         }
     }
 }

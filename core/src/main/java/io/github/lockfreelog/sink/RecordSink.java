@@ -6,8 +6,8 @@ import java.io.IOException;
  * Where a journal's events go as records (a Kafka topic, say): one record per event, delivered in
  * batches, each committed together with the {@link JournalPosition} it reaches. The engine never
  * asks it about sizes, content or rolls (that is {@link LogSink}'s contract); it asks two things:
- * deliver this batch, and how far are you. Only the drainer thread (or recovery, before it starts)
- * calls it.
+ * deliver this batch, and how far are you. Only the drainer thread calls it (recovery of a record sink
+ * is the drainer's too, never the start's: a sink may be out of reach for a while).
  *
  * <p>What the engine's exactly-once rests on:
  * <ul>

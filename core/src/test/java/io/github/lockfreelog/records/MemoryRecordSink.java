@@ -14,7 +14,8 @@ import java.util.function.IntPredicate;
 /**
  * A record sink in memory, standing for a topic that outlives the engines writing to it: each delivery commits
  * its events and its position at once, unless a test makes it fail before the commit, or lose the answer after
- * it (the commit done, the call failing), or hang after the commit (a process that dies there).
+ * it (the commit done, the call failing), or hang after the commit (a process that dies there); or be out of reach
+ * altogether for a while (every call failing), as a broker that is down.
  */
 final class MemoryRecordSink implements RecordSink {
 
@@ -33,9 +34,14 @@ final class MemoryRecordSink implements RecordSink {
     private JournalPosition position;
     /** How often a position was asked for. */
     int asked;
+    /** Whether the sink can be reached: while not, every call fails, as with a broker that is down. */
+    volatile boolean available = true;
+    /** Calls refused while the sink could not be reached. */
+    int refused;
 
     @Override
-    public synchronized JournalPosition committed(long journalId) {
+    public synchronized JournalPosition committed(long journalId) throws IOException {
+        refuseWhileUnavailable();
         asked++;
         return position != null && position.journalId() == journalId ? position : null;
     }
@@ -44,6 +50,7 @@ final class MemoryRecordSink implements RecordSink {
     public void deliver(RecordBatch batch) throws IOException {
         int n;
         synchronized (this) {
+            refuseWhileUnavailable();
             n = ++deliveries;
             if (failBeforeCommit.test(n)) {
                 throw new IOException("delivery " + n + " failed before its commit");
@@ -68,6 +75,17 @@ final class MemoryRecordSink implements RecordSink {
         if (loseAnswer.test(n)) {
             throw new IOException("the answer to delivery " + n + " was lost after its commit");
         }
+    }
+
+    private void refuseWhileUnavailable() throws IOException {
+        if (!available) {
+            refused++;
+            throw new IOException("the sink cannot be reached");
+        }
+    }
+
+    synchronized int refused() {
+        return refused;
     }
 
     @Override

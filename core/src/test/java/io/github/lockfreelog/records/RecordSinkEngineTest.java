@@ -2,9 +2,11 @@ package io.github.lockfreelog.records;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.lockfreelog.diagnostics.StatusReporter;
 import io.github.lockfreelog.engine.Backpressure;
 import io.github.lockfreelog.engine.EngineConfig;
 import io.github.lockfreelog.engine.JournalEngine;
+import io.github.lockfreelog.journal.JournalLock;
 import io.github.lockfreelog.sink.LogTarget;
 import io.github.lockfreelog.testing.TestStatus;
 import java.io.IOException;
@@ -17,9 +19,11 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
+import java.util.stream.Stream;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -83,10 +87,145 @@ class RecordSinkEngineTest {
         JournalEngine second = Awaitility.await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20))
                 .ignoreExceptionsInstanceOf(IOException.class)
                 .until(() -> JournalEngine.startRecords(config, TestStatus.QUIET, slot -> sink), Objects::nonNull);
+        second.stop(); // the left-over journal goes out first (the drainer's), then the new one's events
         assertThat(second.statistics().recoveredFrames()).isPositive();
-        second.stop();
 
         assertExactlyOnceInOrder(sink.events(), acknowledged);
+    }
+
+    @Test
+    void aSinkOutOfReachAtStartHoldsUpNothingAndWhatTheJournalGatheredGoesOutOldestFirstOnce() throws Exception {
+        MemoryRecordSink sink = new MemoryRecordSink();
+        sink.available = false;
+        EngineConfig config = config("outage", 300, Backpressure.DROP);
+        JournalEngine first = JournalEngine.startRecords(config, TestStatus.QUIET, slot -> sink);
+        List<String> before = appendFromThreads(first, 0, THREADS, 2_000);
+        first.stop(); // times out: nothing could be delivered, so the journal stays on disk, as after a kill
+        assertThat(Files.size(config.journalFile())).isPositive();
+
+        // the sink is still out of reach: the start neither fails nor waits for it
+        Statuses statuses = new Statuses();
+        JournalEngine second = JournalEngine.startRecords(config, statuses, slot -> sink);
+        List<String> during = appendFromThreads(second, THREADS, THREADS, 500);
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> sink.refused() >= 4); // several tries
+        assertThat(sink.events()).isEmpty();
+        assertThat(pendingIn(dir)).hasSize(1);
+
+        sink.available = true;
+        int expected = before.size() + during.size();
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> sink.events().size() >= expected);
+        second.stop();
+
+        List<String> delivered = sink.events();
+        assertExactlyOnceInOrder(delivered, concat(before, during));
+        assertThat(delivered.subList(0, before.size())).as("the old journal's events first")
+                .containsExactlyInAnyOrderElementsOf(before);
+        assertThat(second.statistics().recoveredFrames()).isEqualTo(before.size());
+        assertThat(pendingIn(dir)).isEmpty();
+        assertThat(statuses.warnings()).as("one WARN for the whole outage, not one per try").hasSize(1);
+        assertThat(statuses.warnings().get(0)).contains("events gather in the journal");
+    }
+
+    @Test
+    void aCrashWhileTheSetAsideJournalIsDeliveredIsTakenUpByTheNextStartExactlyOnce() throws Exception {
+        MemoryRecordSink sink = new MemoryRecordSink();
+        sink.available = false;
+        EngineConfig config = config("deferred", 300, Backpressure.DROP);
+        JournalEngine first = JournalEngine.startRecords(config, TestStatus.QUIET, slot -> sink);
+        List<String> before = appendFromThreads(first, 0, THREADS, 2_000); // fills all three terms
+        first.stop();
+
+        JournalEngine second = JournalEngine.startRecords(config, TestStatus.QUIET, slot -> sink);
+        List<String> during = appendFromThreads(second, THREADS, THREADS, 500);
+        // the set-aside journal goes out a term per delivery: the second commits, then its process dies
+        sink.hangAfterCommit = 2;
+        sink.available = true;
+        assertThat(sink.hanging.await(10, TimeUnit.SECONDS)).isTrue();
+        second.stop(); // times out with the drainer inside the delivery: both journals stay on disk
+        sink.release.countDown();
+        assertThat(sink.events()).isNotEmpty().hasSizeLessThan(before.size());
+        assertThat(pendingIn(dir)).hasSize(1);
+
+        // the second engine's drainer holds the journal's lock until it has left the released delivery
+        JournalEngine third = Awaitility.await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20))
+                .ignoreExceptionsInstanceOf(IOException.class)
+                .until(() -> JournalEngine.startRecords(config, TestStatus.QUIET, slot -> sink), Objects::nonNull);
+        List<String> after = appendFromThreads(third, 2 * THREADS, THREADS, 500);
+        third.stop();
+
+        List<String> delivered = sink.events();
+        assertExactlyOnceInOrder(delivered, concat(concat(before, during), after));
+        assertThat(delivered.subList(0, before.size())).containsExactlyInAnyOrderElementsOf(before);
+        assertThat(delivered.subList(before.size(), before.size() + during.size()))
+                .containsExactlyInAnyOrderElementsOf(during);
+        assertThat(pendingIn(dir)).isEmpty();
+    }
+
+    @Test
+    void aFreeSlotAProcessLeftIsDeliveredByTheDrainerIntoItsOwnSlotsSinkOnce() throws Exception {
+        Map<Integer, MemoryRecordSink> sinks = Map.of(0, new MemoryRecordSink(), 1, new MemoryRecordSink());
+        sinks.values().forEach(sink -> sink.available = false);
+        EngineConfig config = EngineConfig.builder().backpressure(Backpressure.DROP).name("slots")
+                .logFile(Path.of("records")).journalFile(dir.resolve("slots.journal")).journalSlots(2)
+                .buffers(3, 64 * 1024).flushInterval(20, TimeUnit.MILLISECONDS).stopTimeout(300, TimeUnit.MILLISECONDS)
+                .target(LogTarget.KAFKA).build();
+        JournalEngine inSlot0 = JournalEngine.startRecords(config, TestStatus.QUIET, sinks::get);
+        List<String> slot0 = appendFromThreads(inSlot0, 0, THREADS, 500);
+        inSlot0.stop(); // the sink out of reach: slot 0's journal stays, as after a kill
+
+        // slot 0 held for a while (as by a running process): the next engines take slot 1
+        JournalLock held = JournalLock.tryAcquire(config.journalFile(), TestStatus.QUIET);
+        assertThat(held).isNotNull();
+        JournalEngine inSlot1 = JournalEngine.startRecords(config, TestStatus.QUIET, sinks::get);
+        List<String> slot1 = appendFromThreads(inSlot1, THREADS, THREADS, 500);
+        inSlot1.stop();
+        JournalEngine again = JournalEngine.startRecords(config, TestStatus.QUIET, sinks::get);
+        held.close(); // slot 0 is free now: its journal is left over, for the drainer to find after slot 1's own
+        sinks.values().forEach(sink -> sink.available = true);
+        List<String> later = appendFromThreads(again, 2 * THREADS, THREADS, 200);
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> sinks.get(0).events().size() >= slot0.size());
+        again.stop();
+
+        assertExactlyOnceInOrder(sinks.get(0).events(), slot0);
+        assertExactlyOnceInOrder(sinks.get(1).events(), concat(slot1, later));
+        assertThat(again.statistics().recoveredFrames()).isEqualTo(slot0.size() + slot1.size());
+        assertThat(pendingIn(dir)).isEmpty();
+        assertThat(dir.resolve("slots.journal")).doesNotExist(); // recovered, then deleted under its lock
+    }
+
+    private static List<String> concat(List<String> first, List<String> second) {
+        List<String> all = new ArrayList<>(first);
+        all.addAll(second);
+        return all;
+    }
+
+    /** The pending copies of journals in {@code folder}. */
+    private static List<Path> pendingIn(Path folder) throws IOException {
+        try (Stream<Path> files = Files.list(folder)) {
+            return files.filter(file -> file.getFileName().toString().contains(".pending-")).toList();
+        }
+    }
+
+    /** Keeps the WARNs it is given. */
+    private static final class Statuses implements StatusReporter {
+        private final List<String> warnings = new CopyOnWriteArrayList<>();
+
+        @Override
+        public void info(String message) {
+        }
+
+        @Override
+        public void warn(String message, Throwable cause) {
+            warnings.add(message);
+        }
+
+        @Override
+        public void error(String message, Throwable cause) {
+        }
+
+        List<String> warnings() {
+            return warnings;
+        }
     }
 
     private EngineConfig config(String name, long stopTimeoutMs) {
@@ -104,18 +243,29 @@ class RecordSinkEngineTest {
         return appendFromThreads(engine, threads, () -> true, events);
     }
 
+    /** As {@link #appendFromThreads(JournalEngine, int, int)}, the threads numbered from {@code firstThread}. */
+    static List<String> appendFromThreads(JournalEngine engine, int firstThread, int threads, int events)
+            throws InterruptedException {
+        return appendFromThreads(engine, firstThread, threads, () -> true, events);
+    }
+
     /**
      * {@code threads} threads each appending numbered events until {@code until} holds (pausing now and then so
      * that the drainer makes several deliveries of them), then {@code after} more; returns those the engine took.
      */
     static List<String> appendFromThreads(JournalEngine engine, int threads, BooleanSupplier until, int after)
             throws InterruptedException {
+        return appendFromThreads(engine, 0, threads, until, after);
+    }
+
+    private static List<String> appendFromThreads(JournalEngine engine, int firstThread, int threads,
+            BooleanSupplier until, int after) throws InterruptedException {
         List<List<String>> taken = new ArrayList<>();
         List<Thread> callers = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
             List<String> mine = new ArrayList<>();
             taken.add(mine);
-            final int thread = t;
+            final int thread = firstThread + t;
             callers.add(new Thread(() -> {
                 int i = 0;
                 long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);

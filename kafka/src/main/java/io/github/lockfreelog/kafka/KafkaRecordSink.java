@@ -18,6 +18,8 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.CreateTopicsOptions;
+import org.apache.kafka.clients.admin.DescribeTopicsOptions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -228,9 +230,14 @@ final class KafkaRecordSink implements RecordSink {
 
     /** Fails unless the topic exists; creates the position topic, compacted, if it does not exist. */
     private void checkTopics() throws IOException {
-        try (Admin admin = Admin.create(filtered(AdminClientConfig.configNames()))) {
+        // each call bounded by max.block.ms, and the client closed without waiting: with the broker out of reach
+        // a call left pending would hold the close (and the drainer) for default.api.timeout.ms
+        Admin admin = Admin.create(filtered(AdminClientConfig.configNames()));
+        int timeoutMs = (int) Math.min(Integer.MAX_VALUE, maxBlockMillis);
+        try {
             try {
-                admin.describeTopics(List.of(topic)).allTopicNames().get(maxBlockMillis, TimeUnit.MILLISECONDS);
+                admin.describeTopics(List.of(topic), new DescribeTopicsOptions().timeoutMs(timeoutMs)).allTopicNames()
+                        .get(maxBlockMillis, TimeUnit.MILLISECONDS);
             } catch (java.util.concurrent.ExecutionException e) {
                 if (e.getCause() instanceof UnknownTopicOrPartitionException) {
                     throw new IOException("the topic " + topic + " does not exist: create it, or set <topic> to one"
@@ -240,8 +247,8 @@ final class KafkaRecordSink implements RecordSink {
             }
             try {
                 admin.createTopics(List.of(new NewTopic(positionTopic, java.util.Optional.of(1), java.util.Optional.empty())
-                        .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT))))
-                        .all().get(maxBlockMillis, TimeUnit.MILLISECONDS);
+                        .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT))),
+                        new CreateTopicsOptions().timeoutMs(timeoutMs)).all().get(maxBlockMillis, TimeUnit.MILLISECONDS);
             } catch (java.util.concurrent.ExecutionException e) {
                 if (!(e.getCause() instanceof TopicExistsException)) {
                     throw new IOException("could not create the position topic " + positionTopic + " (" + e.getCause()
@@ -255,6 +262,8 @@ final class KafkaRecordSink implements RecordSink {
         } catch (java.util.concurrent.TimeoutException e) {
             throw new IOException("Kafka did not answer within max.block.ms (" + maxBlockMillis + " ms) about topic "
                     + topic, e);
+        } finally {
+            admin.close(Duration.ZERO);
         }
     }
 

@@ -1,0 +1,171 @@
+package io.github.lockfreelog.kafka;
+
+import static io.github.lockfreelog.kafka.LockFreeKafkaAppenderTest.encoder;
+import static io.github.lockfreelog.kafka.LockFreeKafkaAppenderTest.logger;
+import static io.github.lockfreelog.kafka.LockFreeKafkaAppenderTest.newContext;
+import static io.github.lockfreelog.kafka.LockFreeKafkaAppenderTest.statuses;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.core.util.Duration;
+import ch.qos.logback.core.util.FileSize;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import kafka.server.BrokerServer;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
+
+/**
+ * The broker stops for a while under load, the application restarts meanwhile, and the broker comes back on the
+ * same port: a {@code read_committed} consumer sees every acknowledged event exactly once, each thread's in order. A broker of its own, so that the other classes'
+ * broker never stops.
+ */
+class KafkaBrokerRestartTest {
+
+    private static final int THREADS = 4;
+    private static EmbeddedKafkaKraftBroker broker;
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void startBroker() {
+        broker = new EmbeddedKafkaKraftBroker(1, 1);
+        broker.brokerProperties(Map.of("transaction.state.log.replication.factor", "1",
+                "transaction.state.log.min.isr", "1", "transaction.state.log.num.partitions", "1",
+                "offsets.topic.num.partitions", "1", "group.initial.rebalance.delay.ms", "0"));
+        broker.afterPropertiesSet();
+    }
+
+    @AfterAll
+    static void stopBroker() {
+        broker.destroy();
+    }
+
+    @Test
+    void aBrokerStoppedUnderLoadWhileTheAppenderRestartsGetsEveryEventOnceInEachThreadsOrder() throws Exception {
+        String topic = "restart";
+        broker.addTopics(new NewTopic(topic, 1, (short) 1));
+        Path journal = dir.resolve("restart.journal");
+        LoggerContext context = newContext();
+        LockFreeKafkaAppender first = appender(context, topic, journal, 2);
+        first.start();
+        assertThat(first.isStarted()).as(statuses(context)).isTrue();
+        Logger logger = logger(context, first);
+
+        // four threads log an event every 2 ms or so until told to stop (a few thousand events each, which the
+        // journal holds whole while the broker is down); the lock lets the test swap appenders between two events
+        ReentrantReadWriteLock swap = new ReentrantReadWriteLock();
+        List<List<String>> logged = new ArrayList<>();
+        List<Thread> threads = new ArrayList<>();
+        AtomicBoolean done = new AtomicBoolean();
+        for (int t = 0; t < THREADS; t++) {
+            List<String> mine = new ArrayList<>();
+            logged.add(mine);
+            final int thread = t;
+            threads.add(new Thread(() -> {
+                for (int i = 0; !done.get(); i++) {
+                    swap.readLock().lock();
+                    try {
+                        mine.add(Events.event(thread, i));
+                        logger.info(Events.event(thread, i));
+                    } finally {
+                        swap.readLock().unlock();
+                    }
+                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(2));
+                }
+            }, "caller-" + t));
+        }
+        threads.forEach(Thread::start);
+        Thread.sleep(1_000);
+        BrokerServer server = broker.getCluster().brokers().values().iterator().next();
+        server.shutdown();
+        server.awaitShutdown();
+        Thread.sleep(1_000);
+
+        // the application restarts while the broker is down: the stop keeps the journal, the new start finds it
+        LockFreeKafkaAppender second = appender(context, topic, journal, 40);
+        swap.writeLock().lock();
+        try {
+            first.stop();
+            logger.detachAppender(first);
+            Awaitility.await().atMost(30, TimeUnit.SECONDS).until(() -> Thread.getAllStackTraces().keySet().stream()
+                    .noneMatch(thread -> thread.getName().startsWith("lockfreelog-drainer-") && thread.isAlive()));
+            second.start();
+            assertThat(second.isStarted()).as(statuses(context)).isTrue();
+            logger.addAppender(second);
+        } finally {
+            swap.writeLock().unlock();
+        }
+        Thread.sleep(2_000);
+        server.startup();
+        Thread.sleep(2_000);
+        done.set(true);
+        for (Thread thread : threads) {
+            thread.join();
+        }
+        second.stop();
+
+        List<String> all = new ArrayList<>();
+        logged.forEach(all::addAll);
+        List<String> values = readCommitted(topic);
+        assertThat(first.getStatistics().dropped() + second.getStatistics().dropped()).as(statuses(context)).isZero();
+        assertThat(values).as(statuses(context)).hasSize(all.size());
+        Events.assertExactlyOnceInOrder(values, all);
+        assertThat(second.getStatistics().recoveredFrames()).as("what the first left in the journal").isPositive();
+    }
+
+    private static LockFreeKafkaAppender appender(LoggerContext context, String topic, Path journal,
+            int stopTimeoutSeconds) {
+        LockFreeKafkaAppender appender = new LockFreeKafkaAppender();
+        appender.setContext(context);
+        appender.setName("KAFKA");
+        appender.setTopic(topic);
+        appender.setJournal(journal.toString());
+        appender.setProducerProperties(Map.of("bootstrap.servers", broker.getBrokersAsString(), "max.block.ms", "2000"));
+        appender.setTransactionalIdPrefix("restart");
+        appender.setBufferSize(FileSize.valueOf("1MB"));
+        appender.setStopTimeout(Duration.buildBySeconds(stopTimeoutSeconds));
+        appender.setEncoder(encoder(context));
+        return appender;
+    }
+
+    private static List<String> readCommitted(String topic) {
+        Map<String, Object> config = Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.getBrokersAsString(),
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
+                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class,
+                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+        List<String> values = new ArrayList<>();
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(config)) {
+            TopicPartition partition = new TopicPartition(topic, 0);
+            consumer.assign(List.of(partition));
+            consumer.seekToBeginning(List.of(partition));
+            long end = consumer.endOffsets(List.of(partition)).get(partition);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (consumer.position(partition) < end && System.nanoTime() < deadline) {
+                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(java.time.Duration.ofMillis(200))) {
+                    values.add(TestBroker.value(record));
+                }
+            }
+        }
+        return values;
+    }
+}
