@@ -189,6 +189,8 @@ public final class Drainer implements Runnable {
             if (backlog.sendNext()) {
                 backlogLeft = false;
                 if (backlogFailures > 0) {
+                    state.ioFailing(false);
+                    counters.failingSinceEpochMillis = 0;
                     status.info("the sink takes events again after " + backlogFailures + " failed tries; the events"
                             + " that gathered meanwhile go out now, in order");
                 }
@@ -198,6 +200,9 @@ public final class Drainer implements Runnable {
             counters.drainerErrors++;
             counters.lastError = e.getClass().getSimpleName() + ": " + e.getMessage();
             if (backlogFailures == 0) {
+                // failing, as for the log file: health says DOWN, and a full journal's drops count as io
+                counters.failingSinceEpochMillis = System.currentTimeMillis();
+                state.ioFailing(true);
                 status.warn("the sink cannot take events yet (" + e.getMessage() + "); events gather in the journal "
                         + draining.journal.path() + " and go out, oldest first, once it can (retrying every "
                         + TimeUnit.NANOSECONDS.toMillis(BACKLOG_RETRY_MAX_NANOS) + " ms at most); this is said once",

@@ -110,6 +110,8 @@ class RecordSinkEngineTest {
         Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> sink.refused() >= 4); // several tries
         assertThat(sink.events()).isEmpty();
         assertThat(pendingIn(dir)).hasSize(1);
+        assertThat(second.statistics().failingSinceEpochMillis()).as("failing, as health shows it").isPositive();
+        assertThat(second.statistics().lastError()).contains("cannot be reached");
 
         sink.available = true;
         int expected = before.size() + during.size();
@@ -122,6 +124,7 @@ class RecordSinkEngineTest {
                 .containsExactlyInAnyOrderElementsOf(before);
         assertThat(second.statistics().recoveredFrames()).isEqualTo(before.size());
         assertThat(pendingIn(dir)).isEmpty();
+        assertThat(second.statistics().failingSinceEpochMillis()).as("no longer failing").isZero();
         assertThat(statuses.warnings()).as("one WARN for the whole outage, not one per try").hasSize(1);
         assertThat(statuses.warnings().get(0)).contains("events gather in the journal");
     }
