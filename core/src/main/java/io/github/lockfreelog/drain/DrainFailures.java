@@ -19,12 +19,15 @@ final class DrainFailures {
     private final EngineState state;
     private final JournalCounters counters;
     private final StatusReporter status;
+    /** What failed, in the reports: "writing the log file", "delivering events to the record sink". */
+    private final String action;
     private long lastReport;
     /** Whether the last failure was the console's reader gone: said once, until writing works again. */
     private boolean readerGone;
 
-    DrainFailures(EngineState state, StatusReporter status) {
+    DrainFailures(EngineState state, StatusReporter status, String action) {
         this.state = state;
+        this.action = action;
         this.counters = state.counters;
         this.status = status;
     }
@@ -50,7 +53,7 @@ final class DrainFailures {
         readerGone = e instanceof ReaderGoneException;
         if (!readerStillGone && (now - lastReport > REPORT_EVERY_NANOS || lastReport == 0)) {
             lastReport = now;
-            status.error("writing the log file failed (retrying every " + TimeUnit.NANOSECONDS.toMillis(RETRY_NANOS)
+            status.error(action + " failed (retrying every " + TimeUnit.NANOSECONDS.toMillis(RETRY_NANOS)
                     + " ms; events stay in the journal meanwhile): " + message, e);
         }
     }
@@ -61,7 +64,7 @@ final class DrainFailures {
         if (state.ioFailing()) {
             state.ioFailing(false);
             counters.failingSinceEpochMillis = 0;
-            status.info("writing the log file works again");
+            status.info(action + " works again");
         }
     }
 }

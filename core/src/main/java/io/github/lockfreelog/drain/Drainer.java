@@ -93,7 +93,7 @@ public final class Drainer implements Runnable {
         this.backlogLeft = backlog != Backlog.NONE;
         this.counters = state.counters;
         this.onExit = onExit;
-        this.failures = new DrainFailures(state, status);
+        this.failures = new DrainFailures(state, status, outputs.action());
         this.watch = new JournalWatch(state, replacer, failures, status);
         this.term = new TermDrain(outputs, status, failures, counters, unblockTimeoutNanos);
         this.flushIntervalNanos = flushIntervalNanos;
@@ -349,6 +349,11 @@ public final class Drainer implements Runnable {
         @FunctionalInterface
         interface Factory {
             Output open(ActiveJournal journal) throws IOException;
+
+            /** What the outputs do, as the drainer's reports name it ("writing the log file failed ..."). */
+            default String action() {
+                return "writing the log file";
+            }
         }
     }
 

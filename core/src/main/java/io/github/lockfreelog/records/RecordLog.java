@@ -1,6 +1,7 @@
 package io.github.lockfreelog.records;
 
 import io.github.lockfreelog.diagnostics.CrashPoint;
+import io.github.lockfreelog.drain.ActiveJournal;
 import io.github.lockfreelog.drain.Drainer;
 import io.github.lockfreelog.sink.JournalPosition;
 import io.github.lockfreelog.sink.RecordBatch;
@@ -37,7 +38,17 @@ public final class RecordLog implements Drainer.Output {
 
     /** The factory the drainer opens one with for each journal it drains; the journal's records start at 1. */
     public static Drainer.Output.Factory factory(RecordSink sink) {
-        return active -> new RecordLog(active.journal, sink, 1);
+        return new Drainer.Output.Factory() {
+            @Override
+            public Drainer.Output open(ActiveJournal active) {
+                return new RecordLog(active.journal, sink, 1);
+            }
+
+            @Override
+            public String action() {
+                return "delivering events to the record sink";
+            }
+        };
     }
 
     @Override

@@ -58,9 +58,13 @@ class RecordSinkEngineTest {
         MemoryRecordSink sink = new MemoryRecordSink();
         sink.failBeforeCommit = n -> n % 5 == 2;
         sink.loseAnswer = n -> n % 5 == 4;
-        JournalEngine engine = JournalEngine.startRecords(config("flaky", 10_000), TestStatus.QUIET, slot -> sink);
+        Statuses statuses = new Statuses();
+        JournalEngine engine = JournalEngine.startRecords(config("flaky", 10_000), statuses, slot -> sink);
         List<String> acknowledged = appendFromThreads(engine, THREADS, EVENTS / 4);
         engine.stop();
+
+        assertThat(statuses.errors()).as("the report names what failed").isNotEmpty()
+                .allMatch(m -> m.startsWith("delivering events to the record sink failed"));
 
         assertThat(sink.deliveries).isGreaterThanOrEqualTo(5);
         assertThat(sink.asked).isGreaterThan(0);
@@ -209,9 +213,10 @@ class RecordSinkEngineTest {
         }
     }
 
-    /** Keeps the WARNs it is given. */
+    /** Keeps the WARNs and ERRORs it is given. */
     private static final class Statuses implements StatusReporter {
         private final List<String> warnings = new CopyOnWriteArrayList<>();
+        private final List<String> errors = new CopyOnWriteArrayList<>();
 
         @Override
         public void info(String message) {
@@ -224,10 +229,15 @@ class RecordSinkEngineTest {
 
         @Override
         public void error(String message, Throwable cause) {
+            errors.add(message);
         }
 
         List<String> warnings() {
             return warnings;
+        }
+
+        List<String> errors() {
+            return errors;
         }
     }
 
