@@ -10,6 +10,7 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.classic.spi.LoggingEvent;
 import ch.qos.logback.classic.spi.ThrowableProxy;
 import ch.qos.logback.core.encoder.Encoder;
+import io.github.lockfreelog.logback.LockFreeFileAppender;
 import io.github.lockfreelog.logback.encoding.PatternEncoding;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -83,6 +84,41 @@ class SpringBootPatternsTests {
                 "logging.pattern.console=%clr(%applicationName){}|%m%n"), 4);
         assertThat(lines).containsExactly("\u001b[32morders-service\u001b[0;39m|Order 4711 shipped\n",
                 "orders-service|\u001b[31morders-service\u001b[0;39m|Order 4711 shipped\n");
+    }
+
+    /**
+     * The caller's whole path through the lock-free file appender (filters, encoding with Spring Boot's own FILE
+     * encoder, the journal), as a logger call takes it once Logback has made the event: 100,000 calls allocate at
+     * most a few kilobytes, and every line reaches the file. (A logger call also makes Logback's event, whatever
+     * the appender; that is Logback's allocation, not the appender's.)
+     */
+    @Test
+    void theFileAppendersCallerPathAllocatesNothingWithBootsFilePattern() throws Exception {
+        Encoder<ILoggingEvent> file = bootEncoders("spring.output.ansi.enabled=never",
+                "spring.application.name=orders-service").get(1);
+        LockFreeFileAppender appender = new LockFreeFileAppender();
+        appender.setContext(loggerContext());
+        appender.setName("CALLER_PATH");
+        appender.setFile(dir.resolve("caller-path.log").toString());
+        appender.setEncoder(file);
+        appender.start();
+        assertThat(appender.isStarted()).isTrue();
+        LoggingEvent event = tracedEvent();
+        event.getFormattedMessage();
+        long allocated;
+        try {
+            Runnable append = () -> appender.doAppend(event);
+            BootEncoders.allocatedBy(append, 50_000); // warm up, and keep this thread's parts
+            allocated = BootEncoders.allocatedBy(append, 100_000);
+        } finally {
+            appender.stop();
+        }
+        assertThat(allocated).as("bytes allocated by 100,000 appends").isLessThan(16 * 1024);
+        assertThat(appender.getStatistics().dropped()).isZero();
+        String line = new String(file.encode(event), StandardCharsets.UTF_8);
+        List<String> lines = java.nio.file.Files.readAllLines(dir.resolve("caller-path.log"));
+        assertThat(lines).hasSize(150_000);
+        assertThat(lines).allMatch(written -> (written + "\n").equals(line));
     }
 
     private static boolean exists(String className) {
