@@ -39,7 +39,9 @@ final class Arguments {
                 + " [--sinks boot-console,boot-file,lockfreelog-console,lockfreelog-file (boot-app; there --events is per"
                 + " burst, --threads the burst's threads, --warmup/--measure the warm-up/measured bursts, --forks rounds)]"
                 + " [--results DIR] [--docs DIR] [--label TEXT]\n"
-                + "peers: " + String.join(",", Peer.ids());
+                + "peers: " + String.join(",", Peer.ids()) + "\n"
+                + "   or: java -jar benchmarks/target/benchmarks.jar " + KafkaKillRunner.USAGE + "\n"
+                + "   or: java -jar benchmarks/target/benchmarks.jar " + KafkaJournalRunner.USAGE;
     }
 
     static Arguments parse(String[] args) {

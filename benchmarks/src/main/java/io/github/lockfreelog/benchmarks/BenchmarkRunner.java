@@ -42,6 +42,8 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * java -jar benchmarks/target/benchmarks.jar report FILE.tsv  # the tables again, from a saved run
  * java -jar benchmarks/target/benchmarks.jar chart FILE.tsv [OUT.png] [--label "text for the title"]
  * java -jar benchmarks/target/benchmarks.jar peers            # what each peer is
+ * java -jar benchmarks/target/benchmarks.jar kafka-kill       # kill -9 of each Kafka peer: acknowledged events missing, duplicates
+ * java -jar benchmarks/target/benchmarks.jar kafka-journal    # start-up time and resident memory of a 1 GB Kafka journal
  * </pre>
  *
  * Options: see {@link Arguments#usage()}.
@@ -59,6 +61,12 @@ public final class BenchmarkRunner {
     }
 
     int run(String[] args) throws IOException, RunnerException, InterruptedException {
+        if (args.length > 0 && args[0].equals("kafka-kill")) { // options of its own: KafkaModeOptions
+            return new KafkaKillRunner(out).run(args);
+        }
+        if (args.length > 0 && args[0].equals("kafka-journal")) {
+            return new KafkaJournalRunner(out).run(args);
+        }
         Arguments arguments;
         try {
             arguments = Arguments.parse(args);
