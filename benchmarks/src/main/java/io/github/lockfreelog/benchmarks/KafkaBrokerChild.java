@@ -51,9 +51,9 @@ final class KafkaBrokerChild implements AutoCloseable {
     }
 
     /** Starts the broker's JVM and waits until it answers. */
-    static KafkaBrokerChild start(Path errors) throws IOException, InterruptedException {
+    static KafkaBrokerChild start(Path folder) throws IOException, InterruptedException {
         KafkaChildJvm jvm = KafkaChildJvm.start(KafkaBrokerChild.class, List.of("-Xmx1g", "-XX:+UseSerialGC"), List.of(),
-                errors);
+                folder, "broker");
         try {
             String bootstrap = jvm.await("BOOTSTRAP ", 180).substring("BOOTSTRAP ".length()).trim();
             return new KafkaBrokerChild(jvm, bootstrap);

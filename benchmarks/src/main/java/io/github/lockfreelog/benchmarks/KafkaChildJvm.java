@@ -3,7 +3,9 @@ package io.github.lockfreelog.benchmarks;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.Writer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
@@ -14,7 +16,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A child JVM of the kafka-kill and kafka-journal modes, on this jar's class path: its standard output read line by
- * line (the child's protocol: lines such as {@code READY} or {@code RSS ...}), its standard error into a file.
+ * line (the child's protocol: lines such as {@code READY} or {@code RSS ...}), both copied into files.
  * {@link #close()} kills it with SIGKILL if it still runs, so no child outlives the mode.
  */
 final class KafkaChildJvm implements AutoCloseable {
@@ -24,14 +26,17 @@ final class KafkaChildJvm implements AutoCloseable {
     private final List<String> seen = new ArrayList<>();
     private final Path errors;
 
-    private KafkaChildJvm(Process process, Path errors) {
+    private KafkaChildJvm(Process process, Path errors, Path output) {
         this.process = process;
         this.errors = errors;
         Thread reader = new Thread(() -> {
             try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(),
-                    StandardCharsets.UTF_8))) {
+                    StandardCharsets.UTF_8)); Writer copy = Files.newBufferedWriter(output, StandardCharsets.UTF_8)) {
                 for (String line; (line = in.readLine()) != null;) {
                     lines.add(line);
+                    copy.write(line);
+                    copy.write('\n');
+                    copy.flush();
                 }
             } catch (IOException e) {
                 lines.add("IO " + e);
@@ -41,8 +46,13 @@ final class KafkaChildJvm implements AutoCloseable {
         reader.start();
     }
 
-    /** Starts {@code main} with {@code jvmArgs} and {@code args}; its standard error goes to {@code errors}. */
-    static KafkaChildJvm start(Class<?> main, List<String> jvmArgs, List<String> args, Path errors) throws IOException {
+    /**
+     * Starts {@code main} with {@code jvmArgs} and {@code args}; its standard output is copied to {@code name.out.txt},
+     * its standard error goes to {@code name.err.txt}, both in {@code folder}.
+     */
+    static KafkaChildJvm start(Class<?> main, List<String> jvmArgs, List<String> args, Path folder, String name)
+            throws IOException {
+        Path errors = folder.resolve(name + ".err.txt");
         List<String> command = new ArrayList<>();
         command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(jvmArgs);
@@ -51,7 +61,7 @@ final class KafkaChildJvm implements AutoCloseable {
         command.add(main.getName());
         command.addAll(args);
         ProcessBuilder builder = new ProcessBuilder(command).redirectError(errors.toFile());
-        return new KafkaChildJvm(builder.start(), errors);
+        return new KafkaChildJvm(builder.start(), errors, folder.resolve(name + ".out.txt"));
     }
 
     /** The first line that starts with {@code prefix} within {@code seconds}; fails with what the child printed. */

@@ -130,7 +130,7 @@ final class KafkaJournalRunner {
             List<String> args = List.of(file.toString(), size, count, bootstrap, Integer.toString(fill),
                     Integer.toString(idle), phase);
             try (KafkaChildJvm child = KafkaChildJvm.start(KafkaJournalChild.class,
-                    List.of("-Xmx256m", "-XX:+UseSerialGC"), args, folder.resolve(phase + ".stderr.txt"))) {
+                    List.of("-Xmx256m", "-XX:+UseSerialGC"), args, folder, phase)) {
                 String startMs = "";
                 String fillEvents = "";
                 String fillMs = "";

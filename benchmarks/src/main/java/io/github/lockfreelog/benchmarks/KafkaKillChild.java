@@ -39,7 +39,7 @@ import org.apache.logging.log4j.core.layout.PatternLayout;
  * numbered events ({@link #event}) as fast as the appender takes them, each storing the number of the event whose
  * logging call returned in its slot of a memory-mapped ack file (a volatile store into the page cache, which outlives
  * the process), so the parent knows after the kill which events were acknowledged. A thread logs event {@code n + 1}
- * only after it acknowledged {@code n}.
+ * only after it acknowledged {@code n}. {@code READY} is printed once every thread acknowledged its first event.
  *
  * <p>Arguments: peer, bootstrap servers, topic, journal (the lockfreelog peer's; {@code -} for the others), ack file,
  * mode: {@code log}, or {@code recover} (the lockfreelog peer only: start on the journal, as an application's restart
@@ -105,6 +105,13 @@ public final class KafkaKillChild {
             }, "kill-caller-" + t);
             caller.setDaemon(true);
             caller.start();
+        }
+        // READY once each thread's first call returned: a producer made on first use (the peers') is up by then, so
+        // the kill comes while events flow, not while the client connects
+        for (int t = 0; t < THREADS; t++) {
+            while ((long) LONG.getVolatile(acks, t * SLOT) < 0) {
+                Thread.sleep(1);
+            }
         }
         System.out.println("READY");
         System.out.flush();
@@ -180,13 +187,12 @@ public final class KafkaKillChild {
         appender.start();
         Consumer<String> log = logbackLogger(context, appender);
         if (recover) {
-            System.out.println("RECOVERED " + appender.getStatistics().recoveredFrames() + " (start took "
-                    + (System.nanoTime() - started) / 1_000_000 + " ms)");
+            System.out.println("RESTARTED start took " + (System.nanoTime() - started) / 1_000_000 + " ms");
             log.accept(MARKER);
             appender.stop();
             var statistics = appender.getStatistics();
-            System.out.println("STOPPED dropped=" + statistics.dropped() + " recoveredFrames="
-                    + statistics.recoveredFrames() + " skippedFrames=" + statistics.skippedFrames());
+            System.out.println("STOPPED dropped " + statistics.dropped() + ", recovered " + statistics.recoveredFrames()
+                    + ", skipped " + statistics.skippedFrames() + " (unfinished frames)");
             System.out.flush();
         }
         return log;

@@ -32,13 +32,11 @@ import org.apache.kafka.common.utils.AppInfoParser;
  */
 final class KafkaKillRunner {
 
-    static final Set<String> OPTIONS = Set.of("--peers", "--rounds", "--seed", "--results", "--work");
+    static final Set<String> OPTIONS = Set.of("--peers", "--rounds", "--seed", "--kill-after", "--kill-spread", "--results",
+            "--work");
     static final String USAGE = "kafka-kill [--peers " + String.join(",", KafkaKillChild.PEERS) + "] [--rounds N (5)]"
-            + " [--seed S] [--results DIR (docs/benchmark-results)] [--work DIR (journals, ack files, children's"
+            + " [--seed S] [--kill-after MS (1000)] [--kill-spread MS (1000)] [--results DIR (docs/benchmark-results)] [--work DIR (journals, ack files, children's"
             + " standard error; a new folder in java.io.tmpdir)]";
-    /** The kill comes this long after the child is ready, plus up to {@link #KILL_SPREAD_MILLIS}. */
-    static final int KILL_AFTER_MILLIS = 1000;
-    static final int KILL_SPREAD_MILLIS = 1000;
     private static final String[] COLUMNS = {"peer", "round", "killed_after_ms", "acknowledged", "found", "missing",
         "duplicates", "out_of_order", "beyond_acknowledged", "foreign", "restart", "note"};
 
@@ -57,6 +55,8 @@ final class KafkaKillRunner {
         List<String> peers;
         int rounds;
         long seed;
+        int killAfter;
+        int killSpread;
         try {
             options = KafkaModeOptions.parse(args, OPTIONS);
             peers = List.of(options.text("--peers", String.join(",", KafkaKillChild.PEERS)).split(","));
@@ -67,19 +67,24 @@ final class KafkaKillRunner {
             }
             rounds = (int) options.number("--rounds", 5, 1, 1000);
             seed = options.number("--seed", System.nanoTime(), Long.MIN_VALUE, Long.MAX_VALUE);
+            // the kill comes killAfter ms after the child is ready, plus up to killSpread ms (seeded)
+            killAfter = (int) options.number("--kill-after", 1000, 0, 600_000);
+            killSpread = (int) options.number("--kill-spread", 1000, 0, 600_000);
         } catch (IllegalArgumentException e) {
             System.err.println(e.getMessage());
             System.err.println("usage: java -jar benchmarks/target/benchmarks.jar " + USAGE);
             return 2;
         }
+        quietKafkaClients();
         String stamp = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").format(ZonedDateTime.now(ZoneOffset.UTC));
         Path results = options.results();
         Files.createDirectories(results);
         Path work = options.text("--work", null) != null ? Files.createDirectories(Paths.get(options.text("--work", null)))
                 : Files.createTempDirectory("lockfreelog-kafka-kill-");
         Path tsv = results.resolve("kafka-kill-" + stamp + ".tsv");
-        String environment = String.format(Locale.ROOT, "kafka-kill mode, %s, seed %d, %d round(s), Java %s (%s), %d CPUs,"
-                + " %s, kafka-clients %s", stamp, seed, rounds, System.getProperty("java.version"),
+        String environment = String.format(Locale.ROOT, "kafka-kill mode, %s, seed %d, %d round(s), kill %d to %d ms after"
+                + " ready, Java %s (%s), %d CPUs, %s, kafka-clients %s", stamp, seed, rounds, killAfter, killAfter + killSpread,
+                System.getProperty("java.version"),
                 System.getProperty("java.vm.name"), Runtime.getRuntime().availableProcessors(), System.getProperty("os.name"),
                 AppInfoParser.getVersion());
         out.println("lockfreelog benchmarks, " + environment);
@@ -90,12 +95,12 @@ final class KafkaKillRunner {
         Random random = new Random(seed);
         List<Round> done = new ArrayList<>();
         out.println("Starting the broker (a KRaft broker in a child JVM) ...");
-        try (KafkaBrokerChild broker = KafkaBrokerChild.start(work.resolve("broker.stderr.txt"))) {
+        try (KafkaBrokerChild broker = KafkaBrokerChild.start(work)) {
             out.println("Broker at " + broker.bootstrap);
             out.println(header());
             for (String peer : peers) {
                 for (int round = 1; round <= rounds; round++) {
-                    int delay = KILL_AFTER_MILLIS + random.nextInt(KILL_SPREAD_MILLIS + 1);
+                    int delay = killAfter + random.nextInt(killSpread + 1);
                     Round result;
                     try {
                         result = round(broker, work, stamp, peer, round, delay);
@@ -129,7 +134,7 @@ final class KafkaKillRunner {
         List<String> childArgs = List.of(peer, broker.bootstrap, topic, lockfreelog ? journal.toString() : "-",
                 ackFile.toString());
         int exit;
-        try (KafkaChildJvm child = start(childArgs, "log", work.resolve(name + ".stderr.txt"))) {
+        try (KafkaChildJvm child = start(childArgs, "log", work, name)) {
             child.await("READY", 120);
             Thread.sleep(delay);
             exit = child.kill();
@@ -140,12 +145,12 @@ final class KafkaKillRunner {
         long[] acks = KafkaKillChild.readAcks(ackFile);
         String restart = "-";
         if (lockfreelog) {
-            try (KafkaChildJvm child = start(childArgs, "recover", work.resolve(name + ".restart.stderr.txt"))) {
-                String recovered = child.await("RECOVERED", 120);
+            try (KafkaChildJvm child = start(childArgs, "recover", work, name + ".restart")) {
+                String restarted = child.await("RESTARTED", 120);
                 String stopped = child.await("STOPPED", 600);
                 int restartExit = child.exit(60);
-                restart = recovered.substring("RECOVERED ".length()) + "; " + stopped.substring("STOPPED ".length())
-                        + (restartExit == 0 ? "" : "; exit " + restartExit);
+                restart = "restart: " + restarted.substring("RESTARTED ".length()) + "; at its stop: "
+                        + stopped.substring("STOPPED ".length()) + (restartExit == 0 ? "" : "; exit " + restartExit);
             }
         }
         List<String> values = broker.readCommitted(topic).stream()
@@ -155,10 +160,17 @@ final class KafkaKillRunner {
         return new Round(peer, round, delay, tally, restart, note);
     }
 
-    private static KafkaChildJvm start(List<String> childArgs, String mode, Path errors) throws IOException {
+    /** This JVM's Kafka clients (the admin client, the consumer) log warnings only, not their settings at each start. */
+    static void quietKafkaClients() {
+        if (org.slf4j.LoggerFactory.getILoggerFactory() instanceof ch.qos.logback.classic.LoggerContext logback) {
+            logback.getLogger("org.apache.kafka").setLevel(ch.qos.logback.classic.Level.WARN);
+        }
+    }
+
+    private static KafkaChildJvm start(List<String> childArgs, String mode, Path work, String name) throws IOException {
         List<String> args = new ArrayList<>(childArgs);
         args.add(mode);
-        return KafkaChildJvm.start(KafkaKillChild.class, List.of("-Xmx512m"), args, errors);
+        return KafkaChildJvm.start(KafkaKillChild.class, List.of("-Xmx512m"), args, work, name);
     }
 
     private static String header() {
@@ -197,7 +209,7 @@ final class KafkaKillRunner {
     /** Every round, then per peer: rounds, acknowledged, and how many were missing, duplicated, out of order. */
     static String render(List<Round> rounds) {
         StringBuilder text = new StringBuilder("Each round: a child JVM logs from 4 threads and is killed with SIGKILL"
-                + " 1 to 2 s after it is ready; acknowledged = the logging call returned.\n\n");
+                + " (kill ms after it is ready); acknowledged = the logging call returned.\n\n");
         text.append(header()).append('\n');
         rounds.forEach(r -> text.append(row(r)).append('\n'));
         text.append('\n').append(String.format(Locale.ROOT, "%-24s %6s %6s %14s %10s %14s %11s %9s%n", "peer", "rounds",
