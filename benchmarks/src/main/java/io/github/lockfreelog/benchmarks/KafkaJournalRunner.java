@@ -107,7 +107,11 @@ final class KafkaJournalRunner {
                 deleteTree(folder); // a 1 GB journal and its pending copy: not left behind
             }
         } finally {
-            deleteTree(work);
+            try (Stream<Path> folders = Files.list(work)) { // the journals go; the children's output stays
+                for (Path folder : folders.filter(Files::isDirectory).toList()) {
+                    deleteTree(folder);
+                }
+            }
         }
         String text = "lockfreelog benchmark results: " + environment + "\n\n" + render(steps);
         Files.writeString(results.resolve("kafka-journal-" + stamp + ".txt"), text, StandardCharsets.UTF_8);
@@ -115,7 +119,7 @@ final class KafkaJournalRunner {
         out.println("=".repeat(100));
         out.print(text);
         out.println("=".repeat(100));
-        out.println("Results: " + tsv);
+        out.println("Results: " + tsv + "; the children's output: " + work);
         return 0;
     }
 
@@ -130,7 +134,8 @@ final class KafkaJournalRunner {
             List<String> args = List.of(file.toString(), size, count, bootstrap, Integer.toString(fill),
                     Integer.toString(idle), phase);
             try (KafkaChildJvm child = KafkaChildJvm.start(KafkaJournalChild.class,
-                    List.of("-Xmx256m", "-XX:+UseSerialGC"), args, folder, phase)) {
+                    List.of("-Xmx256m", "-XX:+UseSerialGC"), args, folder.getParent(),
+                    folder.getFileName() + "-" + phase)) {
                 String startMs = "";
                 String fillEvents = "";
                 String fillMs = "";
