@@ -1,7 +1,7 @@
 package io.github.lockfreelog.logback;
 
 import ch.qos.logback.classic.spi.ILoggingEvent;
-import io.github.lockfreelog.logback.encoding.FrameBuffer;
+import io.github.lockfreelog.records.FrameBuffer;
 
 /**
  * What one journal frame holds for an appender whose sink needs more than the encoded event (a record's key

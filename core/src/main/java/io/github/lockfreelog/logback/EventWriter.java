@@ -6,7 +6,7 @@ import ch.qos.logback.core.encoder.Encoder;
 import io.github.lockfreelog.engine.JournalEngine;
 import io.github.lockfreelog.logback.encoding.EncoderSafety;
 import io.github.lockfreelog.logback.encoding.EncodingFailures;
-import io.github.lockfreelog.logback.encoding.FrameBuffer;
+import io.github.lockfreelog.records.FrameBuffer;
 import io.github.lockfreelog.logback.encoding.PatternEncoding;
 
 /**

@@ -3,7 +3,7 @@ package io.github.lockfreelog.kafka;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import io.github.lockfreelog.logback.EventEnvelope;
-import io.github.lockfreelog.logback.encoding.FrameBuffer;
+import io.github.lockfreelog.records.FrameBuffer;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

@@ -1,12 +1,13 @@
-package io.github.lockfreelog.logback.encoding;
+package io.github.lockfreelog.records;
 
 import java.util.Arrays;
 
 /**
- * The bytes of one journal frame as an {@code EventEnvelope} writes them, in {@code bytes()[0..length())}: a growable
- * array that a thread (or a virtual thread's pooled {@link PatternEncoding.Scratch}) reuses from event to event, so
- * that writing a frame allocates nothing once it has grown to the longest frame seen. Big-endian; strings are
- * written as UTF-8 straight from their characters. One thread at a time.
+ * The bytes of one journal frame for a record sink, as an appender's {@code EventEnvelope} writes them on the
+ * caller's thread, in {@code bytes()[0..length())}: a growable array that a thread reuses from event to event (it
+ * comes with the thread's pattern scratch; a virtual thread's is pooled), so that writing a frame allocates nothing
+ * once it has grown to the longest frame seen. Big-endian; strings are written as UTF-8 straight from their
+ * characters. One thread at a time.
  */
 public final class FrameBuffer {
 

@@ -1,4 +1,4 @@
-package io.github.lockfreelog.logback.encoding;
+package io.github.lockfreelog.records;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
