@@ -23,7 +23,7 @@ import java.util.Map;
  * @param inFlight events accepted into the journal and not yet in the log file
  * @param dropped events dropped, all reasons together
  * @param drops events dropped by reason ({@code buffer-full}, {@code timeout}, {@code io}, {@code stopped},
- *        {@code encoding})
+ *        {@code encoding}, {@code too-large})
  * @param truncated events cut to {@code maxEventSize}
  * @param swaps buffer swaps (an active buffer filled and the next became active)
  * @param waits appends that had to wait for a clean buffer

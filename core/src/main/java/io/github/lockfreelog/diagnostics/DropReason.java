@@ -12,7 +12,13 @@ public enum DropReason {
     /** The appender was stopped (or never started) when the event arrived. */
     STOPPED("stopped"),
     /** The encoder, or one of its converters, threw while encoding the event, so there were no bytes to keep. */
-    ENCODING("encoding");
+    ENCODING("encoding"),
+    /**
+     * The record sink refused the event as too large for it (a Kafka topic's {@code max.message.bytes}, say) and left
+     * it out of its delivery. Counted for the events of this run; a sink names, in its own report, any event of a
+     * recovered journal that it leaves out so.
+     */
+    TOO_LARGE("too-large");
 
     private final String id;
 

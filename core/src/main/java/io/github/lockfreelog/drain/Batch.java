@@ -2,6 +2,7 @@ package io.github.lockfreelog.drain;
 
 import static io.github.lockfreelog.term.JournalDescriptor.HEADER_LENGTH;
 
+import io.github.lockfreelog.diagnostics.DropReason;
 import io.github.lockfreelog.term.Journal;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -104,10 +105,13 @@ final class Batch {
      * @return the end of its range, how far the log file now reaches in the term
      */
     int resume(Drainer.Output log, long term, int from) throws IOException {
-        log.write(out, outStart, ends, events, term, from, outTo);
+        int leftOut = log.write(out, outStart, ends, events, term, from, outTo);
         out = null;
         staging.clear();
-        counters.eventsWritten += events;
+        if (leftOut > 0) {
+            counters.drop(DropReason.TOO_LARGE, leftOut); // dropped, so not written
+        }
+        counters.eventsWritten += events - leftOut;
         counters.bytesWritten += bytes;
         events = 0;
         bytes = 0;

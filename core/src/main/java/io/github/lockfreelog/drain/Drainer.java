@@ -4,6 +4,7 @@ import io.github.lockfreelog.diagnostics.CrashPoint;
 import io.github.lockfreelog.diagnostics.StatusReporter;
 import io.github.lockfreelog.sink.LogClosedException;
 import io.github.lockfreelog.sink.LogSink;
+import io.github.lockfreelog.sink.RecordBatch;
 import io.github.lockfreelog.term.TermUnblocker;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -329,8 +330,11 @@ public final class Drainer implements Runnable {
          * ends at {@code start + ends[i]}): the data frames of term {@code termCount} in {@code [from, to)}; then
          * records the drain position {@code (termCount, to)}. Resumes a write that failed when called again with the
          * same arguments.
+         *
+         * @return how many of the events it left out as too large for it ({@link RecordBatch#dropTooLarge}): dropped,
+         *         not written; {@code 0} for a log file
          */
-        void write(ByteBuffer src, int start, int[] ends, int events, long termCount, int from, int to)
+        int write(ByteBuffer src, int start, int[] ends, int events, long termCount, int from, int to)
                 throws IOException;
 
         /** Records that everything of term {@code termCount} below {@code offset} went out. */
@@ -372,9 +376,10 @@ public final class Drainer implements Runnable {
         }
 
         @Override
-        public void write(ByteBuffer src, int start, int[] ends, int events, long termCount, int from, int to)
+        public int write(ByteBuffer src, int start, int[] ends, int events, long termCount, int from, int to)
                 throws IOException {
             log.write(src, start, termCount, from, to);
+            return 0;
         }
 
         @Override

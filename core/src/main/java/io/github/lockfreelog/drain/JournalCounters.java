@@ -53,6 +53,11 @@ public final class JournalCounters {
         drops[reason.ordinal()].increment();
     }
 
+    /** Counts {@code events} dropped for {@code reason} at once (the drainer's, for a sink that left them out). */
+    public void drop(DropReason reason, int events) {
+        drops[reason.ordinal()].add(events);
+    }
+
     public void recordWait(long nanos) {
         waits.increment();
         waitTotalNanos.add(nanos);

@@ -6,6 +6,7 @@ import ch.qos.logback.core.encoder.Encoder;
 import io.github.lockfreelog.engine.JournalEngine;
 import io.github.lockfreelog.logback.encoding.EncoderSafety;
 import io.github.lockfreelog.logback.encoding.EncodingFailures;
+import io.github.lockfreelog.records.FrameBuffer;
 import io.github.lockfreelog.logback.encoding.PatternEncoding;
 
 /**
@@ -87,7 +88,7 @@ final class EventWriter {
             if (encoded != null) {
                 try {
                     if (encoded.length > 0 && envelope != null) {
-                        wrapAndAppend(engine, event, encoded.bytes, encoded.length);
+                        wrapAndAppend(engine, event, encoded.bytes, encoded.length, encoded.frame());
                     } else if (encoded.length > 0) {
                         appendSafely(engine, encoded.bytes, encoded.length, event.getLevel().toInt() < dropBelow);
                     }
@@ -108,22 +109,30 @@ final class EventWriter {
             return;
         }
         if (envelope != null) {
-            wrapAndAppend(engine, event, bytes, bytes.length);
+            // the encoder allocated for this event already: a frame buffer of its own, as long as it needs
+            wrapAndAppend(engine, event, bytes, bytes.length, new FrameBuffer(bytes.length + 128));
             return;
         }
         appendSafely(engine, bytes, bytes.length, event.getLevel().toInt() < dropBelow);
     }
 
-    /** Appends the envelope of the event encoded as {@code encoded[0..length)}; an envelope that throws drops it. */
-    private void wrapAndAppend(JournalEngine engine, ILoggingEvent event, byte[] encoded, int length) {
-        byte[] frame;
+    /**
+     * Appends the envelope of the event encoded as {@code encoded[0..length)}, written into {@code frame} (empty);
+     * an envelope that throws drops the event.
+     */
+    private void wrapAndAppend(JournalEngine engine, ILoggingEvent event, byte[] encoded, int length,
+            FrameBuffer frame) {
         try {
-            frame = envelope.wrap(event, encoded, length);
-        } catch (RuntimeException | Error failure) {
-            failed(engine, failure);
-            return;
+            try {
+                envelope.wrap(event, encoded, length, frame);
+            } catch (RuntimeException | Error failure) {
+                failed(engine, failure);
+                return;
+            }
+            appendSafely(engine, frame.bytes(), frame.length(), event.getLevel().toInt() < dropBelow);
+        } finally {
+            frame.trim();
         }
-        appendSafely(engine, frame, frame.length, event.getLevel().toInt() < dropBelow);
     }
 
     /** Encodes with the encoder itself: shared when it is known to be thread-safe, else one event at a time. */

@@ -29,6 +29,8 @@ public final class RecordLog implements Drainer.Output {
     private long drainSeq;
     /** Whether the last delivery failed: whether it committed is for the sink to say. */
     private boolean unsettled;
+    /** The events the failed delivery left out as too large, if it committed after all. */
+    private int unsettledTooLarge;
 
     public RecordLog(Journal journal, RecordSink sink, long drainSeq) {
         this.journal = journal;
@@ -51,8 +53,9 @@ public final class RecordLog implements Drainer.Output {
         };
     }
 
+    /** Delivers the events, and records them; returns how many the sink left out as too large. */
     @Override
-    public void write(ByteBuffer src, int start, int[] ends, int events, long termCount, int from, int to)
+    public int write(ByteBuffer src, int start, int[] ends, int events, long termCount, int from, int to)
             throws IOException {
         if (unsettled) {
             JournalPosition committed = sink.committed(journal.journalId());
@@ -60,18 +63,21 @@ public final class RecordLog implements Drainer.Output {
             if (committed != null && committed.covers(termCount, to)) {
                 src.position(src.limit());
                 record(termCount, to); // the failed delivery committed after all
-                return;
+                return unsettledTooLarge;
             }
         }
+        RecordBatch batch = new RecordBatch(journal.journalId(), termCount, from, to, src, start, ends, events);
         try {
-            sink.deliver(new RecordBatch(journal.journalId(), termCount, from, to, src, start, ends, events));
+            sink.deliver(batch);
         } catch (IOException | RuntimeException | Error e) {
             unsettled = true;
+            unsettledTooLarge = batch.droppedTooLarge();
             throw e;
         }
         CrashPoint.reached(AFTER_RECORD_COMMIT);
         src.position(src.limit());
         record(termCount, to);
+        return batch.droppedTooLarge();
     }
 
     @Override

@@ -223,7 +223,10 @@ public final class RecordRecovery {
         return all;
     }
 
-    /** One pass over the journal's undelivered frames. */
+    /**
+     * One pass over the journal's undelivered frames. Recovered events that the sink leaves out as too large are not
+     * counted among the drops (those are of the events appended since start); the sink reports them itself.
+     */
     private static final class Replay {
         private final Journal journal;
         private final RecordSink sink;

@@ -7,6 +7,9 @@ import java.nio.ByteBuffer;
  * {@code [from, to)} of term {@code termCount}, each event the payload of one frame, in journal
  * order. Delivered with {@link #end()}, the position it brings the sink to. Valid only during the
  * {@link RecordSink#deliver} call it is given to (its bytes are the drainer's staging, reused after).
+ *
+ * <p>A sink that cannot take an event because it is too large for it may leave it out of the delivery and say so
+ * with {@link #dropTooLarge}: the engine then counts it as dropped, reason {@code too-large}, not as written.
  */
 public final class RecordBatch {
 
@@ -18,6 +21,8 @@ public final class RecordBatch {
     private final int start;
     private final int[] ends;
     private final int count;
+    /** Events the delivery leaves out as too large; the drainer's thread alone. */
+    private int droppedTooLarge;
 
     /**
      * A batch of the {@code count} events held in {@code bytes} from index {@code start}, the
@@ -61,6 +66,25 @@ public final class RecordBatch {
     /** The position a sink holding this batch has reached: its journal, its term, the end of its range. */
     public JournalPosition end() {
         return new JournalPosition(journalId, termCount, to);
+    }
+
+    /**
+     * Counts {@code events} more events of this batch that the delivery leaves out because the sink refuses them as
+     * too large. Once the delivery commits (or, if it failed, once the sink says it committed all the same), the
+     * engine counts them as dropped with reason {@code too-large} instead of written; a delivery that did not commit
+     * is made again with a new batch, counted anew. Say it before the commit, once for each event left out.
+     */
+    public void dropTooLarge(int events) {
+        if (events < 0 || droppedTooLarge + events > count) {
+            throw new IllegalArgumentException("dropTooLarge(" + events + ") with " + droppedTooLarge
+                    + " already counted, of a batch of " + count);
+        }
+        droppedTooLarge += events;
+    }
+
+    /** How many events of this batch the delivery leaves out as too large ({@link #dropTooLarge}). */
+    public int droppedTooLarge() {
+        return droppedTooLarge;
     }
 
     /** The {@code i}-th event's bytes, as a read-only buffer of its own (position 0, limit its length). */

@@ -10,12 +10,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.IntPredicate;
+import java.util.function.Predicate;
 
 /**
  * A record sink in memory, standing for a topic that outlives the engines writing to it: each delivery commits
  * its events and its position at once, unless a test makes it fail before the commit, or lose the answer after
  * it (the commit done, the call failing), or hang after the commit (a process that dies there); or be out of reach
- * altogether for a while (every call failing), as a broker that is down.
+ * altogether for a while (every call failing), as a broker that is down; or refuse some events as too large.
  */
 final class MemoryRecordSink implements RecordSink {
 
@@ -25,6 +26,8 @@ final class MemoryRecordSink implements RecordSink {
     int deliveries;
     /** Deliveries that fail before their commit. */
     IntPredicate failBeforeCommit = n -> false;
+    /** Events the sink refuses as too large: left out of the delivery, and said so ({@code dropTooLarge}). */
+    Predicate<String> tooLarge = event -> false;
     /** Deliveries whose answer is lost after their commit. */
     IntPredicate loseAnswer = n -> false;
     /** A delivery that commits, then waits for {@link #release} and fails; 0 for none. */
@@ -59,7 +62,12 @@ final class MemoryRecordSink implements RecordSink {
                 ByteBuffer event = batch.event(i);
                 byte[] bytes = new byte[event.remaining()];
                 event.get(bytes);
-                events.add(new String(bytes, StandardCharsets.UTF_8));
+                String text = new String(bytes, StandardCharsets.UTF_8);
+                if (tooLarge.test(text)) {
+                    batch.dropTooLarge(1);
+                } else {
+                    events.add(text);
+                }
             }
             position = batch.end();
         }

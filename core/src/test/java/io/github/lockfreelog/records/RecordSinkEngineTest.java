@@ -72,6 +72,30 @@ class RecordSinkEngineTest {
     }
 
     @Test
+    void eventsTheSinkRefusesAsTooLargeAreCountedAsDroppedTooLargeNotWritten() throws Exception {
+        MemoryRecordSink sink = new MemoryRecordSink();
+        String longest = "x".repeat(49);
+        sink.tooLarge = event -> event.endsWith(longest); // one event in 50 of each thread
+        sink.failBeforeCommit = n -> n % 5 == 2; // delivered again: the events left out counted once
+        sink.loseAnswer = n -> n % 5 == 4; // committed all the same: what it left out counted too
+        JournalEngine engine = JournalEngine.startRecords(config("too-large", 10_000), TestStatus.QUIET, slot -> sink);
+        List<String> acknowledged = appendFromThreads(engine, THREADS, EVENTS / 4);
+        engine.stop();
+
+        List<String> kept = acknowledged.stream().filter(event -> !event.endsWith(longest)).toList();
+        long refused = acknowledged.size() - kept.size();
+        assertThat(refused).isPositive();
+        assertThat(sink.deliveries).isGreaterThanOrEqualTo(5);
+        assertExactlyOnceInOrder(sink.events(), kept);
+        io.github.lockfreelog.diagnostics.AppenderStatistics stats = engine.statistics();
+        assertThat(stats.drops()).containsEntry("too-large", refused);
+        assertThat(stats.dropped()).isEqualTo(refused);
+        assertThat(stats.eventsWritten()).isEqualTo(kept.size());
+        assertThat(stats.appended()).isEqualTo(acknowledged.size());
+        assertThat(stats.inFlight()).isZero();
+    }
+
+    @Test
     void aRestartAfterACommitTheJournalNeverLearntOfDeliversNothingTwice() throws Exception {
         MemoryRecordSink sink = new MemoryRecordSink();
         sink.hangAfterCommit = 3;

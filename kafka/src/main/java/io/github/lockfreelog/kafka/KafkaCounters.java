@@ -36,7 +36,10 @@ public final class KafkaCounters {
         return eventsDelivered.get();
     }
 
-    /** Events the broker refused as too large, left out (drop reason {@code too-large}). */
+    /**
+     * Events the broker refused as too large, left out of transactions that committed: those appended since start
+     * (also the engine's drops, reason {@code too-large}) and those of a journal recovered at start.
+     */
     public long tooLarge() {
         return tooLarge.get();
     }

@@ -49,8 +49,8 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * transaction still open can hide a position written after it.
  *
  * <p>An event the broker refuses as too large ({@code max.request.size}, the topic's {@code max.message.bytes})
- * is left out of the transaction, which is delivered again without it, counted as {@code too-large}; an ERROR
- * names the setting. Every other failure discards the producer and throws an {@link IOException} (never a
+ * is left out of the transaction, which is delivered again without it, counted as the engine's drop
+ * {@code too-large} (and in {@link KafkaCounters#tooLarge}, recovered events too); an ERROR names the setting. Every other failure discards the producer and throws an {@link IOException} (never a
  * {@code KafkaException}: recovery would take that for a damaged journal); the drainer retries.
  */
 final class KafkaRecordSink implements RecordSink {
@@ -106,6 +106,7 @@ final class KafkaRecordSink implements RecordSink {
     @Override
     public void deliver(RecordBatch batch) throws IOException {
         Set<Integer> leftOut = new java.util.HashSet<>();
+        int tooLargeCount = 0;
         for (;;) {
             Producer<byte[], byte[]> current;
             RuntimeException[] errors = new RuntimeException[batch.count()];
@@ -136,6 +137,7 @@ final class KafkaRecordSink implements RecordSink {
                 CrashPoint.reached(BEFORE_RECORD_COMMIT);
                 current.commitTransaction();
                 counters.committed(batch.count() - leftOut.size());
+                counters.tooLarge(tooLargeCount);
                 return;
             } catch (KafkaException | IllegalStateException e) {
                 List<Integer> tooLarge = new ArrayList<>();
@@ -146,7 +148,8 @@ final class KafkaRecordSink implements RecordSink {
                 }
                 if (!tooLarge.isEmpty() && abort()) {
                     leftOut.addAll(tooLarge);
-                    counters.tooLarge(tooLarge.size());
+                    tooLargeCount += tooLarge.size();
+                    batch.dropTooLarge(tooLarge.size()); // the engine's drops, reason too-large, once this commits
                     status.error(tooLarge.size() + " events refused by Kafka as too large for topic " + topic
                             + " (" + errors[tooLarge.get(0)].getMessage() + "): left out and counted (too-large);"
                             + " raise the producer's max.request.size and the topic's max.message.bytes, or lower"

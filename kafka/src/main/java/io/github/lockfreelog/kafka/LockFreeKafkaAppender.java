@@ -14,7 +14,6 @@ import io.github.lockfreelog.sink.LogTarget;
 import io.github.lockfreelog.sink.RecordSink;
 import java.io.IOException;
 import java.net.InetAddress;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
@@ -63,11 +62,6 @@ public class LockFreeKafkaAppender extends LockFreeAppenderBase {
     private String application;
     private final Map<String, Object> producerConfig = new LinkedHashMap<>();
     private final KafkaCounters counters = new KafkaCounters();
-    /** Set at start from {@link #key} and {@link #headers}. */
-    private volatile KeyKind keyKind = KeyKind.NONE;
-    private volatile String keyArgument;
-    private volatile boolean levelHeader;
-    private volatile boolean loggerHeader;
 
     /** What each record's key is. */
     enum KeyKind { NONE, CONSTANT, MDC, THREAD }
@@ -99,12 +93,6 @@ public class LockFreeKafkaAppender extends LockFreeAppenderBase {
 
     @Override
     protected JournalEngine startEngine(String suffix) {
-        String[] parsedKey = parseKey(key);
-        keyKind = KeyKind.valueOf(parsedKey[0]);
-        keyArgument = parsedKey[1];
-        List<String> wanted = parseHeaders(headers);
-        levelHeader = wanted.contains(LEVEL_HEADER);
-        loggerHeader = wanted.contains(LOGGER_HEADER);
         Path journalFile;
         try {
             journalFile = isJournalSet() ? FileIdentity.canonical(Paths.get(getJournal().trim()))
@@ -157,40 +145,13 @@ public class LockFreeKafkaAppender extends LockFreeAppenderBase {
         super.append(event);
     }
 
+    /** Made at each start, from {@link #key} and {@link #headers} (checked by then): see {@link RecordEnvelope.Writer}. */
     @Override
     protected EventEnvelope envelope() {
-        return (event, encoded, length) -> {
-            List<String> names = new ArrayList<>(2);
-            List<byte[]> values = new ArrayList<>(2);
-            if (levelHeader) {
-                names.add(LEVEL_HEADER);
-                values.add(event.getLevel().toString().getBytes(StandardCharsets.UTF_8));
-            }
-            if (loggerHeader) {
-                names.add(LOGGER_HEADER);
-                values.add(String.valueOf(event.getLoggerName()).getBytes(StandardCharsets.UTF_8));
-            }
-            return RecordEnvelope.wrap(keyOf(event), names, values, encoded, length);
-        };
-    }
-
-    private byte[] keyOf(ILoggingEvent event) {
-        String value;
-        switch (keyKind) {
-            case CONSTANT:
-                value = keyArgument;
-                break;
-            case MDC:
-                Map<String, String> mdc = event.getMDCPropertyMap();
-                value = mdc == null ? null : mdc.get(keyArgument);
-                break;
-            case THREAD:
-                value = event.getThreadName();
-                break;
-            default:
-                value = null;
-        }
-        return value == null ? null : value.getBytes(StandardCharsets.UTF_8);
+        String[] parsedKey = parseKey(key);
+        List<String> wanted = parseHeaders(headers);
+        return new RecordEnvelope.Writer(KeyKind.valueOf(parsedKey[0]), parsedKey[1], wanted.contains(LEVEL_HEADER),
+                wanted.contains(LOGGER_HEADER));
     }
 
     /** {@code {kind, argument}} of a key setting, or {@code null} when it is not one. */

@@ -1,16 +1,21 @@
 package io.github.lockfreelog.kafka;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import io.github.lockfreelog.logback.EventEnvelope;
+import io.github.lockfreelog.records.FrameBuffer;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeader;
 
 /**
  * What one journal frame of a {@link LockFreeKafkaAppender} holds: a record's key and headers before the
- * encoded event, its value. Written on the caller's thread, read by the drainer's {@link KafkaRecordSink}.
- * Big-endian:
+ * encoded event, its value. Written on the caller's thread ({@link Writer}), read by the drainer's
+ * {@link KafkaRecordSink} ({@link #unwrap}). Big-endian:
  * <pre>
  *   version (1 byte, 1) | key length (int, -1: no key) | key | header count (1 byte)
  *   | per header: name length (1 byte) | name (UTF-8) | value length (int) | value
@@ -27,30 +32,114 @@ final class RecordEnvelope {
     }
 
     /**
-     * The frame for a record of {@code key} ({@code null}: none), header names and values (parallel lists), and the
-     * value {@code value[0..length)}.
+     * The envelope of a {@link LockFreeKafkaAppender}: writes each event's frame into the caller's frame buffer, the
+     * key and header values straight from the event's strings, the rest from bytes made here once; allocates
+     * nothing per event.
      */
-    static byte[] wrap(byte[] key, List<String> headerNames, List<byte[]> headerValues, byte[] value, int length) {
-        int size = 1 + 4 + (key == null ? 0 : key.length) + 1 + length;
-        byte[][] names = new byte[headerNames.size()][];
-        for (int i = 0; i < names.length; i++) {
-            names[i] = headerNames.get(i).getBytes(StandardCharsets.UTF_8);
-            size += 1 + names[i].length + 4 + headerValues.get(i).length;
+    static final class Writer implements EventEnvelope {
+
+        private static final byte[] LEVEL_NAME = ascii(LockFreeKafkaAppender.LEVEL_HEADER);
+        private static final byte[] LOGGER_NAME = ascii(LockFreeKafkaAppender.LOGGER_HEADER);
+        private static final byte[] NULL = ascii("null");
+        private static final byte[] ERROR = ascii(Level.ERROR.levelStr);
+        private static final byte[] WARN = ascii(Level.WARN.levelStr);
+        private static final byte[] INFO = ascii(Level.INFO.levelStr);
+        private static final byte[] DEBUG = ascii(Level.DEBUG.levelStr);
+        private static final byte[] TRACE = ascii(Level.TRACE.levelStr);
+
+        private final LockFreeKafkaAppender.KeyKind keyKind;
+        /** The constant key's bytes; {@code null} for another kind of key. */
+        private final byte[] constantKey;
+        /** The name of the MDC value that is the key; {@code null} for another kind of key. */
+        private final String mdcKey;
+        private final boolean levelHeader;
+        private final boolean loggerHeader;
+        private final byte headerCount;
+
+        Writer(LockFreeKafkaAppender.KeyKind keyKind, String keyArgument, boolean levelHeader, boolean loggerHeader) {
+            this.keyKind = keyKind;
+            this.constantKey = keyKind == LockFreeKafkaAppender.KeyKind.CONSTANT
+                    ? keyArgument.getBytes(StandardCharsets.UTF_8) : null;
+            this.mdcKey = keyKind == LockFreeKafkaAppender.KeyKind.MDC ? keyArgument : null;
+            this.levelHeader = levelHeader;
+            this.loggerHeader = loggerHeader;
+            this.headerCount = (byte) ((levelHeader ? 1 : 0) + (loggerHeader ? 1 : 0));
         }
-        ByteBuffer frame = ByteBuffer.allocate(size);
-        frame.put(VERSION);
-        frame.putInt(key == null ? -1 : key.length);
-        if (key != null) {
-            frame.put(key);
+
+        @Override
+        public void wrap(ILoggingEvent event, byte[] encoded, int length, FrameBuffer frame) {
+            frame.put(VERSION);
+            switch (keyKind) {
+                case CONSTANT:
+                    frame.putInt(constantKey.length).put(constantKey);
+                    break;
+                case MDC:
+                    Map<String, String> mdc = event.getMDCPropertyMap();
+                    putString(frame, mdc == null ? null : mdc.get(mdcKey));
+                    break;
+                case THREAD:
+                    putString(frame, event.getThreadName());
+                    break;
+                default:
+                    frame.putInt(-1);
+            }
+            frame.put(headerCount);
+            if (levelHeader) {
+                frame.put((byte) LEVEL_NAME.length).put(LEVEL_NAME);
+                byte[] level = levelName(event.getLevel());
+                if (level != null) {
+                    frame.putInt(level.length).put(level);
+                } else {
+                    putString(frame, String.valueOf(event.getLevel()));
+                }
+            }
+            if (loggerHeader) {
+                frame.put((byte) LOGGER_NAME.length).put(LOGGER_NAME);
+                String logger = event.getLoggerName();
+                if (logger != null) {
+                    putString(frame, logger);
+                } else {
+                    frame.putInt(NULL.length).put(NULL); // as String.valueOf(null) wrote it
+                }
+            }
+            frame.put(encoded, 0, length);
         }
-        frame.put((byte) names.length);
-        for (int i = 0; i < names.length; i++) {
-            frame.put((byte) names[i].length).put(names[i]);
-            byte[] headerValue = headerValues.get(i);
-            frame.putInt(headerValue.length).put(headerValue);
+
+        /** The bytes of a standard level's name, or {@code null} for another. */
+        private static byte[] levelName(Level level) {
+            if (level == null) {
+                return null;
+            }
+            switch (level.levelInt) {
+                case Level.ERROR_INT:
+                    return ERROR;
+                case Level.WARN_INT:
+                    return WARN;
+                case Level.INFO_INT:
+                    return INFO;
+                case Level.DEBUG_INT:
+                    return DEBUG;
+                case Level.TRACE_INT:
+                    return TRACE;
+                default:
+                    return null;
+            }
         }
-        frame.put(value, 0, length);
-        return frame.array();
+
+        /** An int length then the UTF-8 of {@code value}; length {@code -1} and nothing else for {@code null}. */
+        private static void putString(FrameBuffer frame, String value) {
+            if (value == null) {
+                frame.putInt(-1);
+                return;
+            }
+            int at = frame.length();
+            frame.putInt(0);
+            frame.putIntAt(at, frame.putUtf8(value));
+        }
+
+        private static byte[] ascii(String text) {
+            return text.getBytes(StandardCharsets.US_ASCII);
+        }
     }
 
     /** A record read back from a frame. */

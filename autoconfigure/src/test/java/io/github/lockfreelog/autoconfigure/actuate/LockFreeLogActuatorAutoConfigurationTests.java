@@ -90,7 +90,7 @@ class LockFreeLogActuatorAutoConfigurationTests {
             assertThat(after.journal()).as("the journal in use").isNotBlank()
                     .isEqualTo(context.getBean(LockFreeLogAppenders.class).get("FIRST").getStatistics().journal());
             assertThat(after.bufferSize()).isEqualTo(64 * 1024);
-            assertThat(after.drops()).containsOnlyKeys("buffer-full", "timeout", "io", "stopped", "encoding");
+            assertThat(after.drops()).containsOnlyKeys("buffer-full", "timeout", "io", "stopped", "encoding", "too-large");
             assertThat(endpoint.appenders().appenders()).extracting(AppenderDescriptor::name).containsExactly("FIRST");
             assertThat(endpoint.appenders().logFile()).isNull();
             assertThat(endpoint.appenders().reason()).isNull();
@@ -176,7 +176,7 @@ class LockFreeLogActuatorAutoConfigurationTests {
                     .isEqualTo(stats.bytesWritten());
             assertThat(registry.get("lockfreelog.events.dropped").tag("appender", name).functionCounters())
                     .extracting(c -> c.getId().getTag("reason"))
-                    .containsExactlyInAnyOrder("buffer-full", "timeout", "io", "stopped", "encoding");
+                    .containsExactlyInAnyOrder("buffer-full", "timeout", "io", "stopped", "encoding", "too-large");
             assertThat(registry.get("lockfreelog.events.dropped").tag("reason", "timeout").functionCounter().count()).isZero();
             assertThat(registry.get("lockfreelog.buffer.size").tag("appender", name).gauge().value()).isEqualTo(65536);
             assertThat(registry.get("lockfreelog.buffers").tag("appender", name).gauge().value()).isEqualTo(2);

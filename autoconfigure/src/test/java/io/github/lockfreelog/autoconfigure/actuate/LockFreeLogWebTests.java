@@ -110,7 +110,7 @@ class LockFreeLogWebTests {
                 .isEqualTo(appenders.get(NAME).getStatistics().journal()).startsWith(DIR.toAbsolutePath().toString());
         assertThat(after.read("$.bufferSize", Integer.class)).isEqualTo(64 * 1024);
         Map<String, Object> drops = after.read("$.drops");
-        assertThat(drops).containsOnlyKeys("buffer-full", "timeout", "io", "stopped", "encoding");
+        assertThat(drops).containsOnlyKeys("buffer-full", "timeout", "io", "stopped", "encoding", "too-large");
         assertThat(after.read("$.pageFaults.available", Boolean.class))
                 .isEqualTo(Files.isReadable(Path.of("/proc/self/stat")));
         await().atMost(Duration.ofSeconds(10)).until(() -> getJson("/actuator/lockfreelog/" + NAME)

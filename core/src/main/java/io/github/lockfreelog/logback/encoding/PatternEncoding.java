@@ -8,6 +8,7 @@ import ch.qos.logback.core.encoder.LayoutWrappingEncoder;
 import ch.qos.logback.core.pattern.Converter;
 import ch.qos.logback.core.pattern.PatternLayoutBase;
 import io.github.lockfreelog.engine.VirtualThreads;
+import io.github.lockfreelog.records.FrameBuffer;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
@@ -298,9 +299,9 @@ public final class PatternEncoding {
 
     /**
      * Holds one thread's working memory for the fast path: the event's bytes, the builder and
-     * characters that converters and the UTF-8 writer use, and the outputs it keeps for the plan it
-     * last encoded with. The buffers grow to the longest event seen, at most 3 bytes per character
-     * of {@link #MAX_BYTES} characters.
+     * characters that converters and the UTF-8 writer use, the outputs it keeps for the plan it
+     * last encoded with, and the {@link #frame()} of a record sink's envelope. The buffers grow to
+     * the longest event seen, at most 3 bytes per character of {@link #MAX_BYTES} characters.
      */
     public static final class Scratch {
         private static final int INITIAL = 256;
@@ -330,9 +331,25 @@ public final class PatternEncoding {
                 .replaceWith(new byte[] {'?'});
         private CharBuffer charView;
         private ByteBuffer byteView;
+        /** Where an envelope writes the frame of the event encoded here; made at its first use. */
+        private FrameBuffer frame;
 
         Scratch(int home) {
             this.home = home;
+        }
+
+        /**
+         * This scratch's frame buffer, empty: for an {@code EventEnvelope} to write the frame of the event encoded
+         * here, lent and given back with the scratch (so a virtual thread's is pooled too).
+         */
+        public FrameBuffer frame() {
+            FrameBuffer f = frame;
+            if (f == null) {
+                f = new FrameBuffer(bytes.length + 64);
+                frame = f;
+            }
+            f.clear();
+            return f;
         }
 
         /** Starts encoding with {@code p}: empty caches for its segments. */
