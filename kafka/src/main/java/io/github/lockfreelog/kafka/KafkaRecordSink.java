@@ -280,20 +280,27 @@ final class KafkaRecordSink implements RecordSink {
         config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
         config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        // every blocking call bounded by max.block.ms (position() after a seek, say, would wait default.api.timeout.ms,
+        // 60 s, for a broker that went away meanwhile, and hold the drainer past a stop's stopTimeout)
+        config.put(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) Math.min(Integer.MAX_VALUE, maxBlockMillis));
         config.remove(ConsumerConfig.GROUP_ID_CONFIG);
         Map<TopicPartition, Long> highWatermarks;
         Map<String, Object> uncommitted = new HashMap<>(config);
         uncommitted.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_uncommitted");
         List<TopicPartition> partitions = new ArrayList<>();
-        try (KafkaConsumer<byte[], byte[]> peek = new KafkaConsumer<>(uncommitted)) {
+        KafkaConsumer<byte[], byte[]> peek = new KafkaConsumer<>(uncommitted);
+        try {
             for (PartitionInfo info : peek.partitionsFor(positionTopic, Duration.ofMillis(maxBlockMillis))) {
                 partitions.add(new TopicPartition(info.topic(), info.partition()));
             }
             highWatermarks = peek.endOffsets(partitions, Duration.ofMillis(maxBlockMillis));
+        } finally {
+            closeNow(peek);
         }
         config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         byte[] last = null;
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(config)) {
+        KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(config);
+        try {
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
             long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Math.max(maxBlockMillis, 1000));
@@ -309,6 +316,8 @@ final class KafkaRecordSink implements RecordSink {
                     }
                 }
             }
+        } finally {
+            closeNow(consumer);
         }
         if (last == null || last.length < 25 || last[0] != POSITION_VERSION) {
             return null;
@@ -319,6 +328,19 @@ final class KafkaRecordSink implements RecordSink {
         long term = value.getLong();
         long offset = value.getLong();
         return id == journalId ? new JournalPosition(id, term, offset) : null;
+    }
+
+    /**
+     * Closes a consumer without waiting: it belongs to no group and has nothing to commit, and its close would
+     * otherwise wait up to 30 s for a broker that went away.
+     */
+    @SuppressWarnings("deprecation") // close(Duration): the one close with a timeout that Kafka 3.9 and 4.x both have
+    private static void closeNow(KafkaConsumer<byte[], byte[]> consumer) {
+        try {
+            consumer.close(Duration.ZERO);
+        } catch (KafkaException e) {
+            // nothing of it is needed any more
+        }
     }
 
     private static boolean reached(KafkaConsumer<byte[], byte[]> consumer, List<TopicPartition> partitions,
