@@ -119,6 +119,41 @@ class LockFreeKafkaAppenderTest {
         assertThat(TestBroker.topics()).doesNotContain(topic + ".mine", topic + ".positions");
     }
 
+    /**
+     * An event larger than the producer's max.request.size is left out, counted and named in an ERROR; the events
+     * around it (in its batch or not) go once, in order: the transaction is sent again without it, or, with
+     * transactions off, the others of the batch are written already and nothing is sent again.
+     */
+    @ParameterizedTest(name = "transactional={0}")
+    @ValueSource(booleans = {true, false})
+    void anEventTooLargeIsLeftOutAndCountedAndTheOthersGoOnceInOrder(boolean transactional) throws Exception {
+        String topic = TestBroker.newTopic("large");
+        LoggerContext context = newContext();
+        LockFreeKafkaAppender appender = appender(context, topic, dir.resolve("large.journal"));
+        appender.addProducerConfig("max.request.size=10000");
+        if (!transactional) {
+            appender.setTransactionalIdPrefix(null);
+            appender.setTransactional(false);
+        }
+        appender.start();
+        assertThat(appender.isStarted()).as(statuses(context)).isTrue();
+        Logger logger = logger(context, appender);
+        List<String> expected = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            if (i == 10) {
+                logger.info("large " + "x".repeat(20_000));
+            }
+            logger.info("small " + i);
+            expected.add("small " + i);
+        }
+        appender.stop();
+
+        assertThat(TestBroker.readCommitted(topic)).extracting(TestBroker::value).containsExactlyElementsOf(expected);
+        assertThat(appender.getKafkaCounters().tooLarge()).isEqualTo(1);
+        assertThat(appender.getKafkaCounters().eventsDelivered()).isEqualTo(expected.size());
+        assertThat(warnings(context)).singleElement().asString().contains("too large").contains("max.request.size");
+    }
+
     @Test
     void aKeyFromTheMdcAndNoneWhereTheMdcHasNoValue() throws Exception {
         String topic = TestBroker.newTopic("keys");
