@@ -180,7 +180,9 @@ final class KafkaRecordSink implements RecordSink {
                     }
                     counters.aborted();
                 }
-                discardProducer(); // whether it committed is for the next committed() to say, after fencing it
+                // transactional: whether it committed is for the next committed() to say, after fencing it;
+                // else what it wrote stays written, and the batch goes again whole from a new producer
+                discardProducer();
                 throw failure("delivering " + batch.count() + " events to topic " + topic, e);
             }
         }
