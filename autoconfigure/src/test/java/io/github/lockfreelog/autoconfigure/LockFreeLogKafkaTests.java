@@ -9,6 +9,7 @@ import io.github.lockfreelog.autoconfigure.actuate.LockFreeLogEndpoint;
 import io.github.lockfreelog.autoconfigure.actuate.LockFreeLogEndpoint.AppenderDescriptor;
 import io.github.lockfreelog.autoconfigure.actuate.LockFreeLogMetrics;
 import io.github.lockfreelog.diagnostics.AppenderStatistics;
+import io.github.lockfreelog.kafka.LockFreeKafkaAppender;
 import io.github.lockfreelog.logback.LockFreeAppenderBase;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -140,6 +141,30 @@ class LockFreeLogKafkaTests {
         assertThat(messages.stream().filter(m -> m.startsWith("K0 "))).containsExactlyElementsOf(
                 java.util.stream.IntStream.range(0, 20).mapToObj(n -> message(0, n)).toList());
         assertThat(messages).hasSize(THREADS * 20);
+    }
+
+    @Test
+    void transactionalFalseSendsEveryLineWithoutTransactions() throws Exception {
+        String topic = KafkaTestBroker.newTopic("off");
+        try (ConfigurableApplicationContext context = LogbackTestSupport.application(TestApplication.class,
+                "spring.kafka.bootstrap-servers=" + KafkaTestBroker.bootstrap(), "lockfreelog.kafka.topic=" + topic,
+                "lockfreelog.kafka.transactional=false").run()) {
+            assertThat(runtime().kafka()).isInstanceOfSatisfying(LockFreeKafkaAppender.class,
+                    kafka -> assertThat(kafka.isTransactional()).isFalse());
+            log(20);
+        }
+        LockFreeKafkaAppender kafka = (LockFreeKafkaAppender) runtime().kafka();
+        runtime().shutdown();
+        List<String> messages = KafkaTestBroker.readCommitted(topic).stream().filter(v -> v.contains(" check="))
+                .map(v -> v.substring(v.indexOf(": K") + 2).strip()).toList();
+        for (int t = 0; t < THREADS; t++) {
+            int thread = t;
+            assertThat(messages.stream().filter(m -> m.startsWith("K" + thread + " ")))
+                    .as("thread %d: once each, in order", thread).containsExactlyElementsOf(
+                            java.util.stream.IntStream.range(0, 20).mapToObj(n -> message(thread, n)).toList());
+        }
+        assertThat(kafka.getKafkaCounters().transactionsCommitted()).isZero();
+        assertThat(kafka.getKafkaCounters().eventsDelivered()).isGreaterThanOrEqualTo(THREADS * 20);
     }
 
     @Test

@@ -15,6 +15,11 @@ public final class KafkaCounters {
         eventsDelivered.addAndGet(events);
     }
 
+    /** A delivery without a transaction (transactions off): its events, acknowledged. */
+    void delivered(int events) {
+        eventsDelivered.addAndGet(events);
+    }
+
     void aborted() {
         transactionsAborted.incrementAndGet();
     }
@@ -23,6 +28,7 @@ public final class KafkaCounters {
         tooLarge.addAndGet(events);
     }
 
+    /** Transactions committed; none with transactions off. */
     public long transactionsCommitted() {
         return transactionsCommitted.get();
     }
@@ -31,7 +37,7 @@ public final class KafkaCounters {
         return transactionsAborted.get();
     }
 
-    /** Events committed to the topic. */
+    /** Events committed to the topic (transactions off: acknowledged by the broker). */
     public long eventsDelivered() {
         return eventsDelivered.get();
     }

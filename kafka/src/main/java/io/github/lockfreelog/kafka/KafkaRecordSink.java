@@ -48,22 +48,34 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * transaction, then reads the position topic with {@code read_committed} up to its high watermark, so no
  * transaction still open can hide a position written after it.
  *
+ * <p>With transactions off ({@link #idempotent}) the producer is only idempotent and there is no position topic:
+ * {@link #committed} answers {@code null} (the journal's drain record alone says how far the sink is), and
+ * {@link #deliver} returns once the broker acknowledged every record of the batch. A batch acknowledged just before
+ * a crash, or partly written before a failure, is delivered again whole, by a new producer that the broker does not
+ * deduplicate against the old one: at least once (docs/kafka.md, "Transactions off").
+ *
  * <p>An event the broker refuses as too large ({@code max.request.size}, the topic's {@code max.message.bytes})
- * is left out of the transaction, which is delivered again without it, counted as the engine's drop
- * {@code too-large} (and in {@link KafkaCounters#tooLarge}, recovered events too); an ERROR names the setting. Every other failure discards the producer and throws an {@link IOException} (never a
- * {@code KafkaException}: recovery would take that for a damaged journal); the drainer retries.
+ * is left out, counted as the engine's drop {@code too-large} once the rest is delivered (and in
+ * {@link KafkaCounters#tooLarge}, recovered events too); an ERROR names the setting. A transaction is delivered
+ * again without it; without transactions the other records of the batch are written already. Every other failure
+ * discards the producer and throws an {@link IOException} (never a {@code KafkaException}: recovery would take
+ * that for a damaged journal); the drainer retries.
  */
 final class KafkaRecordSink implements RecordSink {
 
     /** Crash point: half the records of a transaction sent, the transaction open. */
     static final String MID_RECORD_SEND = "mid-record-send";
-    /** Crash point: every record and the position sent, before the commit. */
+    /** Crash point: every record and the position sent, before the commit (transactions off: before the acks). */
     static final String BEFORE_RECORD_COMMIT = "before-record-commit";
 
     private static final byte POSITION_VERSION = 1;
 
     private final String topic;
+    /** Whether each batch is a transaction with its position (exactly once); else only idempotent (at least once). */
+    private final boolean transactional;
+    /** The position topic; {@code null} when not {@link #transactional}. */
     private final String positionTopic;
+    /** The slot's transactional id, or (transactions off) the producer's {@code client.id}. */
     private final String transactionalId;
     private final byte[] positionKey;
     private final Map<String, Object> clientConfig;
@@ -75,9 +87,10 @@ final class KafkaRecordSink implements RecordSink {
     private volatile boolean closed;
     private boolean topicsChecked;
 
-    KafkaRecordSink(String topic, String positionTopic, String transactionalId, Map<String, Object> clientConfig,
-            KafkaCounters counters, StatusReporter status) {
+    private KafkaRecordSink(String topic, boolean transactional, String positionTopic, String transactionalId,
+            Map<String, Object> clientConfig, KafkaCounters counters, StatusReporter status) {
         this.topic = topic;
+        this.transactional = transactional;
         this.positionTopic = positionTopic;
         this.transactionalId = transactionalId;
         this.positionKey = transactionalId.getBytes(StandardCharsets.UTF_8);
@@ -88,78 +101,172 @@ final class KafkaRecordSink implements RecordSink {
         this.maxBlockMillis = maxBlock == null ? 60_000 : Long.parseLong(maxBlock.toString());
     }
 
+    /** The exactly-once sink of one slot: each batch a transaction of {@code transactionalId}, with its position. */
+    static KafkaRecordSink transactional(String topic, String positionTopic, String transactionalId,
+            Map<String, Object> clientConfig, KafkaCounters counters, StatusReporter status) {
+        return new KafkaRecordSink(topic, true, positionTopic, transactionalId, clientConfig, counters, status);
+    }
+
+    /**
+     * The at-least-once sink of one slot: an idempotent producer (its {@code client.id}, unless given, is
+     * {@code clientId}), no transactions, no position topic.
+     */
+    static KafkaRecordSink idempotent(String topic, String clientId, Map<String, Object> clientConfig,
+            KafkaCounters counters, StatusReporter status) {
+        return new KafkaRecordSink(topic, false, null, clientId, clientConfig, counters, status);
+    }
+
     String transactionalId() {
         return transactionalId;
     }
 
+    /**
+     * Transactional: the position committed in the position topic, after fencing. Transactions off: {@code null}
+     * (nothing but the journal records how far the topic holds it), once the topic is known to exist.
+     */
     @Override
     public JournalPosition committed(long journalId) throws IOException {
         try {
             openProducer();
-            return readPosition(journalId);
+            return transactional ? readPosition(journalId) : null;
         } catch (KafkaException | IllegalStateException e) {
             discardProducer();
-            throw failure("reading the position of transactional.id " + transactionalId + " from " + positionTopic, e);
+            throw failure(transactional ? "reading the position of transactional.id " + transactionalId + " from "
+                    + positionTopic : "reaching topic " + topic, e);
         }
     }
 
+    /**
+     * Transactional: sends the batch and its position in one transaction and commits it; a transaction with events
+     * too large is aborted and sent again without them. Transactions off: sends the batch and waits until each
+     * record is acknowledged ({@code flush}, then each send's outcome); records too large are left out, any other
+     * failure fails the delivery (the drainer delivers the whole batch again).
+     */
     @Override
     public void deliver(RecordBatch batch) throws IOException {
         Set<Integer> leftOut = new java.util.HashSet<>();
         int tooLargeCount = 0;
         for (;;) {
             Producer<byte[], byte[]> current;
-            RuntimeException[] errors = new RuntimeException[batch.count()];
+            Outcomes sent = new Outcomes(batch.count());
             try {
                 current = openProducer();
-                current.beginTransaction();
-                int half = batch.count() / 2;
-                for (int i = 0; i < batch.count(); i++) {
-                    if (i == half) {
-                        CrashPoint.reached(MID_RECORD_SEND);
-                    }
-                    if (leftOut.contains(i)) {
-                        continue;
-                    }
-                    ProducerRecord<byte[], byte[]> record = record(batch.event(i));
-                    if (record == null) {
-                        leftOut.add(i);
-                        continue;
-                    }
-                    final int index = i;
-                    current.send(record, (metadata, e) -> {
-                        if (e instanceof RuntimeException failure) {
-                            errors[index] = failure;
-                        }
-                    });
+                if (transactional) {
+                    current.beginTransaction();
                 }
-                current.send(new ProducerRecord<>(positionTopic, positionKey, position(batch.end())));
-                CrashPoint.reached(BEFORE_RECORD_COMMIT);
-                current.commitTransaction();
-                counters.committed(batch.count() - leftOut.size());
+                send(current, batch, leftOut, sent);
+                if (transactional) {
+                    current.send(new ProducerRecord<>(positionTopic, positionKey, position(batch.end())));
+                    CrashPoint.reached(BEFORE_RECORD_COMMIT);
+                    current.commitTransaction();
+                    counters.committed(batch.count() - leftOut.size());
+                } else {
+                    CrashPoint.reached(BEFORE_RECORD_COMMIT);
+                    current.flush(); // every send completed: acknowledged, or failed for good (delivery.timeout.ms)
+                    sent.throwIfFailed();
+                    List<Integer> tooLarge = sent.tooLarge(leftOut);
+                    if (!tooLarge.isEmpty()) {
+                        leftOut.addAll(tooLarge);
+                        tooLargeCount += tooLarge.size();
+                        reportTooLarge(batch, tooLarge, sent);
+                    }
+                    counters.delivered(batch.count() - leftOut.size());
+                }
                 counters.tooLarge(tooLargeCount);
                 return;
             } catch (KafkaException | IllegalStateException e) {
-                List<Integer> tooLarge = new ArrayList<>();
-                for (int i = 0; i < errors.length; i++) {
-                    if (errors[i] instanceof RecordTooLargeException && !leftOut.contains(i)) {
-                        tooLarge.add(i);
+                if (transactional) {
+                    List<Integer> tooLarge = sent.tooLarge(leftOut);
+                    if (!tooLarge.isEmpty() && abort()) {
+                        leftOut.addAll(tooLarge);
+                        tooLargeCount += tooLarge.size();
+                        reportTooLarge(batch, tooLarge, sent);
+                        continue;
                     }
+                    counters.aborted();
                 }
-                if (!tooLarge.isEmpty() && abort()) {
-                    leftOut.addAll(tooLarge);
-                    tooLargeCount += tooLarge.size();
-                    batch.dropTooLarge(tooLarge.size()); // the engine's drops, reason too-large, once this commits
-                    status.error(tooLarge.size() + " events refused by Kafka as too large for topic " + topic
-                            + " (" + errors[tooLarge.get(0)].getMessage() + "): left out and counted (too-large);"
-                            + " raise the producer's max.request.size and the topic's max.message.bytes, or lower"
-                            + " maxEventSize", null);
-                    continue;
-                }
-                counters.aborted();
-                discardProducer(); // whether it committed is for the next committed() to say, after fencing it
+                // transactional: whether it committed is for the next committed() to say, after fencing it;
+                // else what it wrote stays written, and the batch goes again whole from a new producer
+                discardProducer();
                 throw failure("delivering " + batch.count() + " events to topic " + topic, e);
             }
+        }
+    }
+
+    /**
+     * Sends each event of {@code batch} not {@code leftOut} (a frame that is no record is added to it), each send's
+     * outcome to {@code sent}. Stops at the first failure known that is not about size: the delivery fails then
+     * (and a producer that cannot reach the broker would otherwise wait {@code max.block.ms} for each record).
+     */
+    private void send(Producer<byte[], byte[]> current, RecordBatch batch, Set<Integer> leftOut, Outcomes sent) {
+        int half = batch.count() / 2;
+        for (int i = 0; i < batch.count(); i++) {
+            if (i == half) {
+                CrashPoint.reached(MID_RECORD_SEND);
+            }
+            if (leftOut.contains(i)) {
+                continue;
+            }
+            ProducerRecord<byte[], byte[]> record = record(batch.event(i));
+            if (record == null) {
+                leftOut.add(i);
+                continue;
+            }
+            final int index = i;
+            current.send(record, (metadata, e) -> {
+                if (e != null) {
+                    sent.failed(index, e);
+                }
+            });
+            sent.throwIfFailed();
+        }
+    }
+
+    /** Counts the events left out as the engine's drops (reason too-large, once the batch is delivered) and says so. */
+    private void reportTooLarge(RecordBatch batch, List<Integer> tooLarge, Outcomes sent) {
+        batch.dropTooLarge(tooLarge.size());
+        status.error(tooLarge.size() + " events refused by Kafka as too large for topic " + topic + " ("
+                + sent.errors[tooLarge.get(0)].getMessage() + "): left out and counted (too-large); raise the"
+                + " producer's max.request.size and the topic's max.message.bytes, or lower maxEventSize", null);
+    }
+
+    /**
+     * What the sends of one attempt came to: each event's failure, by index, and the first that is not about size.
+     * Written by the producer's callbacks (its I/O thread, or the caller's for a record refused before it is sent);
+     * read once the sends completed ({@code flush}, {@code commitTransaction}), and {@link #failed} as they go.
+     */
+    private static final class Outcomes {
+        final Exception[] errors;
+        private volatile Exception failed;
+
+        Outcomes(int count) {
+            errors = new Exception[count];
+        }
+
+        void failed(int index, Exception e) {
+            errors[index] = e;
+            if (!(e instanceof RecordTooLargeException) && failed == null) {
+                failed = e;
+            }
+        }
+
+        /** Throws the first failure not about size, if there is one. */
+        void throwIfFailed() {
+            Exception first = failed;
+            if (first != null) {
+                throw first instanceof KafkaException kafka ? kafka : new KafkaException(first);
+            }
+        }
+
+        /** The events refused as too large, but those already left out. */
+        List<Integer> tooLarge(Set<Integer> leftOut) {
+            List<Integer> tooLarge = new ArrayList<>();
+            for (int i = 0; i < errors.length; i++) {
+                if (errors[i] instanceof RecordTooLargeException && !leftOut.contains(i)) {
+                    tooLarge.add(i);
+                }
+            }
+            return tooLarge;
         }
     }
 
@@ -187,7 +294,7 @@ final class KafkaRecordSink implements RecordSink {
         }
     }
 
-    /** The producer, made and fenced in ({@code initTransactions}) if there is none. */
+    /** The producer, made (and, transactional, fenced in: {@code initTransactions}) if there is none. */
     private Producer<byte[], byte[]> openProducer() throws IOException {
         if (closed) {
             throw new IOException("the Kafka sink of topic " + topic + " is closed");
@@ -201,7 +308,9 @@ final class KafkaRecordSink implements RecordSink {
             topicsChecked = true;
         }
         Map<String, Object> config = new HashMap<>(clientConfig);
-        config.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
+        if (transactional) {
+            config.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
+        }
         config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         config.put(ProducerConfig.ACKS_CONFIG, "all");
         config.putIfAbsent(ProducerConfig.CLIENT_ID_CONFIG, transactionalId);
@@ -209,7 +318,9 @@ final class KafkaRecordSink implements RecordSink {
         config.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
         current = new KafkaProducer<>(config);
         try {
-            current.initTransactions(); // fences every earlier producer of this id, settling its open transaction
+            if (transactional) {
+                current.initTransactions(); // fences every earlier producer of this id, settling its open transaction
+            }
         } catch (KafkaException e) {
             current.close(Duration.ZERO);
             throw e;
@@ -231,7 +342,7 @@ final class KafkaRecordSink implements RecordSink {
         }
     }
 
-    /** Fails unless the topic exists; creates the position topic, compacted, if it does not exist. */
+    /** Fails unless the topic exists; creates the position topic (transactional), compacted, if it does not exist. */
     private void checkTopics() throws IOException {
         // each call bounded by max.block.ms, and the client closed without waiting: with the broker out of reach
         // a call left pending would hold the close (and the drainer) for default.api.timeout.ms
@@ -247,6 +358,9 @@ final class KafkaRecordSink implements RecordSink {
                             + " that does", e.getCause());
                 }
                 throw new IOException("could not describe topic " + topic + ": " + e.getCause(), e.getCause());
+            }
+            if (!transactional) {
+                return; // no position topic
             }
             try {
                 admin.createTopics(List.of(new NewTopic(positionTopic, java.util.Optional.of(1), java.util.Optional.empty())
@@ -385,7 +499,8 @@ final class KafkaRecordSink implements RecordSink {
             try {
                 current.close(Duration.ofNanos(Math.max(0, timeoutNanos)));
             } catch (KafkaException e) {
-                status.warn("closing the Kafka producer of transactional.id " + transactionalId + " failed", e);
+                status.warn("closing the Kafka producer of " + (transactional ? "transactional.id " : "client.id ")
+                        + transactionalId + " failed", e);
             }
         }
     }

@@ -30,7 +30,8 @@ import org.apache.kafka.clients.producer.ProducerConfig;
  * copy into its own memory-mapped journal, return: no lock, no system call, no producer call), and the drainer
  * thread delivers the journal's events in transactions that also commit the journal's position
  * ({@link KafkaRecordSink}). One record per event: the value is the encoded event, the key none, a constant, an
- * MDC value or the thread's name, and headers {@code level} and {@code logger} when asked for.
+ * MDC value or the thread's name, and headers {@code level} and {@code logger} when asked for. With
+ * {@code <transactional>false</transactional>} the producer is only idempotent: at least once, no position topic.
  *
  * <pre>{@code
  * <appender name="KAFKA" class="io.github.lockfreelog.kafka.LockFreeKafkaAppender">
@@ -57,6 +58,7 @@ public class LockFreeKafkaAppender extends LockFreeAppenderBase {
     private String topic;
     private String positionTopic;
     private String transactionalIdPrefix;
+    private boolean transactional = true;
     private String key = "none";
     private String headers;
     private String application;
@@ -107,21 +109,42 @@ public class LockFreeKafkaAppender extends LockFreeAppenderBase {
         int slots = isJournalSet() ? 1 : JournalSlots.DEFAULT_SLOTS;
         String topicName = topic.trim();
         String positions = positionTopic == null || positionTopic.isBlank() ? topicName + ".positions" : positionTopic.trim();
-        String prefix = transactionalIdPrefix == null || transactionalIdPrefix.isBlank() ? defaultPrefix()
-                : transactionalIdPrefix.trim();
+        String prefix = transactionalIdPrefix == null || transactionalIdPrefix.isBlank() || !transactional
+                ? defaultPrefix() : transactionalIdPrefix.trim();
+        if (!transactional) {
+            warnUnusedWithoutTransactions(suffix);
+        }
         EngineConfig config = engineConfig().logFile(Paths.get(topicName)).journalFile(journalFile).journalSlots(slots)
                 .target(LogTarget.KAFKA).build();
         StatusReporter status = new LogbackStatusReporter(this, suffix);
         Map<String, Object> clientConfig = new HashMap<>(producerConfig);
         clientConfig.putIfAbsent(ProducerConfig.MAX_BLOCK_MS_CONFIG, "10000");
-        RecordSink.Factory sinks = slot -> new KafkaRecordSink(topicName, positions, prefix + "-" + slot, clientConfig,
-                counters, status);
+        RecordSink.Factory sinks = transactional
+                ? slot -> KafkaRecordSink.transactional(topicName, positions, prefix + "-" + slot, clientConfig, counters,
+                        status)
+                : slot -> KafkaRecordSink.idempotent(topicName, prefix + "-" + slot, clientConfig, counters, status);
         try {
             return JournalEngine.startRecords(config, status, sinks);
         } catch (IOException | RuntimeException e) {
             releaseClaims();
             addError("Could not start" + suffix + " with journal " + journalFile + " and topic " + topicName + ": " + e, e);
             return null;
+        }
+    }
+
+    /** With transactions off, one WARN naming the transactional settings that were given and are not used. */
+    private void warnUnusedWithoutTransactions(String suffix) {
+        List<String> unused = new ArrayList<>();
+        if (positionTopic != null && !positionTopic.isBlank()) {
+            unused.add("positionTopic=" + positionTopic.trim());
+        }
+        if (transactionalIdPrefix != null && !transactionalIdPrefix.isBlank()) {
+            unused.add("transactionalIdPrefix=" + transactionalIdPrefix.trim());
+        }
+        if (!unused.isEmpty()) {
+            addWarn(String.join(" and ", unused) + " not used" + suffix + ": transactional=false (an idempotent"
+                    + " producer, at least once) has no position topic and no transactional ids; remove them, or set"
+                    + " transactional=true");
         }
     }
 
@@ -238,6 +261,19 @@ public class LockFreeKafkaAppender extends LockFreeAppenderBase {
      */
     public void setTransactionalIdPrefix(String transactionalIdPrefix) {
         this.transactionalIdPrefix = transactionalIdPrefix;
+    }
+
+    public boolean isTransactional() {
+        return transactional;
+    }
+
+    /**
+     * Whether each batch is a Kafka transaction that also commits the journal's position (the default: exactly once
+     * for {@code read_committed} consumers); {@code false}: an idempotent producer only, at least once (the events
+     * that may come twice: docs/kafka.md, "Transactions off").
+     */
+    public void setTransactional(boolean transactional) {
+        this.transactional = transactional;
     }
 
     public String getKey() {

@@ -15,8 +15,9 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * The process that {@link KafkaCrashTest} halts at a crash point or kills with SIGKILL. Arguments: bootstrap
- * servers, topic, journal, ack file, run, mode ({@code burst}, {@code steady} or {@code recover}); a crash point
- * comes as the system property {@code lockfreelog.crashPoint}.
+ * servers, topic, journal, ack file, run, mode ({@code burst}, {@code steady} or {@code recover}), and optionally
+ * {@code transactional} ({@code true}, the default, or {@code false}); a crash point comes as the system property
+ * {@code lockfreelog.crashPoint}.
  *
  * <p>In {@code burst} and {@code steady} modes four threads log numbered events ({@link Events#event} of thread
  * {@code run * THREADS + t}), {@code burst} as fast as the journal takes them, {@code steady} about two a
@@ -33,6 +34,8 @@ public final class KafkaCrashChild {
     /** No thread logs more than this many events (a run that is never halted still ends). */
     static final int MAX_EVENTS = 25_000;
     static final String MARKER_PREFIX = "restart marker ";
+    /** Bytes of each journal buffer: a batch, delivered from one term, holds at most this many bytes of frames. */
+    static final int BUFFER_SIZE = 64 * 1024;
     private static final VarHandle LONG = MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
     private KafkaCrashChild() {
@@ -45,8 +48,9 @@ public final class KafkaCrashChild {
         Path ackFile = Path.of(args[3]);
         int run = Integer.parseInt(args[4]);
         String mode = args[5];
+        boolean transactional = args.length < 7 || Boolean.parseBoolean(args[6]);
         LoggerContext context = LockFreeKafkaAppenderTest.newContext();
-        LockFreeKafkaAppender appender = appender(context, bootstrap, topic, journal);
+        LockFreeKafkaAppender appender = appender(context, bootstrap, topic, journal, transactional);
         long startNanos = System.nanoTime();
         appender.start();
         if (!appender.isStarted()) {
@@ -94,19 +98,24 @@ public final class KafkaCrashChild {
     }
 
     /**
-     * The appender every run of a case uses: the case's journal and transactional id prefix (so that a restart
-     * fences the producer of the process it replaces), small buffers, frequent drains, callers that wait for room
-     * rather than drop.
+     * The appender every run of a case uses: the case's journal and, {@code transactional}, transactional id prefix
+     * (so that a restart fences the producer of the process it replaces), else transactions off; small buffers
+     * ({@link #BUFFER_SIZE}), frequent drains, callers that wait for room rather than drop.
      */
-    static LockFreeKafkaAppender appender(LoggerContext context, String bootstrap, String topic, Path journal) {
+    static LockFreeKafkaAppender appender(LoggerContext context, String bootstrap, String topic, Path journal,
+            boolean transactional) {
         LockFreeKafkaAppender appender = new LockFreeKafkaAppender();
         appender.setContext(context);
         appender.setName("KAFKA");
         appender.setTopic(topic);
         appender.setJournal(journal.toString());
         appender.addProducerConfig("bootstrap.servers=" + bootstrap);
-        appender.setTransactionalIdPrefix("crash-" + topic);
-        appender.setBufferSize(FileSize.valueOf("64KB"));
+        if (transactional) {
+            appender.setTransactionalIdPrefix("crash-" + topic);
+        } else {
+            appender.setTransactional(false);
+        }
+        appender.setBufferSize(new FileSize(BUFFER_SIZE));
         appender.setBufferCount(3);
         appender.setFlushInterval(Duration.valueOf("20 milliseconds"));
         appender.setMaxBlockTime(Duration.valueOf("60 seconds"));

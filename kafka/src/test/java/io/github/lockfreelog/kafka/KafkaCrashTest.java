@@ -37,6 +37,10 @@ import org.junit.jupiter.params.provider.CsvSource;
  * recovery, then this JVM) recovers, logs a marker and stops; then the topic must hold every acknowledged event
  * once, each thread's events from its first on with no gap, duplicate or reordering, and of the events not
  * acknowledged at most the one each thread was logging when it died.
+ *
+ * <p>With transactions off the promise is at least once, and the same runs check its bound ({@link Repeats}): the
+ * first occurrences are as above, and each death repeats at most the events of the one batch then in flight, sent
+ * again from its start by the next delivery.
  */
 class KafkaCrashTest {
 
@@ -75,7 +79,7 @@ class KafkaCrashTest {
         Phases phases = new Phases();
         Path journal = dir.resolve("kafka.journal");
         List<long[]> acks = new ArrayList<>();
-        Child first = started(Child.start(topic, journal, dir.resolve("ack-0"), 0, "burst", point));
+        Child first = started(Child.start(topic, journal, dir.resolve("ack-0"), 0, "burst", point, true));
         first.await("READY");
         phases.mark("first ready");
         assertThat(first.process.waitFor(60, TimeUnit.SECONDS)).as("halted at %s; printed %s", point, first.printed())
@@ -85,7 +89,7 @@ class KafkaCrashTest {
         acks.add(readAcks(dir.resolve("ack-0")));
         phases.mark("halted");
 
-        Child second = started(Child.start(topic, journal, dir.resolve("ack-1"), 1, "recover", restartPoint));
+        Child second = started(Child.start(topic, journal, dir.resolve("ack-1"), 1, "recover", restartPoint, true));
         assertThat(second.process.waitFor(60, TimeUnit.SECONDS)).as("the restart ended; printed %s", second.printed())
                 .isTrue();
         // the first run left its journal full (its callers outran the drainer), so the restart had events to recover
@@ -94,9 +98,9 @@ class KafkaCrashTest {
         acks.add(null); // the restart logs nothing
         phases.mark("restart ended");
 
-        long recovered = recoverHere(topic, journal, 2);
+        long recovered = recoverHere(topic, journal, 2, true);
         phases.mark("recovered here");
-        Tally tally = check(topic, acks, 1);
+        Tally tally = check(topic, acks, 1, true, 2);
         phases.mark("checked");
         System.out.printf("kafka crash point %s, then %s in the restart's recovery: %s; the last start recovered %d;"
                 + " %s%n", point, restartPoint, tally, recovered, phases);
@@ -104,26 +108,29 @@ class KafkaCrashTest {
     }
 
     /**
-     * Three runs on one journal and topic, each killed with SIGKILL at a random moment while its threads log (the
-     * later runs first recover what the run before left); then this JVM recovers the last. The first and the last
-     * run log as fast as the journal takes events (it is full, the drainer's transactions follow each other), the
-     * second about two events a millisecond per thread (the drainer keeps up, transactions are small).
+     * Runs on one journal and topic (three transactional, two with transactions off), each killed with SIGKILL at a
+     * random moment while its threads log (the later runs first recover what the run before left); then this JVM
+     * recovers the last. The even runs log as fast as the journal takes events (it is full, the drainer's batches
+     * follow each other), the odd ones about two events a millisecond per thread (the drainer keeps up, batches are
+     * small). Transactional: every acknowledged event exactly once; transactions off: at least once, within the
+     * bound {@link Repeats} checks.
      */
-    @Test
-    void killNineAtRandomMomentsLosesAndRepeatsNoAcknowledgedEvent() throws Exception {
+    @ParameterizedTest(name = "transactional={0}, {1} runs")
+    @CsvSource({"true, 3", "false, 2"})
+    void killNineAtRandomMomentsLosesNoAcknowledgedEventAndRepeatsNoneOrOnlyTheBatchInFlight(boolean transactional,
+            int runs) throws Exception {
         long seed = Long.getLong("lockfreelog.crashSeed", System.nanoTime());
         Random random = new Random(seed);
         String topic = TestBroker.newTopic("kill");
         Phases phases = new Phases();
         Path journal = dir.resolve("kafka.journal");
-        int runs = 3;
         List<long[]> acks = new ArrayList<>();
         List<Integer> delays = new ArrayList<>();
         List<String> starts = new ArrayList<>();
         for (int run = 0; run < runs; run++) {
             Path ackFile = dir.resolve("ack-" + run);
             String mode = run % 2 == 0 ? "burst" : "steady";
-            Child child = started(Child.start(topic, journal, ackFile, run, mode, null));
+            Child child = started(Child.start(topic, journal, ackFile, run, mode, null, transactional));
             starts.add(child.await("RECOVERED"));
             child.await("READY");
             phases.mark("run " + run + " ready");
@@ -137,13 +144,44 @@ class KafkaCrashTest {
             acks.add(readAcks(ackFile));
             phases.mark("run " + run + " killed");
         }
-        long recovered = recoverHere(topic, journal, runs);
+        long recovered = recoverHere(topic, journal, runs, transactional);
         phases.mark("recovered here");
-        Tally tally = check(topic, acks, 1);
+        Tally tally = check(topic, acks, 1, transactional, runs);
         phases.mark("checked");
-        System.out.printf("kafka kill -9: seed %d, delays %s ms: %s; the last start recovered %d; starts %s; %s%n",
-                seed, delays, tally, recovered, starts, phases);
+        System.out.printf("kafka kill -9, transactional=%s: seed %d, delays %s ms: %s; the last start recovered %d;"
+                + " starts %s; %s%n", transactional, seed, delays, tally, recovered, starts, phases);
         assertThat(tally.acknowledged).as("seed %d: events were acknowledged before the kills", seed).isPositive();
+    }
+
+    /**
+     * Transactions off, the case where a duplicate is certain: the first run halts once its third batch is
+     * acknowledged, before the journal records it; this JVM recovers. That batch comes twice, from its first event:
+     * exactly one rewind, no deeper than a batch, every acknowledged event there, each thread's events in order on
+     * first occurrence.
+     */
+    @Test
+    void transactionsOffAHaltAfterAnAcknowledgedBatchRepeatsThatBatchAlone() throws Exception {
+        String topic = TestBroker.newTopic("halt-off");
+        Phases phases = new Phases();
+        Path journal = dir.resolve("kafka.journal");
+        String point = RecordLog.AFTER_RECORD_COMMIT + ":3";
+        Child first = started(Child.start(topic, journal, dir.resolve("ack-0"), 0, "burst", point, false));
+        first.await("READY");
+        assertThat(first.process.waitFor(60, TimeUnit.SECONDS)).as("halted at %s; printed %s", point, first.printed())
+                .isTrue();
+        assertThat(first.process.exitValue()).as("halted at %s; printed %s", point, first.printed())
+                .isEqualTo(CrashPoint.HALT_STATUS);
+        List<long[]> acks = new ArrayList<>();
+        acks.add(readAcks(dir.resolve("ack-0")));
+        phases.mark("halted");
+        long recovered = recoverHere(topic, journal, 1, false);
+        phases.mark("recovered here");
+        Tally tally = check(topic, acks, 1, false, 1);
+        System.out.printf("kafka transactions off, halted at %s: %s; the last start recovered %d; %s%n", point, tally,
+                recovered, phases);
+        assertThat(tally.rewinds).as("the acknowledged batch the journal never recorded came again: %s", tally)
+                .isEqualTo(1);
+        assertThat(tally.duplicates).as("%s", tally).isPositive();
     }
 
     private Child started(Child child) {
@@ -152,9 +190,10 @@ class KafkaCrashTest {
     }
 
     /** Starts an appender on the journal in this JVM (recovering it), logs the run's marker and stops. */
-    private static long recoverHere(String topic, Path journal, int run) {
+    private static long recoverHere(String topic, Path journal, int run, boolean transactional) {
         LoggerContext context = LockFreeKafkaAppenderTest.newContext();
-        LockFreeKafkaAppender appender = KafkaCrashChild.appender(context, TestBroker.bootstrap(), topic, journal);
+        LockFreeKafkaAppender appender = KafkaCrashChild.appender(context, TestBroker.bootstrap(), topic, journal,
+                transactional);
         appender.start();
         assertThat(appender.isStarted()).as(LockFreeKafkaAppenderTest.statuses(context)).isTrue();
         long recovered = appender.getStatistics().recoveredFrames();
@@ -168,8 +207,10 @@ class KafkaCrashTest {
      * Reads the topic ({@code read_committed}) and checks it against the acknowledgements of each run ({@code null}
      * for a run that logged nothing): every acknowledged event once, each thread's events in order from its first
      * with no gap, beyond the acknowledged ones at most the one the thread was logging, {@code markers} markers.
+     * With transactions off, that holds of the first occurrences, and the repeats are within the bound of
+     * {@code deaths} processes that died ({@link Repeats}).
      */
-    private static Tally check(String topic, List<long[]> acks, int markers) {
+    private static Tally check(String topic, List<long[]> acks, int markers, boolean transactional, int deaths) {
         List<String> values = TestBroker.readCommitted(topic).stream().map(TestBroker::value).toList();
         List<String> events = new ArrayList<>();
         int markersSeen = 0;
@@ -184,15 +225,69 @@ class KafkaCrashTest {
                 events.add(value);
             }
         }
-        Tally tally = new Tally(events, acks, reports);
+        Repeats repeats = new Repeats(events);
+        Tally tally = new Tally(repeats.firstOccurrences, acks, reports, repeats);
         assertThat(tally.unknown).as("events of no thread that logged: %s", tally).isEmpty();
-        assertThat(tally.duplicates).as("duplicates: %s", tally).isZero();
+        if (transactional) {
+            assertThat(tally.duplicates).as("duplicates: %s", tally).isZero();
+        } else {
+            assertThat(repeats.skips).as("a delivery that left out events it had sent before: %s", tally).isZero();
+            assertThat(repeats.rewinds).as("at most one rewind a death (%d): %s", deaths, tally).isLessThanOrEqualTo(
+                    deaths);
+            assertThat(repeats.deepestBytes).as("no rewind deeper than a batch (one journal buffer, %d bytes): %s",
+                    KafkaCrashChild.BUFFER_SIZE, tally).isLessThanOrEqualTo(KafkaCrashChild.BUFFER_SIZE);
+        }
         assertThat(tally.missing).as("acknowledged events missing: %s", tally).isZero();
         assertThat(tally.reordered).as("events out of their thread's order: %s", tally).isZero();
         assertThat(tally.neverAttempted).as("events never logged: %s", tally).isZero();
-        Events.assertExactlyOnceInOrder(events, tally.acknowledgedEvents);
+        Events.assertExactlyOnceInOrder(repeats.firstOccurrences, tally.acknowledgedEvents);
         assertThat(markersSeen).as("the restart's marker once").isEqualTo(markers);
         return tally;
+    }
+
+    /**
+     * How the events of a topic repeat, read against their first occurrences (which, for one journal, are in the
+     * journal's order). A delivery sends the journal's events in order, so each record is the one after the record
+     * before it in that order, except where a delivery starts again from an event sent before (a rewind: after a
+     * death, the next start resends the batch the journal had not recorded, from its start). Counted: rewinds, the
+     * deepest one (the events from where it starts to the furthest event sent before it, and their bytes), and skips
+     * (a record further on than the next: a delivery that left out events; never, in any mode).
+     */
+    static final class Repeats {
+        final List<String> firstOccurrences = new ArrayList<>();
+        final int duplicates;
+        int rewinds;
+        int deepestEvents;
+        long deepestBytes;
+        int skips;
+
+        Repeats(List<String> events) {
+            Map<String, Integer> index = new HashMap<>();
+            List<Long> bytesBefore = new ArrayList<>(); // of the first occurrences before each one
+            long total = 0;
+            int previous = -1;
+            for (String event : events) {
+                Integer at = index.get(event);
+                if (at == null) {
+                    at = firstOccurrences.size();
+                    index.put(event, at);
+                    firstOccurrences.add(event);
+                    bytesBefore.add(total);
+                    total += event.getBytes(StandardCharsets.UTF_8).length;
+                }
+                if (at <= previous) {
+                    rewinds++;
+                    int furthest = firstOccurrences.size() - 1;
+                    long bytes = total - bytesBefore.get(at);
+                    deepestEvents = Math.max(deepestEvents, furthest - at + 1);
+                    deepestBytes = Math.max(deepestBytes, bytes);
+                } else if (at > previous + 1) {
+                    skips++;
+                }
+                previous = at;
+            }
+            duplicates = events.size() - firstOccurrences.size();
+        }
     }
 
     /** What the topic holds against what was acknowledged, counted before any assertion, to be reported. */
@@ -205,11 +300,18 @@ class KafkaCrashTest {
         final long reordered;
         final long neverAttempted;
         final int reports;
+        final int rewinds;
+        final int deepestEvents;
+        final long deepestBytes;
         final List<String> unknown = new ArrayList<>();
         final List<String> acknowledgedEvents = new ArrayList<>();
 
-        Tally(List<String> events, List<long[]> acks, int reports) {
+        /** Of {@code events}, the topic's first occurrences; its repeats counted in {@code repeats}. */
+        Tally(List<String> events, List<long[]> acks, int reports, Repeats repeats) {
             this.reports = reports;
+            this.rewinds = repeats.rewinds;
+            this.deepestEvents = repeats.deepestEvents;
+            this.deepestBytes = repeats.deepestBytes;
             Map<Integer, Long> last = new HashMap<>(); // the last acknowledged number of each thread that logged
             for (int run = 0; run < acks.size(); run++) {
                 long[] runAcks = acks.get(run);
@@ -256,9 +358,9 @@ class KafkaCrashTest {
                 }
             }
             this.acknowledged = acknowledgedEvents.size();
-            this.found = events.size();
+            this.found = events.size() + repeats.duplicates;
             this.beyondAcknowledged = beyond;
-            this.duplicates = duplicateCount;
+            this.duplicates = duplicateCount + repeats.duplicates;
             this.missing = missingCount;
             this.reordered = reorderedCount;
             this.neverAttempted = never;
@@ -269,7 +371,8 @@ class KafkaCrashTest {
             return "acknowledged " + acknowledged + ", found " + found + " (beyond the acknowledged "
                     + beyondAcknowledged + "), duplicates " + duplicates + ", missing " + missing + ", reordered "
                     + reordered + ", never logged " + neverAttempted + ", of no thread " + unknown.size()
-                    + ", recovery reports " + reports;
+                    + ", recovery reports " + reports + ", rewinds " + rewinds + " (deepest " + deepestEvents
+                    + " events, " + deepestBytes + " bytes)";
         }
     }
 
@@ -324,13 +427,14 @@ class KafkaCrashTest {
         }
 
         /** Starts a child; with a {@code crashPoint} ({@code name} or {@code name:n}) it halts there. */
-        static Child start(String topic, Path journal, Path ackFile, int run, String mode, String crashPoint)
-                throws IOException {
+        static Child start(String topic, Path journal, Path ackFile, int run, String mode, String crashPoint,
+                boolean transactional) throws IOException {
             String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
             List<String> command = List.of(java, "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
                     "-Xshare:auto", "-Dlockfreelog.crashPoint=" + (crashPoint == null ? "" : crashPoint), "-cp",
                     System.getProperty("java.class.path"), KafkaCrashChild.class.getName(), TestBroker.bootstrap(),
-                    topic, journal.toString(), ackFile.toString(), Integer.toString(run), mode);
+                    topic, journal.toString(), ackFile.toString(), Integer.toString(run), mode,
+                    Boolean.toString(transactional));
             ProcessBuilder builder = new ProcessBuilder(command);
             builder.redirectErrorStream(true);
             return new Child(builder.start());

@@ -13,9 +13,14 @@ import java.util.List;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.slf4j.MDC;
 
-/** The appender against a real broker: every event in the topic exactly once, in each thread's order. */
+/**
+ * The appender against a real broker: every event in the topic exactly once, in each thread's order; with
+ * transactions off too, when nothing fails.
+ */
 class LockFreeKafkaAppenderTest {
 
     static final int THREADS = 4;
@@ -23,11 +28,20 @@ class LockFreeKafkaAppenderTest {
     @TempDir
     Path dir;
 
-    @Test
-    void fourThreadsEveryEventExactlyOnceInEachThreadsOrder() throws Exception {
+    /**
+     * Transactions off promises at least once; with no failure, no crash, each batch goes out once, so the check is
+     * the same: each event once, in each thread's order (and no position topic, no transaction).
+     */
+    @ParameterizedTest(name = "transactional={0}")
+    @ValueSource(booleans = {true, false})
+    void fourThreadsEveryEventExactlyOnceInEachThreadsOrder(boolean transactional) throws Exception {
         String topic = TestBroker.newTopic("burst");
         LoggerContext context = newContext();
         LockFreeKafkaAppender appender = appender(context, topic, dir.resolve("burst.journal"));
+        if (!transactional) {
+            appender.setTransactionalIdPrefix(null);
+            appender.setTransactional(false);
+        }
         appender.setKey("thread");
         appender.setHeaders("level,logger");
         appender.start();
@@ -69,6 +83,75 @@ class LockFreeKafkaAppenderTest {
         assertThat(appender.getStatistics().eventsWritten()).isEqualTo(THREADS * events);
         assertThat(appender.getStatistics().dropped()).isZero();
         assertThat(appender.getKafkaCounters().eventsDelivered()).isEqualTo(THREADS * events);
+        if (transactional) {
+            assertThat(appender.getKafkaCounters().transactionsCommitted()).isPositive();
+        } else {
+            assertThat(appender.getKafkaCounters().transactionsCommitted()).isZero();
+            assertThat(appender.getKafkaCounters().transactionsAborted()).isZero();
+            assertThat(TestBroker.topics()).as("no position topic").doesNotContain(topic + ".positions")
+                    .contains(topic);
+        }
+        assertThat(warnings(context)).as("no WARN or ERROR").isEmpty();
+    }
+
+    /**
+     * Transactions off with a position topic and a transactional id prefix set: one WARN names both as unused, and
+     * the appender runs (at least once) without them: the position topic is not created.
+     */
+    @Test
+    void transactionsOffWithTransactionalSettingsWarnsThatTheyAreUnused() throws Exception {
+        String topic = TestBroker.newTopic("off");
+        LoggerContext context = newContext();
+        LockFreeKafkaAppender appender = appender(context, topic, dir.resolve("off.journal"));
+        appender.setTransactional(false);
+        appender.setPositionTopic(topic + ".mine");
+        appender.setTransactionalIdPrefix("mine");
+        appender.start();
+        assertThat(appender.isStarted()).as(statuses(context)).isTrue();
+        logger(context, appender).info("one");
+        appender.stop();
+
+        assertThat(TestBroker.readCommitted(topic)).extracting(TestBroker::value).containsExactly("one");
+        List<String> warnings = warnings(context);
+        assertThat(warnings).hasSize(1);
+        assertThat(warnings.get(0)).contains("positionTopic=" + topic + ".mine").contains("transactionalIdPrefix=mine")
+                .contains("not used").contains("transactional=false").contains("\"KAFKA\"");
+        assertThat(TestBroker.topics()).doesNotContain(topic + ".mine", topic + ".positions");
+    }
+
+    /**
+     * An event larger than the producer's max.request.size is left out, counted and named in an ERROR; the events
+     * around it (in its batch or not) go once, in order: the transaction is sent again without it, or, with
+     * transactions off, the others of the batch are written already and nothing is sent again.
+     */
+    @ParameterizedTest(name = "transactional={0}")
+    @ValueSource(booleans = {true, false})
+    void anEventTooLargeIsLeftOutAndCountedAndTheOthersGoOnceInOrder(boolean transactional) throws Exception {
+        String topic = TestBroker.newTopic("large");
+        LoggerContext context = newContext();
+        LockFreeKafkaAppender appender = appender(context, topic, dir.resolve("large.journal"));
+        appender.addProducerConfig("max.request.size=10000");
+        if (!transactional) {
+            appender.setTransactionalIdPrefix(null);
+            appender.setTransactional(false);
+        }
+        appender.start();
+        assertThat(appender.isStarted()).as(statuses(context)).isTrue();
+        Logger logger = logger(context, appender);
+        List<String> expected = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            if (i == 10) {
+                logger.info("large " + "x".repeat(20_000));
+            }
+            logger.info("small " + i);
+            expected.add("small " + i);
+        }
+        appender.stop();
+
+        assertThat(TestBroker.readCommitted(topic)).extracting(TestBroker::value).containsExactlyElementsOf(expected);
+        assertThat(appender.getKafkaCounters().tooLarge()).isEqualTo(1);
+        assertThat(appender.getKafkaCounters().eventsDelivered()).isEqualTo(expected.size());
+        assertThat(warnings(context)).singleElement().asString().contains("too large").contains("max.request.size");
     }
 
     @Test
@@ -148,6 +231,12 @@ class LockFreeKafkaAppenderTest {
         logger.setAdditive(false);
         logger.addAppender(appender);
         return logger;
+    }
+
+    /** The messages of the WARN and ERROR statuses of {@code context}. */
+    static List<String> warnings(LoggerContext context) {
+        return context.getStatusManager().getCopyOfStatusList().stream().filter(s -> s.getLevel() >= Status.WARN)
+                .map(Status::getMessage).toList();
     }
 
     static String statuses(LoggerContext context) {

@@ -5,7 +5,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.UUID;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -62,6 +66,13 @@ final class TestBroker {
             }
         }
         return records;
+    }
+
+    /** The names of the broker's topics. */
+    static Set<String> topics() throws Exception {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap()))) {
+            return admin.listTopics().names().get(30, TimeUnit.SECONDS);
+        }
     }
 
     static String value(ConsumerRecord<byte[], byte[]> record) {

@@ -242,6 +242,9 @@ public class LockFreeLogProperties {
         /** Prefix of the transactional ids, one per journal slot: the same across restarts of an instance, distinct between instances. When unset, "lockfreelog-<host name>-LOCKFREE_KAFKA". */
         private String transactionalIdPrefix;
 
+        /** Whether each batch is a Kafka transaction that also commits the journal's position: exactly once for read_committed consumers. false: an idempotent producer only, at least once, no position topic. */
+        private boolean transactional = true;
+
         /** Each record's key: none, thread, constant:<value> or mdc:<name>. When unset, none. */
         private String key;
 
@@ -290,6 +293,14 @@ public class LockFreeLogProperties {
 
         public void setTransactionalIdPrefix(String transactionalIdPrefix) {
             this.transactionalIdPrefix = transactionalIdPrefix;
+        }
+
+        public boolean isTransactional() {
+            return transactional;
+        }
+
+        public void setTransactional(boolean transactional) {
+            this.transactional = transactional;
         }
 
         public String getKey() {

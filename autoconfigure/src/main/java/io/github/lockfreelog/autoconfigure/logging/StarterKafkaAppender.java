@@ -44,7 +44,8 @@ final class StarterKafkaAppender {
     static String identity(LoggerContext context, StarterProperties starter, ConfigurableEnvironment environment) {
         LockFreeLogProperties.Kafka properties = starter.properties().getKafka();
         return String.join("|", String.valueOf(properties.getTopic()), String.valueOf(properties.getPositionTopic()),
-                String.valueOf(properties.getTransactionalIdPrefix()), String.valueOf(properties.getKey()),
+                String.valueOf(properties.getTransactionalIdPrefix()), String.valueOf(properties.isTransactional()),
+                String.valueOf(properties.getKey()),
                 String.valueOf(properties.getHeaders()), format(context, properties),
                 new TreeMap<>(KafkaConnection.producerConfigs(environment, properties.getProducer())).toString(),
                 AppenderSettings.engineIdentity(properties), String.valueOf(application(environment)));
@@ -71,6 +72,7 @@ final class StarterKafkaAppender {
         created.setTopic(properties.getTopic().trim());
         created.setPositionTopic(properties.getPositionTopic());
         created.setTransactionalIdPrefix(properties.getTransactionalIdPrefix());
+        created.setTransactional(properties.isTransactional());
         if (properties.getKey() != null) {
             created.setKey(properties.getKey());
         }

@@ -47,6 +47,7 @@ class ConfigurationMetadataTests {
             entry("lockfreelog.console.backpressure", "BLOCK"),
             entry("lockfreelog.console.max-block-time", "1s"),
             entry("lockfreelog.console.flush-interval", "200ms"),
+            entry("lockfreelog.kafka.transactional", "true"),
             entry("lockfreelog.kafka.buffer-size", "8MB"),
             entry("lockfreelog.kafka.buffer-count", "3"),
             entry("lockfreelog.kafka.backpressure", "BLOCK"),
@@ -130,6 +131,8 @@ class ConfigurationMetadataTests {
         assertSameDefaults(metadata, "lockfreelog.file.", new LockFreeFileAppender());
         assertSameDefaults(metadata, "lockfreelog.console.", new LockFreeConsoleAppender());
         assertSameDefaults(metadata, "lockfreelog.kafka.", new LockFreeKafkaAppender());
+        assertThat(value(metadata, "lockfreelog.kafka.transactional")).isEqualTo(new LockFreeKafkaAppender()
+                .isTransactional());
         assertThat(value(metadata, "lockfreelog.file.name")).isNull();
         assertThat(new LockFreeFileAppender().getFile()).isNull();
     }
