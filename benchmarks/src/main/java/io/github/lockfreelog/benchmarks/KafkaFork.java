@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -25,22 +26,21 @@ import org.HdrHistogram.Histogram;
  * {@link KafkaRunner}. Its figures go to a result file of {@code key=value} lines; the runner counts the records in
  * the topics afterwards (a file reference counts its own file here).
  *
- * <p>A {@code throughput} fork runs three trials of the peer, each a fresh start of the framework on a topic of
- * its own, stopped (and so flushed) at its end:
+ * <p>A {@code throughput} fork runs two trials of the peer, each a fresh start of the framework on a topic of its
+ * own, stopped (and so flushed) at its end, every stop given {@value #STOP_SECONDS} s:
  * <ol>
- *   <li>warm-up: the callers log back to back for {@code warmupMillis} (topic {@code warmupTopic}, not counted);</li>
- *   <li>paced: the callers log bursts of {@value #BURST} calls, the bursts due at {@code rate} calls per second
- *       all callers together, for {@code pacedMillis}, each reading its own CPU time around each burst (topic
- *       {@code pacedTopic}): the caller's CPU per call while the peer keeps up, which the file appender's is
- *       compared with;</li>
- *   <li>measured: the callers log back to back for {@code measureMillis} (topic {@code topic}); the window runs from
+ *   <li>paced (topic {@code pacedTopic}): the callers log bursts of {@value #BURST} calls, the bursts due at
+ *       {@code rate} calls per second all callers together, for {@code warmupMillis} (the warm-up: the JIT compiles
+ *       the paths) and then {@code pacedMillis}, each caller reading its own CPU time around each burst of the
+ *       latter: the caller's CPU per call while the peer keeps up, which the file appender's is compared with;</li>
+ *   <li>measured (topic {@code topic}): the callers log back to back for {@code measureMillis}; the window runs from
  *       the first call until the framework's stop returned, so that the records still buffered at the end are
  *       delivered within it: process CPU time, the broker's CPU time, and the callers' CPU time over their loop.</li>
  * </ol>
  *
- * <p>A {@code latency} fork runs {@link PacedLoop} from each caller at {@code rate} events per second together
- * (warm-up, measured window, grace), as the latency mode does, and appends the callers' histogram to the run's
- * HdrHistogram log.
+ * <p>A {@code latency} fork makes one call (so that a producer made at the first call is not timed), then runs
+ * {@link PacedLoop} from each caller at {@code rate} events per second together (warm-up, measured window, grace),
+ * as the latency mode does, and appends the callers' histogram to the run's HdrHistogram log.
  */
 public final class KafkaFork {
 
@@ -49,6 +49,8 @@ public final class KafkaFork {
     static final String PRODUCER_PREFIX = PREFIX + "producer.";
     /** Calls per burst in the paced trial. */
     static final int BURST = 1_000;
+    /** Seconds every peer's stop may take (lockfreelog's default stopTimeout); then the fork goes on without it. */
+    static final int STOP_SECONDS = 10;
     /** Calls between two readings of the clock in a back-to-back loop (as the cost mode's). */
     static final int CALLS_PER_CLOCK_READ = 128;
 
@@ -90,37 +92,32 @@ public final class KafkaFork {
         long rate = Long.parseLong(required("rate"));
         long brokerPid = Long.getLong(PREFIX + "brokerPid", -1);
 
-        Sink warmup = open(required("warmupTopic"), "warmup");
-        long warmupCalls = sum(runCallers(i -> backToBack(warmup, System.nanoTime() + millis(warmupMillis))), 0);
-        warmup.stop();
-        finishFile(warmup, "warmup", warmupCalls);
-
         Sink paced = open(required("pacedTopic"), "paced");
         long origin = System.nanoTime() + millis(100);
-        List<long[]> bursts = runCallers(i -> bursts(paced, origin, rate, i, origin + millis(pacedMillis)));
-        paced.stop();
-        result.put("pacedDetails", paced.details());
+        long measureFrom = origin + millis(warmupMillis);
+        List<long[]> bursts = runCallers(i -> bursts(paced, origin, rate, i, measureFrom, measureFrom + millis(pacedMillis)));
+        String pacedStop = stopWithin(paced);
+        result.put("pacedDetails", join(paced.details(), pacedStop));
+        result.put("pacedMade", Long.toString(sum(bursts, 2)));
         result.put("pacedCalls", Long.toString(sum(bursts, 0)));
         result.put("pacedCallerCpuNanos", Long.toString(sum(bursts, 1)));
-        finishFile(paced, "paced", sum(bursts, 0));
+        finishFile(paced, "paced", sum(bursts, 2));
 
         Sink measured = open(required("topic"), "measured");
-        long[] window = new long[5];
+        long[] window = new long[3];
         CyclicBarrier start = new CyclicBarrier(threads, () -> {
             window[0] = System.nanoTime();
             window[1] = Meters.processCpuNanos();
             window[2] = brokerCpuNanos(brokerPid);
         });
-        long deadline = measureMillis; // from the barrier
         List<long[]> loops = runCallers(i -> {
             await(start);
-            long until = window[0] + millis(deadline);
             long cpu = Meters.currentThreadCpuNanos();
-            long calls = loop(measured, until);
+            long calls = loop(measured, window[0] + millis(measureMillis));
             return new long[] {calls, Meters.currentThreadCpuNanos() - cpu, System.nanoTime()};
         });
         long callersEnd = loops.stream().mapToLong(l -> l[2]).max().orElse(window[0]);
-        measured.stop();
+        String measuredStop = stopWithin(measured);
         long end = System.nanoTime();
         long processCpu = Meters.processCpuNanos() - window[1];
         long brokerCpu = window[2] < 0 ? -1 : brokerCpuNanos(brokerPid) - window[2];
@@ -131,7 +128,34 @@ public final class KafkaFork {
         result.put("processCpuNanos", Long.toString(processCpu));
         result.put("brokerCpuNanos", Long.toString(brokerCpu < 0 ? -1 : brokerCpu));
         finishFile(measured, "measured", sum(loops, 0));
-        result.put("details", measured.details());
+        result.put("details", join(measured.details(), measuredStop));
+    }
+
+    /**
+     * Stops the peer (which flushes what it accepted), waiting at most {@value #STOP_SECONDS} s, lockfreelog's
+     * default {@code stopTimeout}, for every peer alike; returns a note when the stop was still running then (it goes
+     * on meanwhile; what it has not delivered when the fork exits is not in the topic).
+     */
+    private static String stopWithin(Sink sink) throws InterruptedException {
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        Thread stop = new Thread(() -> {
+            try {
+                sink.stop();
+            } catch (Throwable t) {
+                failure.set(t);
+            }
+        }, "peer-stop");
+        stop.setDaemon(true);
+        stop.start();
+        stop.join(TimeUnit.SECONDS.toMillis(STOP_SECONDS) + 500);
+        if (stop.isAlive()) {
+            return "stop=\"still running after " + STOP_SECONDS + " s\"";
+        }
+        return failure.get() == null ? "" : "stop=\"failed: " + failure.get().toString().replace('"', '\'') + "\"";
+    }
+
+    private static String join(String a, String b) {
+        return a.isEmpty() ? b : b.isEmpty() ? a : a + " " + b;
     }
 
     private void latency() throws Exception {
@@ -140,10 +164,14 @@ public final class KafkaFork {
         long measureMillis = Long.parseLong(required("measureMillis"));
         long graceMillis = Long.parseLong(required("graceMillis"));
         Sink sink = open(required("topic"), "latency");
+        // One call before the schedule, counted as made: a producer made at the first call (logback-kafka-appender)
+        // and the first fetch of the topic's metadata (every Kafka peer) fall outside the schedule.
+        sink.log(message);
         long origin = System.nanoTime() + LatencyBenchmark.START_DELAY_NANOS;
         Set<String> names = IntStream.range(0, threads).mapToObj(Workload::threadName).collect(Collectors.toSet());
         AtomicReference<Disturbances> disturbances = new AtomicReference<>(new Disturbances(-1, -1, -1));
         long[] windowStartMillis = new long[1];
+        CountDownLatch sampled = new CountDownLatch(1); // the callers live until then: the sampler reads their threads
         Thread sampler = new Thread(() -> {
             try {
                 long from = origin + millis(warmupMillis);
@@ -154,6 +182,8 @@ public final class KafkaFork {
                 disturbances.set(Disturbances.sample(names).since(atStart));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
+            } finally {
+                sampled.countDown();
             }
         }, "disturbance-sampler");
         sampler.setDaemon(true);
@@ -166,13 +196,18 @@ public final class KafkaFork {
         List<long[]> outcomes = runCallers(i -> {
             PacedLoop.Outcome o = PacedLoop.realTime().run(new PacedLoop.Schedule(origin, rate, threads, i,
                     millis(warmupMillis), millis(measureMillis), millis(graceMillis)), call, histograms.get(i));
+            try {
+                sampled.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
             return new long[] {o.made(), o.recorded(), o.missed()};
         });
         sampler.join();
-        sink.stop();
+        String stopped = stopWithin(sink);
         Histogram all = PacedLoop.newHistogram();
         histograms.forEach(all::add);
-        long made = sum(outcomes, 0);
+        long made = sum(outcomes, 0) + 1; // and the priming call
         finishFile(sink, "latency", made);
         String tag = required("tag");
         LatencyResults.appendHistogram(Paths.get(required("histograms")), tag, all, windowStartMillis[0],
@@ -187,7 +222,7 @@ public final class KafkaFork {
         result.put("callerPreemptions", Long.toString(d.callerPreemptions()));
         result.put("callerWaitMicros", Long.toString(d.callerWaitMicros()));
         result.put("tag", tag);
-        result.put("details", sink.details());
+        result.put("details", join(sink.details(), stopped));
         System.out.println("[latency] peer=" + peer.id() + " rate=" + rate + " threads=" + threads + " nanos "
                 + LatencyPoint.Percentiles.LABELS + "=" + LatencyPoint.Percentiles.of(all).values()
                 + (sum(outcomes, 2) > 0 ? " BEHIND: calls never made" : "") + " gc/steal: " + d.text());
@@ -246,10 +281,6 @@ public final class KafkaFork {
         }
     }
 
-    private long[] backToBack(Sink sink, long until) {
-        return new long[] {loop(sink, until)};
-    }
-
     /** Logs back to back until {@code until} (System.nanoTime), reading the clock every {@value #CALLS_PER_CLOCK_READ} calls. */
     private long loop(Sink sink, long until) {
         String line = message;
@@ -266,12 +297,14 @@ public final class KafkaFork {
     /**
      * Caller {@code index}'s bursts: burst {@code k} due at {@code origin + (k * threads + index) * BURST / rate}; the
      * caller parks until it is due (a caller that is late starts at once), then makes the burst's calls, reading its
-     * own CPU time before and after; it stops at {@code until}, inside a burst too. Returns {calls, CPU nanos}.
+     * own CPU time before and after; it stops at {@code until}, inside a burst too. Bursts due before
+     * {@code measureFrom} are the warm-up. Returns {measured calls, their CPU nanos, all calls}.
      */
-    private long[] bursts(Sink sink, long origin, long rate, int index, long until) {
+    private long[] bursts(Sink sink, long origin, long rate, int index, long measureFrom, long until) {
         String line = message;
         long calls = 0;
         long cpu = 0;
+        long all = 0;
         for (long k = 0; ; k++) {
             long due = origin + (k * threads + index) * BURST * 1_000_000_000L / rate;
             if (due - until >= 0) {
@@ -289,13 +322,17 @@ public final class KafkaFork {
                 }
                 late = System.nanoTime() - until >= 0;
             }
-            cpu += Meters.currentThreadCpuNanos() - before;
-            calls += made;
+            long spent = Meters.currentThreadCpuNanos() - before;
+            all += made;
+            if (due - measureFrom >= 0) {
+                cpu += spent;
+                calls += made;
+            }
             if (late) {
                 break;
             }
         }
-        return new long[] {calls, cpu};
+        return new long[] {calls, cpu, all};
     }
 
     /** utime + stime of the broker's process, from {@code /proc/PID/stat}; -1 where that cannot be read. */

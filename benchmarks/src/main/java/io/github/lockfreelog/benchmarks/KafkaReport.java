@@ -48,8 +48,9 @@ final class KafkaReport {
     /** The heading and explanation above the latency tables of a kafka run. */
     static String latencyHeading() {
         return "### Kafka: the caller's latency at a paced rate\n\nAs the latency mode measures it (PacedLoop: from each"
-                + " call's scheduled time to its return). \"lines written\" is the records in the peer's topic (the file"
-                + " reference: lines in its file), warm-up included.\n\n";
+                + " call's scheduled time to its return), after one call that is not timed. \"lines written\" is the"
+                + " records in the peer's topic (the file reference: lines in its file), warm-up included; LOST there"
+                + " means not in the topic when the fork ended, as NOT DELIVERED above.\n\n";
     }
 
     String deliveredTable() {
@@ -57,10 +58,13 @@ final class KafkaReport {
         KafkaResult first = results.get(0);
         StringBuilder out = new StringBuilder(String.format(Locale.ROOT, "### Kafka: delivered records per second%n%n"
                 + "Records in the peer's topic (read_committed) per second, from the first call of %s s back to back until"
-                + " the peer's stop returned (what it still held delivered by then); higher is better. %d-byte lines, a"
-                + " fresh topic of 1 partition per fork, %s%s.%n%n", seconds(first.measureMillis()),
+                + " the peer's stop returned (what it still held delivered by then; every stop is given %d s); higher is"
+                + " better. %d-byte lines, a fresh topic of 1 partition per fork, %s%s. NOT DELIVERED: calls whose record"
+                + " was not in the topic when the fork ended (dropped, or still buffered when the stop's %d s ran out;"
+                + " lockfreelog-kafka keeps those in its journal for its next start, and its details in the run's output say"
+                + " so).%n%n", seconds(first.measureMillis()), KafkaFork.STOP_SECONDS,
                 Workload.DEFAULT_LINE_SIZE, "each peer's producer defaults (acks=all with kafka-clients 4)",
-                rounds() > 1 ? ", the median of " + rounds() + " rounds" : ""));
+                rounds() > 1 ? ", the median of " + rounds() + " rounds" : "", KafkaFork.STOP_SECONDS));
         out.append("| peer |");
         threads.forEach(t -> out.append(' ').append(Format.threads(t)).append(" |"));
         out.append("\n| --- |").append(" ---: |".repeat(threads.size())).append('\n');
@@ -82,7 +86,8 @@ final class KafkaReport {
                 + " the first call to the return of the peer's stop. CPU per record: the logging JVM's whole CPU time over"
                 + " that span per delivered record; the broker's likewise. Caller CPU per call: the calling threads' own"
                 + " CPU time per call, back to back, and paced (bursts of %d calls at %s calls/s all callers together,"
-                + " %s s, after %s s of warm-up), the paced trial's records / calls beside it.%n%n", KafkaFork.BURST,
+                + " %s s measured after %s s of warm-up), the paced trial's records / calls (warm-up included) beside"
+                + " it.%n%n", KafkaFork.BURST,
                 Format.rate(any.pacedRate()), seconds(any.pacedMillis()), seconds(any.warmupMillis())));
         out.append("| peer | calls | records in the topic | accepted/s | delivered/s | until delivered | CPU per record,"
                 + " ns | broker CPU per record, ns | caller CPU per call, ns, back to back | caller CPU per call, ns, paced"
@@ -177,21 +182,27 @@ final class KafkaReport {
 
     private static String lossNote(KafkaResult r) {
         if (r.lines().losing()) {
-            return String.format(Locale.ROOT, " (LOST %s %%)", Format.fixed(r.lines().lostPercent(), 1));
+            return " (NOT DELIVERED " + Format.si(r.lines().lost()) + ", " + percent(r.lines()) + " %)";
         }
         return r.extra() > 0 ? " (" + Format.si(r.extra()) + " EXTRA)" : "";
     }
 
-    /** "all 150k", "LOST 3.0 % (4.5k of 150k)", "150k (12 EXTRA)". */
+    /** "all 150k", "NOT DELIVERED 3.0 % (4.5k of 150k)", "150k (12 EXTRA)". */
     static String checkText(LineCheck check) {
         if (check.losing()) {
-            return String.format(Locale.ROOT, "LOST %s %% (%s of %s)", Format.fixed(check.lostPercent(), 1),
-                    Format.si(check.lost()), Format.si(check.accepted()));
+            return String.format(Locale.ROOT, "NOT DELIVERED %s %% (%s of %s)", percent(check), Format.si(check.lost()),
+                    Format.si(check.accepted()));
         }
         if (check.written() > check.accepted()) {
             return Format.si(check.written()) + " (" + Format.si(check.written() - check.accepted()) + " EXTRA)";
         }
         return "all " + Format.si(check.written());
+    }
+
+    /** The share lost, one decimal, but "<0.1" rather than "0.0" for a peer that lost some. */
+    static String percent(LineCheck check) {
+        double percent = check.lostPercent();
+        return percent < 0.05 ? "<0.1" : Format.fixed(percent, 1);
     }
 
     private static String seconds(long millis) {

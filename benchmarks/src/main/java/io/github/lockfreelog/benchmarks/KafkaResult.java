@@ -9,9 +9,10 @@ import java.util.List;
  * row of the run's {@code kafka-STAMP.tsv}.
  *
  * @param pacedRate calls per second of the paced trial, all callers together
- * @param pacedCalls calls made in the paced trial (bursts of {@value KafkaFork#BURST})
- * @param pacedCallerCpuNanos the callers' CPU time over their bursts, summed
- * @param paced the paced trial's check: its calls against the records in its topic (the file reference: lines in its file)
+ * @param pacedCalls calls made in the paced trial's measured part (bursts of {@value KafkaFork#BURST})
+ * @param pacedCallerCpuNanos the callers' CPU time over those bursts, summed
+ * @param paced the paced trial's check: all its calls (warm-up included) against the records in its topic (the file
+ *        reference: lines in its file)
  * @param pacedDetails what the peer said of itself after the paced trial (lockfreelog: {@code waits}, the times a
  *        caller waited for room in the journal)
  * @param calls calls made in the measured trial, back to back

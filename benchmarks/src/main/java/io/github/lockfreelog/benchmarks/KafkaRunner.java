@@ -41,8 +41,8 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  */
 final class KafkaRunner {
 
-    /** Seconds a fork may take beyond its own time before it is killed (a Log4j2 stop alone may wait 60). */
-    static final int FORK_TIMEOUT_MARGIN_SECONDS = 180;
+    /** Seconds a fork may take beyond its own time before it is killed (each stop may take 10). */
+    static final int FORK_TIMEOUT_MARGIN_SECONDS = 120;
     /** Seconds the broker may take to start. */
     static final int BROKER_START_SECONDS = 120;
 
@@ -152,9 +152,8 @@ final class KafkaRunner {
 
     private KafkaResult throughputFork(Admin admin, Broker broker, Path base, Plan.Kafka plan, KafkaPeer peer, int threads,
             int round, String topic, Arguments arguments) throws IOException, InterruptedException {
-        String warmupTopic = topic + "-warmup";
         String pacedTopic = topic + "-paced";
-        List<String> topics = List.of(warmupTopic, pacedTopic, topic);
+        List<String> topics = List.of(pacedTopic, topic);
         if (peer.isKafka()) {
             createTopics(admin, topics);
         }
@@ -162,7 +161,6 @@ final class KafkaRunner {
         Map<String, String> settings = new HashMap<>();
         settings.put("kind", "throughput");
         settings.put("topic", topic);
-        settings.put("warmupTopic", warmupTopic);
         settings.put("pacedTopic", pacedTopic);
         settings.put("warmupMillis", Long.toString(plan.warmupSeconds() * 1000L));
         settings.put("pacedMillis", Long.toString(plan.pacedSeconds() * 1000L));
@@ -173,7 +171,7 @@ final class KafkaRunner {
         try {
             long pacedCalls = Long.parseLong(r.get("pacedCalls"));
             long calls = Long.parseLong(r.get("calls"));
-            LineCheck paced = check(admin, broker, peer, pacedTopic, pacedCalls, r, "paced");
+            LineCheck paced = check(admin, broker, peer, pacedTopic, Long.parseLong(r.get("pacedMade")), r, "paced");
             LineCheck lines = check(admin, broker, peer, topic, calls, r, "measured");
             KafkaResult result = new KafkaResult(peer.id(), threads, round, plan.warmupSeconds() * 1000L,
                     plan.pacedSeconds() * 1000L, plan.measureSeconds() * 1000L, rate, pacedCalls,
@@ -187,7 +185,7 @@ final class KafkaRunner {
                     lines.losing() ? " LOST=" + lines.lost() : result.extra() > 0 ? " EXTRA=" + result.extra() : "",
                     Format.si(result.deliveredPerSecond()), Format.fixed(result.deliveryNanos() / 1e9, 2),
                     Format.nanos(result.processNanosPerRecord()), Format.nanos(result.callerNanosPerCall()),
-                    Format.nanos(result.pacedCallerNanosPerCall()), pacedCalls, paced.written(), pacedCalls);
+                    Format.nanos(result.pacedCallerNanosPerCall()), pacedCalls, paced.written(), paced.accepted());
             return result;
         } finally {
             if (peer.isKafka()) {

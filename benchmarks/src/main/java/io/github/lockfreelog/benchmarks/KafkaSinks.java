@@ -257,7 +257,7 @@ final class KafkaSinks {
 
         @Override
         public void stop() {
-            stoppedInTime = Configurator.shutdown(context, 60, TimeUnit.SECONDS);
+            stoppedInTime = Configurator.shutdown(context, KafkaFork.STOP_SECONDS, TimeUnit.SECONDS);
         }
 
         @Override
@@ -267,7 +267,7 @@ final class KafkaSinks {
 
         @Override
         public String details() {
-            return stoppedInTime ? "" : "stop=\"Log4j2 did not stop within 60 s\"";
+            return stoppedInTime ? "" : "stop=\"Log4j2 did not stop within " + KafkaFork.STOP_SECONDS + " s\"";
         }
     }
 }

@@ -101,17 +101,17 @@ record Plan(List<Phase> jmh, Latency latency) {
                 orElse(arguments.forks, 1));
     }
 
-    /** Seconds a kafka throughput fork takes beyond its own time: JVM start, three starts and stops of the peer, counting. */
-    static final int KAFKA_FORK_OVERHEAD_SECONDS = 9;
+    /** Seconds a kafka throughput fork takes beyond its own time: JVM start, two starts and stops of the peer, counting. */
+    static final int KAFKA_FORK_OVERHEAD_SECONDS = 8;
     /** Seconds a kafka latency fork takes beyond its schedule. */
     static final int KAFKA_LATENCY_OVERHEAD_SECONDS = 5;
     /** The kafka mode's paced rate: the latency points' and the paced trial's, all callers together. */
     static final long KAFKA_RATE = 50_000;
 
     /**
-     * The kafka mode ({@link KafkaRunner}): per round, thread count and peer a throughput fork (warm-up, paced at
-     * {@code rates.get(0)} in bursts, measured back to back); then per rate, latency thread count, round and peer a
-     * latency fork. {@code quick} is {@code kafka-quick}'s shorter plan.
+     * The kafka mode ({@link KafkaRunner}): per round, thread count and peer a throughput fork (paced at
+     * {@code rates.get(0)} in bursts, warm-up then measured; then back to back, measured); then per rate, latency
+     * thread count, round and peer a latency fork.
      */
     record Kafka(List<Integer> threads, int warmupSeconds, int pacedSeconds, int measureSeconds, List<Long> rates,
             List<Integer> latencyThreads, int latencyWarmupSeconds, int latencyMeasureSeconds, int graceSeconds,
@@ -133,9 +133,9 @@ record Plan(List<Phase> jmh, Latency latency) {
     }
 
     /**
-     * {@code kafka}: 1, 2 and 4 threads, 2 s warm-up, 3 s paced at 50k/s, 5 s measured; latency at 50k events/s from
-     * 1 and 4 threads, 2 s warm-up and 5 s measured. {@code kafka-quick}: 1 s, 2 s and 3 s; latency from 1 thread,
-     * 1 s and 3 s. {@code --threads} sets the thread counts of both parts, {@code --warmup} and {@code --measure}
+     * {@code kafka}: 1, 2 and 4 threads, 2 s of warm-up and 3 s measured paced at 50k/s, 5 s measured back to back;
+     * latency at 50k events/s from 1 and 4 threads, 2 s warm-up and 5 s measured. {@code kafka-quick}: 1 s, 2 s and
+     * 3 s; latency from 1 thread, 1 s and 3 s. {@code --threads} sets the thread counts of both parts, {@code --warmup} and {@code --measure}
      * the seconds of both.
      */
     static Kafka kafka(Arguments arguments, boolean quick) {
