@@ -51,8 +51,11 @@ public final class KafkaFork {
     static final int BURST = 1_000;
     /** Seconds every peer's stop may take (lockfreelog's default stopTimeout); then the fork goes on without it. */
     static final int STOP_SECONDS = 10;
-    /** Calls between two readings of the clock in a back-to-back loop (as the cost mode's). */
-    static final int CALLS_PER_CLOCK_READ = 128;
+    /**
+     * Calls between two readings of the clock in a back-to-back loop: fewer than the cost mode's 128, as a blocking
+     * peer's call may take milliseconds (about 1.5 ns more per call for every peer).
+     */
+    static final int CALLS_PER_CLOCK_READ = 16;
 
     private final KafkaPeer peer;
     private final int threads;
@@ -296,15 +299,18 @@ public final class KafkaFork {
 
     /**
      * Caller {@code index}'s bursts: burst {@code k} due at {@code origin + (k * threads + index) * BURST / rate}; the
-     * caller parks until it is due (a caller that is late starts at once), then makes the burst's calls, reading its
-     * own CPU time before and after; it stops at {@code until}, inside a burst too. Bursts due before
-     * {@code measureFrom} are the warm-up. Returns {measured calls, their CPU nanos, all calls}.
+     * caller parks until it is due (a caller that is late starts at once), then makes the burst's calls, reading the
+     * clock every {@value #CALLS_PER_CLOCK_READ} calls and its own CPU time at the burst's start and end. Calls
+     * made before {@code measureFrom} are the warm-up: a burst that crosses it reads the CPU time there too, and only
+     * its later part is measured (a blocking peer may spend the whole warm-up in its first burst). It stops at
+     * {@code until}, inside a burst too. Returns {measured calls, their CPU nanos, all calls}.
      */
     private long[] bursts(Sink sink, long origin, long rate, int index, long measureFrom, long until) {
         String line = message;
         long calls = 0;
         long cpu = 0;
         long all = 0;
+        boolean measuring = false;
         for (long k = 0; ; k++) {
             long due = origin + (k * threads + index) * BURST * 1_000_000_000L / rate;
             if (due - until >= 0) {
@@ -313,22 +319,29 @@ public final class KafkaFork {
             for (long left; (left = due - System.nanoTime()) > 0; ) {
                 LockSupport.parkNanos(left);
             }
+            long now = System.nanoTime();
+            measuring = measuring || now - measureFrom >= 0;
             long before = Meters.currentThreadCpuNanos();
             int made = 0;
-            boolean late = false;
-            while (made < BURST && !late) {
+            int warmupCalls = 0; // this burst's calls before measureFrom
+            while (made < BURST && now - until < 0) {
                 for (int i = 0; i < CALLS_PER_CLOCK_READ && made < BURST; i++, made++) {
                     sink.log(line);
                 }
-                late = System.nanoTime() - until >= 0;
+                now = System.nanoTime();
+                if (!measuring && now - measureFrom >= 0) { // the warm-up ends inside this burst
+                    measuring = true;
+                    warmupCalls = made;
+                    before = Meters.currentThreadCpuNanos();
+                }
             }
             long spent = Meters.currentThreadCpuNanos() - before;
             all += made;
-            if (due - measureFrom >= 0) {
+            if (measuring) {
                 cpu += spent;
-                calls += made;
+                calls += made - warmupCalls;
             }
-            if (late) {
+            if (now - until >= 0) {
                 break;
             }
         }

@@ -121,6 +121,7 @@ final class KafkaSinks {
     static LoggerContext resetLogback(Level rootLevel) {
         LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
         context.reset();
+        context.getStatusManager().clear(); // a trial's warnings are its own, not those of the trial before it
         if (!context.isStarted()) {
             context.start();
         }

@@ -102,9 +102,9 @@ record Plan(List<Phase> jmh, Latency latency) {
     }
 
     /** Seconds a kafka throughput fork takes beyond its own time: JVM start, two starts and stops of the peer, counting. */
-    static final int KAFKA_FORK_OVERHEAD_SECONDS = 8;
-    /** Seconds a kafka latency fork takes beyond its schedule. */
-    static final int KAFKA_LATENCY_OVERHEAD_SECONDS = 5;
+    static final int KAFKA_FORK_OVERHEAD_SECONDS = 10;
+    /** Seconds a kafka latency fork takes beyond its schedule: JVM start, the peer's start and stop, counting. */
+    static final int KAFKA_LATENCY_OVERHEAD_SECONDS = 8;
     /** The kafka mode's paced rate: the latency points' and the paced trial's, all callers together. */
     static final long KAFKA_RATE = 50_000;
 
@@ -134,13 +134,14 @@ record Plan(List<Phase> jmh, Latency latency) {
 
     /**
      * {@code kafka}: 1, 2 and 4 threads, 2 s of warm-up and 3 s measured paced at 50k/s, 5 s measured back to back;
-     * latency at 50k events/s from 1 and 4 threads, 2 s warm-up and 5 s measured. {@code kafka-quick}: 1 s, 2 s and
-     * 3 s; latency from 1 thread, 1 s and 3 s. {@code --threads} sets the thread counts of both parts, {@code --warmup} and {@code --measure}
+     * latency at 50k events/s from 1 and 4 threads, 2 s warm-up and 5 s measured: about 9 minutes on 2 CPUs.
+     * {@code kafka-quick}: 1 and 4 threads, 1 s, 2 s and 3 s; latency from 1 thread, 1 s and 3 s: about 5 minutes. {@code --threads} sets the thread counts of both parts, {@code --warmup} and {@code --measure}
      * the seconds of both.
      */
     static Kafka kafka(Arguments arguments, boolean quick) {
         List<Integer> latencyThreads = arguments.threads != null ? arguments.threads : quick ? List.of(1) : List.of(1, 4);
-        return new Kafka(orElse(arguments.threads, QUICK_THREADS), orElse(arguments.warmupSeconds, quick ? 1 : 2),
+        return new Kafka(orElse(arguments.threads, quick ? List.of(1, 4) : QUICK_THREADS),
+                orElse(arguments.warmupSeconds, quick ? 1 : 2),
                 quick ? 2 : 3, orElse(arguments.measureSeconds, quick ? 3 : 5), orElse(arguments.rates, List.of(KAFKA_RATE)),
                 latencyThreads, orElse(arguments.warmupSeconds, quick ? 1 : 2), orElse(arguments.measureSeconds, quick ? 3 : 5),
                 quick ? 1 : 2, orElse(arguments.forks, 1));
