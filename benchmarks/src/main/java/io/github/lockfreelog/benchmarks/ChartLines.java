@@ -89,7 +89,7 @@ final class ChartLines {
 
     /**
      * Per Kafka peer, thousands of records delivered per second at each thread count (the round {@link KafkaReport}
-     * shows); a peer that lost records is labelled with how many.
+     * shows); a peer with records not delivered is labelled with how many.
      */
     static List<Line> kafka(KafkaReport report, List<Integer> threads) {
         List<Line> lines = new ArrayList<>();
@@ -103,10 +103,11 @@ final class ChartLines {
                     checks.add(r.lines());
                 }
                 values.add(r == null ? null : r.deliveredPerSecond() / 1e3);
-                notes.add(r != null && r.lines().losing() ? "lost " + percent(r.lines()) + " %" : null);
+                notes.add(r != null && r.lines().losing() ? "not delivered " + percent(r.lines()) + " %" : null);
             }
             if (values.stream().anyMatch(v -> v != null)) {
-                String lost = lossText(checks);
+                // "lost 60 % of its lines" -> "60 % of its records not delivered": dropped, or not within the stop's time
+                String lost = lossText(checks).replace("lost ", "").replace(" of its lines", " of its records not delivered");
                 lines.add(new Line(peer, lost.isEmpty() ? peer : peer + " (" + lost + ")",
                         peer.equals(KafkaReport.LEAD) ? Role.LOCKFREELOG : Role.PEER, values, notes));
             }

@@ -289,6 +289,11 @@ final class KafkaRunner {
                     + timeoutSeconds + " s and was killed") + "; its folder: " + directory);
         }
         lines.stream().filter(l -> l.startsWith("[")).forEach(out::println);
+        List<String> warnings = lines.stream().filter(l -> l.contains(" WARN ") || l.contains(" ERROR ")).toList();
+        warnings.stream().limit(10).forEach(l -> out.println("  (fork) " + l)); // the Kafka client's own
+        if (warnings.size() > 10) {
+            out.println("  (fork) ... " + (warnings.size() - 10) + " more warnings in its output");
+        }
         Map<String, String> values = new HashMap<>();
         for (String line : Files.readAllLines(result, StandardCharsets.UTF_8)) {
             int equals = line.indexOf('=');

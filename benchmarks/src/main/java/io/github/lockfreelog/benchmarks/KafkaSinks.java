@@ -18,7 +18,9 @@ import io.github.lockfreelog.logback.LockFreeAppenderBase;
 import io.github.lockfreelog.logback.LockFreeFileAppender;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -173,17 +175,16 @@ final class KafkaSinks {
         return new Log4jKafkaSink(context, logger);
     }
 
-    /** Warnings and errors in a Logback context's status: how many, and the last one. */
+    /** Warnings and errors in a Logback context's status: how many, and each (the first 5). */
     static String warnings(LoggerContext context) {
-        int count = 0;
-        String last = "";
+        List<String> messages = new ArrayList<>();
         for (Status status : context.getStatusManager().getCopyOfStatusList()) {
             if (status.getLevel() >= Status.WARN) {
-                count++;
-                last = status.getMessage() + (status.getThrowable() == null ? "" : ": " + status.getThrowable());
+                messages.add(status.getMessage() + (status.getThrowable() == null ? "" : ": " + status.getThrowable()));
             }
         }
-        return count == 0 ? "" : count + " status warnings, last: " + last;
+        return messages.isEmpty() ? "" : messages.size() + " status warnings: "
+                + String.join(" | ", messages.subList(0, Math.min(5, messages.size())));
     }
 
     /** A Logback peer: logged to through SLF4J; stopping the context stops (and flushes) its appender. */

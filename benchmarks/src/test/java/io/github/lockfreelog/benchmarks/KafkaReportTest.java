@@ -123,7 +123,7 @@ class KafkaReportTest {
         assertThat(lines).extracting(ChartLines.Line::peer).containsExactly("lockfreelog-kafka", "log4j2-kafka-async");
         assertThat(lines.get(0).role()).isEqualTo(ChartLines.Role.LOCKFREELOG);
         assertThat(lines.get(0).values()).containsExactly(200.0);
-        assertThat(lines.get(1).label()).isEqualTo("log4j2-kafka-async (lost 50 % of its lines)");
-        assertThat(lines.get(1).notes()).containsExactly("lost 50 %");
+        assertThat(lines.get(1).label()).isEqualTo("log4j2-kafka-async (50 % of its records not delivered)");
+        assertThat(lines.get(1).notes()).containsExactly("not delivered 50 %");
     }
 }
