@@ -29,17 +29,21 @@ final class Arguments {
     List<String> sinks;
     /** Spring Boot properties for the boot-* workloads' forks ({@code --boot-property NAME=VALUE}, repeatable). */
     final Map<String, String> bootProperties = new LinkedHashMap<>();
+    /** Producer settings for the kafka mode's peers ({@code --producer-property NAME=VALUE}, repeatable). */
+    final Map<String, String> producerProperties = new LinkedHashMap<>();
 
     static String usage() {
         return "usage: java -jar benchmarks/target/benchmarks.jar quick|latency-quick|latency|full|console|cost|virtual"
-                + "|boot-app|report FILE.tsv|chart FILE.tsv [OUT.png]|peers"
+                + "|boot-app|kafka|kafka-quick|report FILE.tsv|chart FILE.tsv [OUT.png]|peers"
                 + " [--peers a,b] [--threads 1,2,4] [--rates 10000,100000] [--warmup S] [--measure S] [--forks N]"
                 + " [--events N (virtual)] [--workload " + String.join("|", Workload.Kind.ids()) + "]"
                 + " [--boot-property NAME=VALUE (boot-* workloads and boot-app; repeatable)]"
                 + " [--sinks boot-console,boot-file,lockfreelog-console,lockfreelog-file (boot-app; there --events is per"
                 + " burst, --threads the burst's threads, --warmup/--measure the warm-up/measured bursts, --forks rounds)]"
+                + " [--producer-property NAME=VALUE (kafka modes: a producer setting for every Kafka peer; repeatable)]"
                 + " [--results DIR] [--docs DIR] [--label TEXT]\n"
                 + "peers: " + String.join(",", Peer.ids()) + "\n"
+                + "kafka peers: " + String.join(",", KafkaPeer.ids()) + "\n"
                 + "   or: java -jar benchmarks/target/benchmarks.jar " + KafkaKillRunner.USAGE + "\n"
                 + "   or: java -jar benchmarks/target/benchmarks.jar " + KafkaJournalRunner.USAGE;
     }
@@ -63,10 +67,7 @@ final class Arguments {
             }
             String value = args[++i];
             switch (arg) {
-                case "--peers" -> {
-                    a.peers = List.of(value.split(","));
-                    a.peers.forEach(Peer::of);
-                }
+                case "--peers" -> a.peers = List.of(value.split(",")); // checked below, against the command's peers
                 case "--threads" -> a.threads = Arrays.stream(value.split(",")).map(Integer::valueOf).toList();
                 case "--rates" -> {
                     a.rates = Arrays.stream(value.split(",")).map(Long::valueOf).toList();
@@ -93,10 +94,22 @@ final class Arguments {
                     }
                     a.bootProperties.put(value.substring(0, equals), value.substring(equals + 1));
                 }
+                case "--producer-property" -> {
+                    int equals = value.indexOf('=');
+                    if (equals <= 0) {
+                        throw new IllegalArgumentException("--producer-property must be NAME=VALUE, got " + value);
+                    }
+                    a.producerProperties.put(value.substring(0, equals), value.substring(equals + 1));
+                }
                 default -> throw new IllegalArgumentException("unknown option " + arg);
             }
         }
-        if (a.peers != null) {
+        if (a.peers != null && a.isKafka()) {
+            a.peers.forEach(KafkaPeer::of);
+        } else if (a.peers != null) {
+            for (String id : a.peers) {
+                Peer.of(id);
+            }
             for (String id : a.peers) {
                 String refusal = Peer.of(id).refusal(a.workload);
                 if (refusal != null) {
@@ -117,6 +130,11 @@ final class Arguments {
         properties.put(Workload.PROPERTY, workload.id());
         bootProperties.forEach((name, value) -> properties.put(BootLogging.PROPERTY_PREFIX + name, value));
         return properties;
+    }
+
+    /** Whether the command is one of the kafka modes, whose peers are {@link KafkaPeer}'s. */
+    boolean isKafka() {
+        return command.equals("kafka") || command.equals("kafka-quick");
     }
 
     Path file(int index, String message) {

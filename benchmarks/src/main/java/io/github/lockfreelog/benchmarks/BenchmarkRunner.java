@@ -39,6 +39,8 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * java -jar benchmarks/target/benchmarks.jar cost --workload boot-file   # any mode in Spring Boot's own format (boot-file,
  *                                                                         # boot-console, boot-ecs) against Boot's appenders
  * java -jar benchmarks/target/benchmarks.jar boot-app         # a SpringApplication with the starter: 300k-line bursts, 4 sinks
+ * java -jar benchmarks/target/benchmarks.jar kafka            # lockfreelog-kafka and its peers against one local broker; ~13 min
+ * java -jar benchmarks/target/benchmarks.jar kafka-quick      # the same, shorter; about 5 minutes
  * java -jar benchmarks/target/benchmarks.jar report FILE.tsv  # the tables again, from a saved run
  * java -jar benchmarks/target/benchmarks.jar chart FILE.tsv [OUT.png] [--label "text for the title"]
  * java -jar benchmarks/target/benchmarks.jar peers            # what each peer is
@@ -93,12 +95,19 @@ public final class BenchmarkRunner {
             case "boot-app" -> {
                 return new BootAppRunner(out).run(arguments);
             }
+            case "kafka", "kafka-quick" -> {
+                return new KafkaRunner(out).run(arguments);
+            }
             case "peers" -> {
                 Arrays.stream(Peer.values()).forEach(p -> out.printf(Locale.ROOT, "%-22s %s%n", p.id(), p.description()));
                 out.println();
                 out.println("workloads (--workload):");
                 Arrays.stream(Workload.Kind.values())
                         .forEach(k -> out.printf(Locale.ROOT, "%-22s %s%n", k.id(), k.description()));
+                out.println();
+                out.println("kafka peers (kafka, kafka-quick):");
+                Arrays.stream(KafkaPeer.values())
+                        .forEach(p -> out.printf(Locale.ROOT, "%-22s %s%n", p.id(), p.description()));
             }
 
             default -> {
@@ -235,7 +244,7 @@ public final class BenchmarkRunner {
         out.println("Virtual-thread results: " + tsv);
     }
 
-    private static String stamp() {
+    static String stamp() {
         return DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").format(ZonedDateTime.now(ZoneOffset.UTC));
     }
 
@@ -287,6 +296,10 @@ public final class BenchmarkRunner {
 
     private void report(Arguments arguments) throws IOException {
         Path tsv = arguments.file(0, "report needs the .tsv file of a run");
+        if (KafkaResult.isKafkaRun(tsv)) {
+            out.print(new KafkaReport(KafkaResult.read(tsv)).render());
+            return;
+        }
         if (CostResult.isCostRun(tsv)) {
             out.print(new CostReport(CostResult.read(tsv)).render());
             return;
@@ -301,6 +314,13 @@ public final class BenchmarkRunner {
 
     private void chart(Arguments arguments) throws IOException {
         Path tsv = arguments.file(0, "chart needs the .tsv file of a run");
+        if (KafkaResult.isKafkaRun(tsv)) {
+            Path png = arguments.files.size() > 1 ? Paths.get(arguments.files.get(1))
+                    : arguments.docsDirectory().resolve("benchmark-kafka.png");
+            KafkaRunner.drawCharts(KafkaResult.read(tsv), List.of(), tsv, png, null,
+                    arguments.label == null ? "" : ", " + arguments.label, out);
+            return;
+        }
         if (CostResult.isCostRun(tsv)) {
             Path png = arguments.files.size() > 1 ? Paths.get(arguments.files.get(1))
                     : arguments.docsDirectory().resolve("benchmark-cost.png");

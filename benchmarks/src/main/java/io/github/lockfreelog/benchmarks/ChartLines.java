@@ -87,6 +87,34 @@ final class ChartLines {
         return lines;
     }
 
+    /**
+     * Per Kafka peer, thousands of records delivered per second at each thread count (the round {@link KafkaReport}
+     * shows); a peer with records not delivered is labelled with how many.
+     */
+    static List<Line> kafka(KafkaReport report, List<Integer> threads) {
+        List<Line> lines = new ArrayList<>();
+        for (String peer : report.peers()) {
+            List<Double> values = new ArrayList<>();
+            List<String> notes = new ArrayList<>();
+            List<LineCheck> checks = new ArrayList<>();
+            for (int t : threads) {
+                KafkaResult r = report.pick(peer, t);
+                if (r != null) {
+                    checks.add(r.lines());
+                }
+                values.add(r == null ? null : r.deliveredPerSecond() / 1e3);
+                notes.add(r != null && r.lines().losing() ? "not delivered " + percent(r.lines()) + " %" : null);
+            }
+            if (values.stream().anyMatch(v -> v != null)) {
+                // "lost 60 % of its lines" -> "60 % of its records not delivered": dropped, or not within the stop's time
+                String lost = lossText(checks).replace("lost ", "").replace(" of its lines", " of its records not delivered");
+                lines.add(new Line(peer, lost.isEmpty() ? peer : peer + " (" + lost + ")",
+                        peer.equals(KafkaReport.LEAD) ? Role.LOCKFREELOG : Role.PEER, values, notes));
+            }
+        }
+        return lines;
+    }
+
     /** Per peer, its percentiles in microseconds at one rate and thread count. */
     static List<Line> latency(List<LatencyPoint> points, long rate, int threads) {
         List<Line> lines = new ArrayList<>();
@@ -114,6 +142,10 @@ final class ChartLines {
         if (peer.equals(Peer.LOGBACK_NOP.id())) {
             return new Line(peer, peer + " (reference, not a peer: Logback's front end alone, writes nothing)",
                     Role.REFERENCE, values);
+        }
+        if (peer.equals(KafkaPeer.LOCKFREELOG_FILE.id())) {
+            return new Line(peer, peer + " (reference, not a Kafka peer: the same engine writing a file)", Role.REFERENCE,
+                    values);
         }
         String lost = lossText(entries);
         return new Line(peer, lost.isEmpty() ? peer : peer + " (" + lost + ")",

@@ -103,6 +103,22 @@ final class Charts {
     }
 
     /**
+     * The kafka mode's chart: records delivered per second against threads, one line per Kafka peer (the file
+     * reference is not drawn: it writes no topic); returns the files written (none without results).
+     */
+    static List<Path> drawKafka(List<KafkaResult> results, Path png, String subtitle) throws IOException {
+        KafkaReport report = new KafkaReport(results.stream().filter(r -> KafkaPeer.of(r.peer()).isKafka()).toList());
+        List<Integer> threads = report.threadCounts();
+        if (threads.isEmpty()) {
+            return List.of();
+        }
+        draw(chart("Records delivered to Kafka per second by threads (" + Workload.DEFAULT_LINE_SIZE + "-byte lines"
+                + subtitle + ")", "threads", "thousand records in the topic per second, until the stop returned (higher is"
+                + " better)", false), threads.stream().map(String::valueOf).toList(), ChartLines.kafka(report, threads), png);
+        return List.of(png);
+    }
+
+    /**
      * Lines delivered per second against threads, one line per peer, for the default line size.
      * Returns whether a chart was written (there must be throughput results).
      */

@@ -81,6 +81,9 @@ public final class LatencyReport {
         if (peer.equals(REFERENCE)) {
             return "*reference, not a peer: " + peer + " (encoding alone, writes nothing)*";
         }
+        if (peer.equals(KafkaPeer.LOCKFREELOG_FILE.id())) {
+            return KafkaReport.label(peer);
+        }
         return peer;
     }
 

@@ -157,15 +157,21 @@ public enum Peer {
 
     /** Whether {@code id} is lockfreelog's peer of its set: {@code lockfreelog}, or {@code lockfreelog-console}. */
     static boolean isLockfreelog(String id) {
-        return LOCKFREELOG.id.equals(id) || LOCKFREELOG_CONSOLE.id.equals(id);
+        return LOCKFREELOG.id.equals(id) || LOCKFREELOG_CONSOLE.id.equals(id) || KafkaPeer.LOCKFREELOG_KAFKA.id().equals(id);
     }
 
     /**
-     * The lockfreelog peer that the others among {@code ids} are compared with: {@code lockfreelog}, or
-     * {@code lockfreelog-console} when only that one of the two is there (the console set).
+     * The lockfreelog peer that the others among {@code ids} are compared with: {@code lockfreelog}, else
+     * {@code lockfreelog-console} (the console set), else {@code lockfreelog-kafka} (the kafka mode).
      */
     static String lead(Collection<String> ids) {
-        return !ids.contains(LOCKFREELOG.id) && ids.contains(LOCKFREELOG_CONSOLE.id) ? LOCKFREELOG_CONSOLE.id : LOCKFREELOG.id;
+        if (ids.contains(LOCKFREELOG.id)) {
+            return LOCKFREELOG.id;
+        }
+        if (ids.contains(LOCKFREELOG_CONSOLE.id)) {
+            return LOCKFREELOG_CONSOLE.id;
+        }
+        return ids.contains(KafkaPeer.LOCKFREELOG_KAFKA.id()) ? KafkaPeer.LOCKFREELOG_KAFKA.id() : LOCKFREELOG.id;
     }
 
     /** Whether the peer is a yardstick rather than a peer: it writes nothing (encode-only, logback-nop). */

@@ -58,4 +58,39 @@ class PlanTest {
                 .isThrownBy(() -> Arguments.parse(new String[] {"latency", "--rates", "100000,0"}))
                 .withMessageContaining("--rates must be events per second above 0: 100000,0");
     }
+
+    @Test
+    void kafkaShouldBePlannedToEndWithin15MinutesAndKafkaQuickWithin5() {
+        int peers = KafkaPeer.ids().size();
+        Plan.Kafka full = Plan.kafka(Arguments.parse(new String[] {"kafka"}), false);
+        Plan.Kafka quick = Plan.kafka(Arguments.parse(new String[] {"kafka-quick"}), true);
+
+        assertThat(full.threads()).containsExactly(1, 2, 4);
+        assertThat(full.latencyThreads()).containsExactly(1, 4);
+        assertThat(full.rates()).containsExactly(Plan.KAFKA_RATE);
+        assertThat(full.estimateSeconds(peers)).isLessThanOrEqualTo(15 * 60);
+        assertThat(quick.threads()).containsExactly(1, 4);
+        assertThat(quick.latencyThreads()).containsExactly(1);
+        assertThat(quick.estimateSeconds(peers)).isLessThanOrEqualTo(5 * 60);
+    }
+
+    @Test
+    void kafkaOptionsShouldSetBothPartsAndItsPeersShouldBeTheKafkaPeers() {
+        Arguments arguments = Arguments.parse(new String[] {"kafka", "--threads", "2", "--warmup", "1", "--measure", "3",
+            "--peers", "log4j2-kafka-sync,lockfreelog-kafka", "--producer-property", "linger.ms=0"});
+        Plan.Kafka plan = Plan.kafka(arguments, false);
+
+        assertThat(plan).isEqualTo(new Plan.Kafka(List.of(2), 1, 3, 3, List.of(Plan.KAFKA_RATE), List.of(2), 1, 3, 2, 1));
+        assertThat(KafkaPeer.order(arguments.peers)).containsExactly("lockfreelog-kafka", "log4j2-kafka-sync");
+        assertThat(arguments.producerProperties).containsEntry("linger.ms", "0");
+        org.assertj.core.api.Assertions.assertThatIllegalArgumentException()
+                .isThrownBy(() -> Arguments.parse(new String[] {"kafka", "--peers", "logback-async"}))
+                .withMessageContaining("unknown kafka peer=logback-async");
+        org.assertj.core.api.Assertions.assertThatIllegalArgumentException()
+                .isThrownBy(() -> Arguments.parse(new String[] {"quick", "--peers", "lockfreelog-kafka"}))
+                .withMessageContaining("unknown peer=lockfreelog-kafka");
+        org.assertj.core.api.Assertions.assertThatIllegalArgumentException()
+                .isThrownBy(() -> Arguments.parse(new String[] {"kafka", "--producer-property", "acks"}))
+                .withMessageContaining("--producer-property must be NAME=VALUE, got acks");
+    }
 }
