@@ -234,9 +234,9 @@ class RecordDeliveryModelCheckTest {
         }
     }
 
-    /** The headline of a finding, for the test's output (the message holds the whole execution). */
+    /** What the check found, with the execution that shows it, for the test's output. */
     private static void printFinding(Throwable failure) {
-        System.out.println(failure.getMessage().lines().findFirst().orElse(""));
+        System.out.println(failure.getMessage());
     }
 
     /**
@@ -353,24 +353,6 @@ class RecordDeliveryModelCheckTest {
         long expired;
         long dropped;
         long rotated;
-
-        Stats plus(Stats o) {
-            Stats s = new Stats();
-            s.executions = executions + o.executions;
-            s.crashes = crashes + o.crashes;
-            s.crashesInRecovery = crashesInRecovery + o.crashesInRecovery;
-            s.crashesAfterCommit = crashesAfterCommit + o.crashesAfterCommit;
-            s.recoveriesPastRecord = recoveriesPastRecord + o.recoveriesPastRecord;
-            s.lostAnswers = lostAnswers + o.lostAnswers;
-            s.settledCommitted = settledCommitted + o.settledCommitted;
-            s.lateCompletions = lateCompletions + o.lateCompletions;
-            s.lateArrivals = lateArrivals + o.lateArrivals;
-            s.fencedLate = fencedLate + o.fencedLate;
-            s.expired = expired + o.expired;
-            s.dropped = dropped + o.dropped;
-            s.rotated = rotated + o.rotated;
-            return s;
-        }
 
         @Override
         public String toString() {
@@ -1044,9 +1026,11 @@ class RecordDeliveryModelCheckTest {
                 trace(() -> "the commit request on its way arrives: " + arrived);
             }
             if (broker.prepared()) {
+                trace(() -> "the broker writes the markers of the commit asked for");
                 broker.completeCommit();
             }
             if (broker.ongoing()) {
+                trace(() -> "the broker times the open transaction out");
                 broker.expire();
             }
             validate();
