@@ -83,7 +83,7 @@ import org.junit.jupiter.api.Test;
  * arriving or not, a choice), and {@link World#validate} checks, against what each caller was told, that every
  * event whose append returned {@code true} is in the topic's {@code read_committed} view exactly once, whole,
  * and each caller's events in the order it appended them (across restarts); that none whose append returned
- * {@code false} is. The four scenarios below run about 29,000 executions, 8 to 21 s on a busy 2-CPU machine.
+ * {@code false} is. The four scenarios below run about 29,000 executions, 4.6 to 21 s on a busy 2-CPU machine.
  *
  * <p>Broken variants ({@link Variant}) must each be caught: a drainer that records a batch before its delivery
  * returned (an event lost), a recovery that ignores what the sink committed (an event twice), a
