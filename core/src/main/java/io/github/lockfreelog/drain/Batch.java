@@ -15,10 +15,11 @@ import java.nio.ByteBuffer;
  */
 final class Batch {
 
+    /** Staging's size, or a buffer's where buffers are smaller: a batch never holds more than one term's events. */
     static final int STAGING_BYTES = 1 << 20;
 
     private final JournalCounters counters;
-    private final ByteBuffer staging = ByteBuffer.allocateDirect(STAGING_BYTES);
+    private final ByteBuffer staging;
     /** A view of the whole mapping, positioned on an event larger than staging; made when the first such event comes. */
     private ByteBuffer large;
     /** What is being written now (staging, or a large event's view), its first byte, and the end of its range; kept across a failed write. */
@@ -30,8 +31,10 @@ final class Batch {
     /** Where each gathered event ends, relative to the first byte of {@link #out}: records are delivered one per event. */
     private int[] ends = new int[1024];
 
-    Batch(JournalCounters counters) {
+    /** A batch for a journal of buffers of {@code bufferSize} bytes. */
+    Batch(JournalCounters counters, int bufferSize) {
         this.counters = counters;
+        this.staging = ByteBuffer.allocateDirect(Math.min(STAGING_BYTES, bufferSize));
     }
 
     /** Bytes gathered so far. */
@@ -50,8 +53,8 @@ final class Batch {
     }
 
     /** Whether an event of {@code payload} bytes is too large for staging: it is written on its own. */
-    static boolean isLarge(int payload) {
-        return payload > STAGING_BYTES;
+    boolean isLarge(int payload) {
+        return payload > staging.capacity();
     }
 
     /** Copies the payload of the data frame at {@code at} of {@code journal} into staging. */

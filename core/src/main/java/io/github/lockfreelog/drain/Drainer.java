@@ -96,7 +96,8 @@ public final class Drainer implements Runnable {
         this.onExit = onExit;
         this.failures = new DrainFailures(state, status, outputs.action());
         this.watch = new JournalWatch(state, replacer, failures, status);
-        this.term = new TermDrain(outputs, status, failures, counters, unblockTimeoutNanos);
+        this.term = new TermDrain(outputs, status, failures, counters, unblockTimeoutNanos,
+                state.active().journal.bufferSize());
         this.flushIntervalNanos = flushIntervalNanos;
         drainFrom(state.active());
     }

@@ -53,12 +53,12 @@ final class TermDrain implements TermReader.FrameHandler {
     private boolean walkWaits;
 
     TermDrain(Drainer.Output.Factory outputs, StatusReporter status, DrainFailures failures, JournalCounters counters,
-            long unblockTimeoutNanos) {
+            long unblockTimeoutNanos, int bufferSize) {
         this.outputs = outputs;
         this.status = status;
         this.failures = failures;
         this.counters = counters;
-        this.batch = new Batch(counters);
+        this.batch = new Batch(counters, bufferSize);
         this.unfinishedFrames = new UnfinishedFrames(counters, status);
         this.unblockTimeoutNanos = unblockTimeoutNanos;
     }
@@ -230,7 +230,7 @@ final class TermDrain implements TermReader.FrameHandler {
             if (!batch.fits(payload)) {
                 writeBatch();
             }
-            if (Batch.isLarge(payload)) {
+            if (batch.isLarge(payload)) {
                 scanOffset += align(length);
                 batch.stageLarge(journal, at, length, scanOffset);
                 writeBatch();

@@ -282,6 +282,16 @@ public final class JournalEngine {
                 Drainer.fileOutputs(sink), sink::close, status, null);
     }
 
+    /**
+     * As {@link #withoutDrainerThread(EngineConfig, Journal, LogSink, StatusReporter)}, the drainer writing
+     * through the outputs of {@code outputs} (the record path's model check gives it a record sink's).
+     */
+    public static JournalEngine withoutDrainerThread(EngineConfig config, Journal journal, Drainer.Output.Factory outputs,
+            StatusReporter status) throws IOException {
+        return new JournalEngine(config, new EngineState(new ActiveJournal(journal, null, null, 0)), outputs,
+                timeoutNanos -> { }, status, null);
+    }
+
     /** For the model-checking test, which runs the drainer's steps itself. */
     public Drainer drainer() {
         return drainer;

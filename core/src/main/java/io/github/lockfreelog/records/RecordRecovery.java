@@ -39,7 +39,7 @@ import java.util.List;
  */
 public final class RecordRecovery {
 
-    /** Recovered events are delivered in batches of at most this many bytes (a larger event alone). */
+    /** Recovered events are delivered in batches of at most this many bytes, or a buffer's size (a larger event alone). */
     static final int BATCH_BYTES = 1 << 20;
 
     private RecordRecovery() {
@@ -140,7 +140,7 @@ public final class RecordRecovery {
                         damaged = "the pending journal " + pending + " has no intact drain record";
                     } else {
                         try {
-                            result = new Replay(journal, sink, record).run();
+                            result = replay(journal, sink, record);
                         } catch (RuntimeException e) {
                             damaged = "the pending journal " + pending + " could not be read to its end (" + e + ")";
                         }
@@ -168,8 +168,16 @@ public final class RecordRecovery {
     /** Recovers the journal that {@code hold} locks into {@code sink}, the sink of the journal's slot. */
     public static Recovery.Result recover(JournalLock hold, RecordSink sink, StatusReporter status)
             throws IOException {
-        return Recovery.recover(hold, (journal, record) -> new Replay(journal, sink, record).run(), "the record sink",
-                status);
+        return Recovery.recover(hold, (journal, record) -> replay(journal, sink, record), "the record sink", status);
+    }
+
+    /**
+     * Delivers to {@code sink} what {@code journal} holds after the later of its drain record {@code record} and
+     * what the sink committed of it, recording each batch in the journal as it commits. The files around it (the
+     * pending copy, its deletion) are the callers'; the model check calls this on a journal in memory.
+     */
+    static Recovery.Result replay(Journal journal, RecordSink sink, Journal.DrainRecord record) throws IOException {
+        return new Replay(journal, sink, record).run();
     }
 
     /**
@@ -231,7 +239,7 @@ public final class RecordRecovery {
         private final Journal journal;
         private final RecordSink sink;
         private final Journal.DrainRecord record;
-        private final ByteBuffer batch = ByteBuffer.allocate(BATCH_BYTES);
+        private final ByteBuffer batch;
         private int[] ends = new int[1024];
         private int events;
         private int batchFrom;
@@ -244,6 +252,7 @@ public final class RecordRecovery {
             this.journal = journal;
             this.sink = sink;
             this.record = record;
+            this.batch = ByteBuffer.allocate(Math.min(BATCH_BYTES, journal.bufferSize())); // a batch is one term's at most
         }
 
         Recovery.Result run() throws IOException {
