@@ -821,10 +821,10 @@ class RecordDeliveryModelCheckTest {
                 RecordLog log = new RecordLog(active.journal, sink, 1);
                 return new Drainer.Output() {
                     @Override
-                    public void write(ByteBuffer src, int start, int[] ends, int events, long termCount, int from,
+                    public int write(ByteBuffer src, int start, int[] ends, int events, long termCount, int from,
                             int to) throws IOException {
                         log.record(termCount, to); // broken: the journal claims the batch before the sink holds it
-                        log.write(src, start, ends, events, termCount, from, to);
+                        return log.write(src, start, ends, events, termCount, from, to);
                     }
 
                     @Override
