@@ -16,6 +16,7 @@ import java.nio.ByteBuffer;
 final class Batch {
 
     /** Staging's size, or a buffer's where buffers are smaller: a batch never holds more than one term's events. */
+    /** A log file's writes gather at most this many bytes (or a journal buffer's, if smaller). */
     static final int STAGING_BYTES = 1 << 20;
 
     private final JournalCounters counters;
@@ -31,10 +32,10 @@ final class Batch {
     /** Where each gathered event ends, relative to the first byte of {@link #out}: records are delivered one per event. */
     private int[] ends = new int[1024];
 
-    /** A batch for a journal of buffers of {@code bufferSize} bytes. */
-    Batch(JournalCounters counters, int bufferSize) {
+    /** A batch that gathers at most {@code stagingBytes} bytes of events for one write ({@link Drainer.Output.Factory#batchBytes}). */
+    Batch(JournalCounters counters, int stagingBytes) {
         this.counters = counters;
-        this.staging = ByteBuffer.allocateDirect(Math.min(STAGING_BYTES, bufferSize));
+        this.staging = ByteBuffer.allocateDirect(stagingBytes);
     }
 
     /** Bytes gathered so far. */

@@ -97,7 +97,7 @@ public final class Drainer implements Runnable {
         this.failures = new DrainFailures(state, status, outputs.action());
         this.watch = new JournalWatch(state, replacer, failures, status);
         this.term = new TermDrain(outputs, status, failures, counters, unblockTimeoutNanos,
-                state.active().journal.bufferSize());
+                outputs.batchBytes(state.active().journal.bufferSize()));
         this.flushIntervalNanos = flushIntervalNanos;
         drainFrom(state.active());
     }
@@ -358,6 +358,14 @@ public final class Drainer implements Runnable {
             /** What the outputs do, as the drainer's reports name it ("writing the log file failed ..."). */
             default String action() {
                 return "writing the log file";
+            }
+
+            /**
+             * How many bytes of events one write (one delivery) gathers at most, for a journal of buffers of
+             * {@code bufferSize} bytes; a larger event goes alone. A log file's writes: 1 MiB (or a buffer, if smaller).
+             */
+            default int batchBytes(int bufferSize) {
+                return Math.min(Batch.STAGING_BYTES, bufferSize);
             }
         }
     }

@@ -53,12 +53,12 @@ final class TermDrain implements TermReader.FrameHandler {
     private boolean walkWaits;
 
     TermDrain(Drainer.Output.Factory outputs, StatusReporter status, DrainFailures failures, JournalCounters counters,
-            long unblockTimeoutNanos, int bufferSize) {
+            long unblockTimeoutNanos, int batchBytes) {
         this.outputs = outputs;
         this.status = status;
         this.failures = failures;
         this.counters = counters;
-        this.batch = new Batch(counters, bufferSize);
+        this.batch = new Batch(counters, batchBytes);
         this.unfinishedFrames = new UnfinishedFrames(counters, status);
         this.unblockTimeoutNanos = unblockTimeoutNanos;
     }

@@ -50,6 +50,11 @@ public final class RecordLog implements Drainer.Output {
             public String action() {
                 return "delivering events to the record sink";
             }
+
+            @Override
+            public int batchBytes(int bufferSize) {
+                return RecordRecovery.batchBytes(bufferSize);
+            }
         };
     }
 
