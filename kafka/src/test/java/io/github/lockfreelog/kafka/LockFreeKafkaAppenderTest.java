@@ -148,7 +148,8 @@ class LockFreeKafkaAppenderTest {
         }
         appender.stop();
 
-        assertThat(TestBroker.readCommitted(topic)).extracting(TestBroker::value).containsExactlyElementsOf(expected);
+        assertThat(TestBroker.readCommitted(topic)).extracting(TestBroker::value).as(statuses(context))
+                .containsExactlyElementsOf(expected);
         assertThat(appender.getKafkaCounters().tooLarge()).isEqualTo(1);
         assertThat(appender.getKafkaCounters().eventsDelivered()).isEqualTo(expected.size());
         assertThat(warnings(context)).singleElement().asString().contains("too large").contains("max.request.size");
