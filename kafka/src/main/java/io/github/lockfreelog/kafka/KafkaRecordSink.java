@@ -18,7 +18,10 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.CreateTopicsOptions;
+import org.apache.kafka.clients.admin.DescribeConfigsOptions;
 import org.apache.kafka.clients.admin.DescribeTopicsOptions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -31,6 +34,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.ProducerFencedException;
 import org.apache.kafka.common.errors.RecordTooLargeException;
@@ -71,6 +75,8 @@ final class KafkaRecordSink implements RecordSink {
     private static final byte POSITION_VERSION = 1;
     /** The producer's {@code batch.size} unless given: 256 KB (Kafka's own default is 16 KB). */
     static final int DEFAULT_BATCH_SIZE = 256 * 1024;
+    /** Kafka's own {@code batch.size} default, for a topic whose {@code max.message.bytes} could not be read. */
+    static final int KAFKA_BATCH_SIZE = 16 * 1024;
 
     private final String topic;
     /** Whether each batch is a transaction with its position (exactly once); else only idempotent (at least once). */
@@ -88,6 +94,8 @@ final class KafkaRecordSink implements RecordSink {
     private volatile Producer<byte[], byte[]> producer;
     private volatile boolean closed;
     private boolean topicsChecked;
+    /** The topic's {@code max.message.bytes}, once {@link #checkTopics} read it; 0 when it could not. */
+    private int topicMaxMessageBytes;
 
     private KafkaRecordSink(String topic, boolean transactional, String positionTopic, String transactionalId,
             Map<String, Object> clientConfig, KafkaCounters counters, StatusReporter status) {
@@ -150,7 +158,7 @@ final class KafkaRecordSink implements RecordSink {
         int tooLargeCount = 0;
         for (;;) {
             Producer<byte[], byte[]> current;
-            Outcomes sent = new Outcomes(batch.count());
+            Outcomes sent = new Outcomes(transactional, batch.count());
             try {
                 current = openProducer();
                 if (transactional) {
@@ -228,26 +236,42 @@ final class KafkaRecordSink implements RecordSink {
     private void reportTooLarge(RecordBatch batch, List<Integer> tooLarge, Outcomes sent) {
         batch.dropTooLarge(tooLarge.size());
         status.error(tooLarge.size() + " events refused by Kafka as too large for topic " + topic + " ("
-                + sent.errors[tooLarge.get(0)].getMessage() + "): left out and counted (too-large); raise the"
+                + sent.refusal(tooLarge.get(0)) + "): left out and counted (too-large); raise the"
                 + " producer's max.request.size and the topic's max.message.bytes, or lower maxEventSize", null);
     }
 
     /**
-     * What the sends of one attempt came to: each event's failure, by index, and the first that is not about size.
-     * Written by the producer's callbacks (its I/O thread, or the caller's for a record refused before it is sent);
-     * read once the sends completed ({@code flush}, {@code commitTransaction}), and {@link #failed} as they go.
+     * What the sends of one attempt came to: the events refused as too large, by index, and the first failure that
+     * is not about size. Written by the producer's callbacks (its I/O thread, or the caller's for a record refused
+     * before it is sent); read once the sends completed ({@code flush}, {@code commitTransaction}) or failed, and
+     * {@link #failed} as they go.
+     *
+     * <p>A transactional producer that refuses a record goes into an abortable error, and its I/O thread then
+     * completes every record of the transaction not yet sent with that same exception, the refused record's own
+     * instance, after the refused record's callback: only its first receiver is too large, the others are discarded
+     * with the transaction and go again in the next one. (Taken for too large, they were left out: the events before
+     * a large one went missing.) The broker's refusals may share one instance too (Kafka's exception for an error
+     * without a message): a second record refused in the same transaction is then taken for discarded, sent again,
+     * and found in the next attempt. Without transactions the producer discards nothing: each receiver is refused.
      */
     private static final class Outcomes {
-        final Exception[] errors;
+        private final boolean transactional;
+        private final Exception[] tooLarge;
+        /** The too-large exceptions received, by identity: a second receiver of one is discarded, not refused. */
+        private final Set<Exception> refusals = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
         private volatile Exception failed;
 
-        Outcomes(int count) {
-            errors = new Exception[count];
+        Outcomes(boolean transactional, int count) {
+            this.transactional = transactional;
+            tooLarge = new Exception[count];
         }
 
-        void failed(int index, Exception e) {
-            errors[index] = e;
-            if (!(e instanceof RecordTooLargeException) && failed == null) {
+        synchronized void failed(int index, Exception e) {
+            if (e instanceof RecordTooLargeException) {
+                if (refusals.add(e) || !transactional) {
+                    tooLarge[index] = e;
+                } // else: discarded with the transaction that the refusal of an earlier record aborts
+            } else if (failed == null) {
                 failed = e;
             }
         }
@@ -261,14 +285,19 @@ final class KafkaRecordSink implements RecordSink {
         }
 
         /** The events refused as too large, but those already left out. */
-        List<Integer> tooLarge(Set<Integer> leftOut) {
-            List<Integer> tooLarge = new ArrayList<>();
-            for (int i = 0; i < errors.length; i++) {
-                if (errors[i] instanceof RecordTooLargeException && !leftOut.contains(i)) {
-                    tooLarge.add(i);
+        synchronized List<Integer> tooLarge(Set<Integer> leftOut) {
+            List<Integer> refused = new ArrayList<>();
+            for (int i = 0; i < tooLarge.length; i++) {
+                if (tooLarge[i] != null && !leftOut.contains(i)) {
+                    refused.add(i);
                 }
             }
-            return tooLarge;
+            return refused;
+        }
+
+        /** Why the event at {@code index} was refused as too large. */
+        synchronized String refusal(int index) {
+            return tooLarge[index].getMessage();
         }
     }
 
@@ -316,9 +345,7 @@ final class KafkaRecordSink implements RecordSink {
         config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         config.put(ProducerConfig.ACKS_CONFIG, "all");
         config.putIfAbsent(ProducerConfig.CLIENT_ID_CONFIG, transactionalId);
-        // the drainer hands the producer a whole batch at once: Kafka's 16 KB batch.size cut it into many small
-        // requests, each costing the client and the broker more than its records (docs/kafka.md, "Settings")
-        config.putIfAbsent(ProducerConfig.BATCH_SIZE_CONFIG, DEFAULT_BATCH_SIZE);
+        config.put(ProducerConfig.BATCH_SIZE_CONFIG, batchSize());
         config.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
         config.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
         current = new KafkaProducer<>(config);
@@ -332,6 +359,30 @@ final class KafkaRecordSink implements RecordSink {
         }
         producer = current;
         return current;
+    }
+
+    /**
+     * The producer's {@code batch.size}: the one given, else {@link #DEFAULT_BATCH_SIZE} (the drainer hands the
+     * producer a whole batch at once: Kafka's 16 KB cut it into many small requests, each costing the client and the
+     * broker more than its records; docs/kafka.md, "Settings"); either at most the topic's {@code max.message.bytes}.
+     * A batch of many records that the broker refuses as too large is split by the producer into batches of
+     * {@code batch.size}: were that above the topic's limit, it would send the same batch again, for ever, and
+     * nothing would go out. When the limit could not be read (no DescribeConfigs right), Kafka's own 16 KB.
+     */
+    private int batchSize() {
+        Object given = clientConfig.get(ProducerConfig.BATCH_SIZE_CONFIG);
+        int limit = topicMaxMessageBytes;
+        if (given == null) {
+            return limit > 0 ? Math.min(DEFAULT_BATCH_SIZE, limit) : KAFKA_BATCH_SIZE;
+        }
+        int size = Integer.parseInt(given.toString().trim());
+        if (limit > 0 && size > limit) {
+            status.warn("the producer's batch.size (" + size + ") is above the max.message.bytes of topic " + topic
+                    + " (" + limit + "): the broker would refuse full batches, and Kafka's producer split them into"
+                    + " batches of the same size, for ever; batch.size " + limit + " is used", null);
+            return limit;
+        }
+        return size;
     }
 
     /** Closes the producer, so that the next call makes one that fences it. */
@@ -364,6 +415,7 @@ final class KafkaRecordSink implements RecordSink {
                 }
                 throw new IOException("could not describe topic " + topic + ": " + e.getCause(), e.getCause());
             }
+            topicMaxMessageBytes = maxMessageBytes(admin, timeoutMs);
             if (!transactional) {
                 return; // no position topic
             }
@@ -386,6 +438,25 @@ final class KafkaRecordSink implements RecordSink {
                     + topic, e);
         } finally {
             admin.close(Duration.ZERO);
+        }
+    }
+
+    /**
+     * The topic's {@code max.message.bytes} (its own, or the broker's {@code message.max.bytes}); 0 when it cannot
+     * be read: a client without the DescribeConfigs right may still write.
+     */
+    private int maxMessageBytes(Admin admin, int timeoutMs) throws InterruptedException {
+        ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
+        try {
+            Config config = admin.describeConfigs(List.of(resource), new DescribeConfigsOptions().timeoutMs(timeoutMs))
+                    .all().get(maxBlockMillis, TimeUnit.MILLISECONDS).get(resource);
+            ConfigEntry entry = config == null ? null : config.get(TopicConfig.MAX_MESSAGE_BYTES_CONFIG);
+            return entry == null || entry.value() == null ? 0 : Integer.parseInt(entry.value());
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException
+                | NumberFormatException e) {
+            status.info("could not read the max.message.bytes of topic " + topic + " (" + e
+                    + "): the producer's batch.size, unless given, is Kafka's own " + KAFKA_BATCH_SIZE);
+            return 0;
         }
     }
 
@@ -478,11 +549,16 @@ final class KafkaRecordSink implements RecordSink {
                 .putLong(position.termCount()).putLong(position.offset()).array();
     }
 
-    /** The client settings a consumer or an admin client knows, from the producer's. */
+    /**
+     * The client settings a consumer or an admin client knows, from the producer's: not {@code client.id} (the
+     * producer's own) nor {@code interceptor.classes} (a consumer would load the producer's interceptors as its own,
+     * and fail to start).
+     */
     private Map<String, Object> filtered(Set<String> known) {
         Map<String, Object> config = new HashMap<>();
         clientConfig.forEach((key, value) -> {
-            if (known.contains(key) && !key.equals(ProducerConfig.CLIENT_ID_CONFIG)) {
+            if (known.contains(key) && !key.equals(ProducerConfig.CLIENT_ID_CONFIG)
+                    && !key.equals(ProducerConfig.INTERCEPTOR_CLASSES_CONFIG)) {
                 config.put(key, value);
             }
         });

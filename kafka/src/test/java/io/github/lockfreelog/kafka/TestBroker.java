@@ -41,9 +41,14 @@ final class TestBroker {
 
     /** A new topic of one partition, named after {@code prefix}. */
     static String newTopic(String prefix) {
+        return newTopic(prefix, Map.of());
+    }
+
+    /** A new topic of one partition, named after {@code prefix}, with the topic settings {@code configs}. */
+    static String newTopic(String prefix, Map<String, String> configs) {
         bootstrap();
         String topic = prefix + "-" + UUID.randomUUID().toString().substring(0, 8);
-        broker.addTopics(new NewTopic(topic, 1, (short) 1));
+        broker.addTopics(new NewTopic(topic, 1, (short) 1).configs(configs));
         return topic;
     }
 
