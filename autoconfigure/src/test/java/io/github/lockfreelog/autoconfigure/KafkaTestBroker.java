@@ -3,6 +3,7 @@ package io.github.lockfreelog.autoconfigure;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -43,19 +44,27 @@ final class KafkaTestBroker {
         return topic;
     }
 
-    /** The value of every record of {@code topic} a {@code read_committed} consumer sees, up to its last stable offset. */
+    /**
+     * The value of every record of {@code topic} a {@code read_committed} consumer sees, read up to the high watermark:
+     * a commit returns before the broker wrote its markers, and until then the last stable offset (a read_committed
+     * consumer's end offset) stays before the transaction.
+     */
     static List<String> readCommitted(String topic) {
-        Map<String, Object> config = Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap(),
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
+        Map<String, Object> config = new HashMap<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap(),
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_uncommitted",
                 ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
                 ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class,
-                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class));
+        TopicPartition partition = new TopicPartition(topic, 0);
+        long end;
+        try (KafkaConsumer<byte[], byte[]> peek = new KafkaConsumer<>(config)) {
+            end = peek.endOffsets(List.of(partition)).get(partition);
+        }
+        config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         List<String> values = new ArrayList<>();
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(config)) {
-            TopicPartition partition = new TopicPartition(topic, 0);
             consumer.assign(List.of(partition));
             consumer.seekToBeginning(List.of(partition));
-            long end = consumer.endOffsets(List.of(partition)).get(partition);
             long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
             while (consumer.position(partition) < end && System.nanoTime() < deadline) {
                 for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {

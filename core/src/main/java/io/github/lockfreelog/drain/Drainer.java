@@ -5,6 +5,7 @@ import io.github.lockfreelog.diagnostics.StatusReporter;
 import io.github.lockfreelog.sink.LogClosedException;
 import io.github.lockfreelog.sink.LogSink;
 import io.github.lockfreelog.sink.RecordBatch;
+import io.github.lockfreelog.sink.SinkRefusedException;
 import io.github.lockfreelog.term.TermUnblocker;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -205,10 +206,14 @@ public final class Drainer implements Runnable {
                 // failing, as for the log file: health says DOWN, and a full journal's drops count as io
                 counters.failingSinceEpochMillis = System.currentTimeMillis();
                 state.ioFailing(true);
-                status.warn("the sink cannot take events yet (" + e.getMessage() + "); events gather in the journal "
-                        + draining.journal.path() + " and go out, oldest first, once it can (retrying every "
-                        + TimeUnit.NANOSECONDS.toMillis(BACKLOG_RETRY_MAX_NANOS) + " ms at most); this is said once",
-                        null);
+                String message = "the sink cannot take events yet (" + e.getMessage() + "); events gather in the"
+                        + " journal " + draining.journal.path() + " and go out, oldest first, once it can (retrying every "
+                        + TimeUnit.NANOSECONDS.toMillis(BACKLOG_RETRY_MAX_NANOS) + " ms at most); this is said once";
+                if (e instanceof SinkRefusedException) {
+                    status.error(message, null); // a setting or a grant to change, not an outage
+                } else {
+                    status.warn(message, null);
+                }
             }
             backlogFailures++;
             backlogRetryAt = System.nanoTime() + backlogRetryNanos(backlogFailures);

@@ -5,6 +5,7 @@ import io.github.lockfreelog.diagnostics.StatusReporter;
 import io.github.lockfreelog.sink.JournalPosition;
 import io.github.lockfreelog.sink.RecordBatch;
 import io.github.lockfreelog.sink.RecordSink;
+import io.github.lockfreelog.sink.SinkRefusedException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -32,13 +33,18 @@ import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.errors.ProducerFencedException;
 import org.apache.kafka.common.errors.RecordTooLargeException;
+import org.apache.kafka.common.errors.RetriableException;
+import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.errors.TransactionalIdAuthorizationException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -405,17 +411,25 @@ final class KafkaRecordSink implements RecordSink {
         Admin admin = Admin.create(filtered(AdminClientConfig.configNames()));
         int timeoutMs = (int) Math.min(Integer.MAX_VALUE, maxBlockMillis);
         try {
+            // both asked at once: one round trip, not two, before the drainer can deliver (the start-up of a busy
+            // application logs into the journal meanwhile)
+            ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
+            KafkaFuture<Map<ConfigResource, Config>> configs = admin.describeConfigs(List.of(resource),
+                    new DescribeConfigsOptions().timeoutMs(timeoutMs)).all();
             try {
                 admin.describeTopics(List.of(topic), new DescribeTopicsOptions().timeoutMs(timeoutMs)).allTopicNames()
                         .get(maxBlockMillis, TimeUnit.MILLISECONDS);
             } catch (java.util.concurrent.ExecutionException e) {
                 if (e.getCause() instanceof UnknownTopicOrPartitionException) {
-                    throw new IOException("the topic " + topic + " does not exist: create it, or set <topic> to one"
-                            + " that does", e.getCause());
+                    throw new SinkRefusedException("the topic " + topic + " does not exist: create it, or set <topic>"
+                            + " to one that does", e.getCause());
+                }
+                if (e.getCause() instanceof AuthorizationException denied) {
+                    throw failure("describing topic " + topic, denied);
                 }
                 throw new IOException("could not describe topic " + topic + ": " + e.getCause(), e.getCause());
             }
-            topicMaxMessageBytes = maxMessageBytes(admin, timeoutMs);
+            topicMaxMessageBytes = maxMessageBytes(configs, resource);
             if (!transactional) {
                 return; // no position topic
             }
@@ -425,9 +439,11 @@ final class KafkaRecordSink implements RecordSink {
                         new CreateTopicsOptions().timeoutMs(timeoutMs)).all().get(maxBlockMillis, TimeUnit.MILLISECONDS);
             } catch (java.util.concurrent.ExecutionException e) {
                 if (!(e.getCause() instanceof TopicExistsException)) {
-                    throw new IOException("could not create the position topic " + positionTopic + " (" + e.getCause()
-                            + "): create it with cleanup.policy=compact, or set <positionTopic> to one that exists",
-                            e.getCause());
+                    String message = "could not create the position topic " + positionTopic + " (" + e.getCause()
+                            + "): create it with cleanup.policy=compact, or set <positionTopic> to one that exists";
+                    // refused (no right to create topics, a policy): an ERROR; a broker that did not answer: an outage
+                    throw e.getCause() instanceof RetriableException ? new IOException(message, e.getCause())
+                            : new SinkRefusedException(message, e.getCause());
                 }
             }
         } catch (InterruptedException e) {
@@ -445,11 +461,10 @@ final class KafkaRecordSink implements RecordSink {
      * The topic's {@code max.message.bytes} (its own, or the broker's {@code message.max.bytes}); 0 when it cannot
      * be read: a client without the DescribeConfigs right may still write.
      */
-    private int maxMessageBytes(Admin admin, int timeoutMs) throws InterruptedException {
-        ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
+    private int maxMessageBytes(KafkaFuture<Map<ConfigResource, Config>> configs, ConfigResource resource)
+            throws InterruptedException {
         try {
-            Config config = admin.describeConfigs(List.of(resource), new DescribeConfigsOptions().timeoutMs(timeoutMs))
-                    .all().get(maxBlockMillis, TimeUnit.MILLISECONDS).get(resource);
+            Config config = configs.get(maxBlockMillis, TimeUnit.MILLISECONDS).get(resource);
             ConfigEntry entry = config == null ? null : config.get(TopicConfig.MAX_MESSAGE_BYTES_CONFIG);
             return entry == null || entry.value() == null ? 0 : Integer.parseInt(entry.value());
         } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException
@@ -565,10 +580,36 @@ final class KafkaRecordSink implements RecordSink {
         return config;
     }
 
+    /**
+     * The failure of {@code what}, saying what to change where Kafka refuses the sink for want of a grant or a
+     * setting ({@link SinkRefusedException}: an ERROR, not an outage's WARN).
+     */
     private IOException failure(String what, Exception e) {
-        String hint = e instanceof ProducerFencedException ? ": another producer took transactional.id "
-                + transactionalId + " (give each instance its own transactionalIdPrefix)" : "";
-        return new IOException(what + " failed: " + e + hint, e);
+        String message = what + " failed: " + e;
+        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+            if (cause instanceof ProducerFencedException) {
+                return new IOException(message + ": another producer took transactional.id " + transactionalId
+                        + " (give each instance its own transactionalIdPrefix)", e);
+            }
+            if (cause instanceof TransactionalIdAuthorizationException) {
+                return new SinkRefusedException(message + ": the client's principal may not use transactional.id "
+                        + transactionalId + "; grant it WRITE and DESCRIBE on that id (this appender's ids all begin"
+                        + " with its transactionalIdPrefix), or set transactional=false (at least once, no"
+                        + " transactions)", e);
+            }
+            if (cause instanceof TopicAuthorizationException) {
+                return new SinkRefusedException(message + ": the client's principal is refused topic " + topic
+                        + (transactional ? " or its position topic " + positionTopic : "") + "; grant it DESCRIBE and"
+                        + " WRITE there, or set the producer's security settings (sasl.*, ssl.*,"
+                        + " security.protocol; Spring Boot: spring.kafka.security.*, spring.kafka.ssl.*)", e);
+            }
+            if (cause instanceof AuthorizationException) {
+                return new SinkRefusedException(message + ": Kafka refuses the client's principal (" + cause.getMessage()
+                        + "); grant it what the message names, or set the producer's security settings (sasl.*,"
+                        + " ssl.*, security.protocol; Spring Boot: spring.kafka.security.*, spring.kafka.ssl.*)", e);
+            }
+        }
+        return new IOException(message, e);
     }
 
     @Override

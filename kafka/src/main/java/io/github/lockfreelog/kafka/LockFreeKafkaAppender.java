@@ -120,9 +120,9 @@ public class LockFreeKafkaAppender extends LockFreeAppenderBase {
         Map<String, Object> clientConfig = new HashMap<>(producerConfig);
         clientConfig.putIfAbsent(ProducerConfig.MAX_BLOCK_MS_CONFIG, "10000");
         RecordSink.Factory sinks = transactional
-                ? slot -> KafkaRecordSink.transactional(topicName, positions, prefix + "-" + slot, clientConfig, counters,
-                        status)
-                : slot -> KafkaRecordSink.idempotent(topicName, prefix + "-" + slot, clientConfig, counters, status);
+                ? slot -> KafkaRecordSink.transactional(topicName, positions, slotId(prefix, slot), clientConfig,
+                        counters, status)
+                : slot -> KafkaRecordSink.idempotent(topicName, slotId(prefix, slot), clientConfig, counters, status);
         try {
             return JournalEngine.startRecords(config, status, sinks);
         } catch (IOException | RuntimeException e) {
@@ -130,6 +130,15 @@ public class LockFreeKafkaAppender extends LockFreeAppenderBase {
             addError("Could not start" + suffix + " with journal " + journalFile + " and topic " + topicName + ": " + e, e);
             return null;
         }
+    }
+
+    /**
+     * The transactional id (transactions off: the client id) of journal slot {@code slot}: {@code <prefix>-<slot>}
+     * for a slot of the default journal's folder, the prefix alone for a journal set explicitly (slot -1: one
+     * instance per journal).
+     */
+    static String slotId(String prefix, int slot) {
+        return slot < 0 ? prefix : prefix + "-" + slot;
     }
 
     /** With transactions off, one WARN naming the transactional settings that were given and are not used. */

@@ -20,11 +20,6 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import kafka.server.BrokerServer;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -189,25 +184,7 @@ class KafkaBrokerRestartTest {
     }
 
     private static List<String> readCommitted(String topic) {
-        Map<String, Object> config = Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.getBrokersAsString(),
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
-                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class,
-                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
-        List<String> values = new ArrayList<>();
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(config)) {
-            TopicPartition partition = new TopicPartition(topic, 0);
-            consumer.assign(List.of(partition));
-            consumer.seekToBeginning(List.of(partition));
-            long end = consumer.endOffsets(List.of(partition)).get(partition);
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (consumer.position(partition) < end && System.nanoTime() < deadline) {
-                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(java.time.Duration.ofMillis(200))) {
-                    values.add(TestBroker.value(record));
-                }
-            }
-        }
-        return values;
+        return TestBroker.readCommitted(broker.getBrokersAsString(), topic).stream().map(TestBroker::value).toList();
     }
 
     /**

@@ -3,6 +3,7 @@ package io.github.lockfreelog.kafka;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -44,6 +45,12 @@ final class TestBroker {
         return newTopic(prefix, Map.of());
     }
 
+    /** Creates the topic {@code name}, of one partition, now. */
+    static void createTopic(String name) {
+        bootstrap();
+        broker.addTopics(new NewTopic(name, 1, (short) 1));
+    }
+
     /** A new topic of one partition, named after {@code prefix}, with the topic settings {@code configs}. */
     static String newTopic(String prefix, Map<String, String> configs) {
         bootstrap();
@@ -52,19 +59,33 @@ final class TestBroker {
         return topic;
     }
 
-    /** Every record of {@code topic} a {@code read_committed} consumer sees, up to the topic's last stable offset. */
+    /**
+     * Every record of {@code topic} a {@code read_committed} consumer sees, read up to the topic's high watermark: a
+     * commit returns before the broker wrote its markers, and until then the last stable offset, which a
+     * {@code read_committed} consumer's end offset is, stays before the transaction (a read up to it right after a
+     * stop found nothing).
+     */
     static List<ConsumerRecord<byte[], byte[]>> readCommitted(String topic) {
-        Map<String, Object> config = Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap(),
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
+        return readCommitted(bootstrap(), topic);
+    }
+
+    /** The same, from the broker at {@code bootstrap} (a test's own broker). */
+    static List<ConsumerRecord<byte[], byte[]>> readCommitted(String bootstrap, String topic) {
+        Map<String, Object> config = new HashMap<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_uncommitted",
                 ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
                 ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class,
-                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class));
+        TopicPartition partition = new TopicPartition(topic, 0);
+        long end;
+        try (KafkaConsumer<byte[], byte[]> peek = new KafkaConsumer<>(config)) {
+            end = peek.endOffsets(List.of(partition)).get(partition); // the high watermark, markers included
+        }
+        config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(config)) {
-            TopicPartition partition = new TopicPartition(topic, 0);
             consumer.assign(List.of(partition));
             consumer.seekToBeginning(List.of(partition));
-            long end = consumer.endOffsets(List.of(partition)).get(partition);
             long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
             while (consumer.position(partition) < end && System.nanoTime() < deadline) {
                 consumer.poll(Duration.ofMillis(200)).forEach(records::add);

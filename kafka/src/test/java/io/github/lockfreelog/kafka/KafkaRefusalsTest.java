@@ -1,0 +1,63 @@
+package io.github.lockfreelog.kafka;
+
+import static io.github.lockfreelog.kafka.LockFreeKafkaAppenderTest.logger;
+import static io.github.lockfreelog.kafka.LockFreeKafkaAppenderTest.newContext;
+import static io.github.lockfreelog.kafka.LockFreeKafkaAppenderTest.statuses;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.core.status.Status;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A cluster that refuses the sink: a topic that does not exist. The application goes on, the events wait in the
+ * journal, a message names the topic and the setting; once the topic is there, every event goes once, in order.
+ */
+class KafkaRefusalsTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void aTopicThatDoesNotExistIsNamedAndTheEventsWaitUntilItDoes() throws Exception {
+        String topic = "absent-" + UUID.randomUUID().toString().substring(0, 8);
+        LoggerContext context = newContext();
+        LockFreeKafkaAppender appender = LockFreeKafkaAppenderTest.appender(context, topic, dir.resolve("absent.journal"));
+        appender.start();
+        assertThat(appender.isStarted()).as(statuses(context)).isTrue();
+        Logger logger = logger(context, appender);
+        List<String> all = new ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+            all.add(Events.event(0, i));
+            logger.info(Events.event(0, i));
+        }
+        Awaitility.await().atMost(30, TimeUnit.SECONDS).until(() -> LockFreeKafkaAppenderTest.warnings(context).stream()
+                .anyMatch(message -> message.contains("does not exist")));
+        Status named = context.getStatusManager().getCopyOfStatusList().stream()
+                .filter(status -> status.getMessage().contains("does not exist")).findFirst().orElseThrow();
+        assertThat(named.getMessage()).contains(topic).contains("<topic>");
+        assertThat(named.getLevel()).as("a setting to change, not an outage: %s", named).isEqualTo(Status.ERROR);
+        assertThat(appender.getStatistics().dropped()).isZero();
+        assertThat(TestBroker.topics()).as("the sink creates no topic of its own accord").doesNotContain(topic);
+
+        TestBroker.createTopic(topic);
+        for (int i = 50; i < 100; i++) {
+            all.add(Events.event(0, i));
+            logger.info(Events.event(0, i));
+        }
+        appender.stop();
+
+        List<String> values = TestBroker.readCommitted(topic).stream().map(TestBroker::value).toList();
+        assertThat(values).as(statuses(context)).hasSize(all.size());
+        Events.assertExactlyOnceInOrder(values, all);
+        assertThat(appender.getStatistics().dropped()).isZero();
+    }
+}
