@@ -29,6 +29,11 @@ final class Arguments {
     List<String> sinks;
     /** Spring Boot properties for the boot-* workloads' forks ({@code --boot-property NAME=VALUE}, repeatable). */
     final Map<String, String> bootProperties = new LinkedHashMap<>();
+    /**
+     * How long the kafka mode's paced callers spin before each call of a latency point ({@code --spin-micros}); the
+     * rest of the wait they park. {@link PacedLoop#SPIN_NANOS} unless given.
+     */
+    long spinMicros = java.util.concurrent.TimeUnit.NANOSECONDS.toMicros(PacedLoop.SPIN_NANOS);
     /** Producer settings for the kafka mode's peers ({@code --producer-property NAME=VALUE}, repeatable). */
     final Map<String, String> producerProperties = new LinkedHashMap<>();
 
@@ -41,6 +46,7 @@ final class Arguments {
                 + " [--sinks boot-console,boot-file,lockfreelog-console,lockfreelog-file (boot-app; there --events is per"
                 + " burst, --threads the burst's threads, --warmup/--measure the warm-up/measured bursts, --forks rounds)]"
                 + " [--producer-property NAME=VALUE (kafka modes: a producer setting for every Kafka peer; repeatable)]"
+                + " [--spin-micros N (kafka modes: how long paced latency callers spin before each call; 100, 0 parks only)]"
                 + " [--results DIR] [--docs DIR] [--label TEXT]\n"
                 + "peers: " + String.join(",", Peer.ids()) + "\n"
                 + "kafka peers: " + String.join(",", KafkaPeer.ids()) + "\n"
@@ -93,6 +99,12 @@ final class Arguments {
                         throw new IllegalArgumentException("--boot-property must be NAME=VALUE, got " + value);
                     }
                     a.bootProperties.put(value.substring(0, equals), value.substring(equals + 1));
+                }
+                case "--spin-micros" -> {
+                    a.spinMicros = Long.parseLong(value);
+                    if (a.spinMicros < 0) {
+                        throw new IllegalArgumentException("--spin-micros must be 0 or more microseconds: " + value);
+                    }
                 }
                 case "--producer-property" -> {
                     int equals = value.indexOf('=');

@@ -15,13 +15,11 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
 
 /**
- * One KRaft broker (Spring Kafka's {@link EmbeddedKafkaKraftBroker}, as the kafka module's tests use) in a JVM of its
- * own, so that the peers' children and the broker never share a process: {@link #main} prints
- * {@code BOOTSTRAP host:port} and runs until its standard input closes. The parent's side ({@link #start}) creates
- * topics and reads them back.
+ * The kafka-kill mode's side of the broker: {@link KafkaBroker} (the kafka mode's) in a JVM of its own, so that the
+ * peers' children and the broker never share a process, started as a {@link KafkaChildJvm} and stopped by closing its
+ * standard input; this side creates topics and reads them back.
  */
 final class KafkaBrokerChild implements AutoCloseable {
 
@@ -35,27 +33,12 @@ final class KafkaBrokerChild implements AutoCloseable {
         this.admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap));
     }
 
-    public static void main(String[] args) throws Exception {
-        EmbeddedKafkaKraftBroker broker = new EmbeddedKafkaKraftBroker(1, 1);
-        broker.brokerProperties(Map.of("transaction.state.log.replication.factor", "1",
-                "transaction.state.log.min.isr", "1", "transaction.state.log.num.partitions", "1",
-                "offsets.topic.num.partitions", "1", "group.initial.rebalance.delay.ms", "0"));
-        broker.afterPropertiesSet();
-        System.out.println("BOOTSTRAP " + broker.getBrokersAsString());
-        System.out.flush();
-        while (System.in.read() >= 0) {
-            // the parent holds our standard input open while it needs the broker
-        }
-        broker.destroy();
-        System.exit(0);
-    }
-
     /** Starts the broker's JVM and waits until it answers. */
     static KafkaBrokerChild start(Path folder) throws IOException, InterruptedException {
-        KafkaChildJvm jvm = KafkaChildJvm.start(KafkaBrokerChild.class, List.of("-Xmx1g", "-XX:+UseSerialGC"), List.of(),
+        KafkaChildJvm jvm = KafkaChildJvm.start(KafkaBroker.class, List.of("-Xmx1g", "-XX:+UseSerialGC"), List.of(),
                 folder, "broker");
         try {
-            String bootstrap = jvm.await("BOOTSTRAP ", 180).substring("BOOTSTRAP ".length()).trim();
+            String bootstrap = jvm.await(KafkaBroker.READY, 180).substring(KafkaBroker.READY.length()).trim();
             return new KafkaBrokerChild(jvm, bootstrap);
         } catch (IOException | RuntimeException e) {
             jvm.close();

@@ -96,15 +96,17 @@ public final class KafkaFork {
         long brokerPid = Long.getLong(PREFIX + "brokerPid", -1);
 
         Sink paced = open(required("pacedTopic"), "paced");
+        prime(paced);
         long origin = System.nanoTime() + millis(100);
         long measureFrom = origin + millis(warmupMillis);
         List<long[]> bursts = runCallers(i -> bursts(paced, origin, rate, i, measureFrom, measureFrom + millis(pacedMillis)));
         String pacedStop = stopWithin(paced);
+        long pacedMade = sum(bursts, 2) + 1; // and the priming call
         result.put("pacedDetails", join(paced.details(), pacedStop));
-        result.put("pacedMade", Long.toString(sum(bursts, 2)));
+        result.put("pacedMade", Long.toString(pacedMade));
         result.put("pacedCalls", Long.toString(sum(bursts, 0)));
         result.put("pacedCallerCpuNanos", Long.toString(sum(bursts, 1)));
-        finishFile(paced, "paced", sum(bursts, 2));
+        finishFile(paced, "paced", pacedMade);
 
         Sink measured = open(required("topic"), "measured");
         long[] window = new long[3];
@@ -157,6 +159,16 @@ public final class KafkaFork {
         return failure.get() == null ? "" : "stop=\"failed: " + failure.get().toString().replace('"', '\'') + "\"";
     }
 
+    /**
+     * One call before a paced schedule, counted as made, and the peer's set-up after it: a producer made at the first
+     * call (logback-kafka-appender), the first fetch of the topic's metadata (every Kafka peer), and lockfreelog-kafka's
+     * sink set up on its drainer ({@link Sink#awaitReady}) fall outside the schedule.
+     */
+    private void prime(Sink sink) throws InterruptedException {
+        sink.log(message);
+        sink.awaitReady(TimeUnit.SECONDS.toNanos(60));
+    }
+
     private static String join(String a, String b) {
         return a.isEmpty() ? b : b.isEmpty() ? a : a + " " + b;
     }
@@ -166,10 +178,9 @@ public final class KafkaFork {
         long warmupMillis = Long.parseLong(required("warmupMillis"));
         long measureMillis = Long.parseLong(required("measureMillis"));
         long graceMillis = Long.parseLong(required("graceMillis"));
+        long spinNanos = TimeUnit.MICROSECONDS.toNanos(Long.parseLong(required("spinMicros")));
         Sink sink = open(required("topic"), "latency");
-        // One call before the schedule, counted as made: a producer made at the first call (logback-kafka-appender)
-        // and the first fetch of the topic's metadata (every Kafka peer) fall outside the schedule.
-        sink.log(message);
+        prime(sink);
         long origin = System.nanoTime() + LatencyBenchmark.START_DELAY_NANOS;
         Set<String> names = IntStream.range(0, threads).mapToObj(Workload::threadName).collect(Collectors.toSet());
         AtomicReference<Disturbances> disturbances = new AtomicReference<>(new Disturbances(-1, -1, -1));
@@ -197,7 +208,7 @@ public final class KafkaFork {
         }
         Runnable call = () -> sink.log(message);
         List<long[]> outcomes = runCallers(i -> {
-            PacedLoop.Outcome o = PacedLoop.realTime().run(new PacedLoop.Schedule(origin, rate, threads, i,
+            PacedLoop.Outcome o = PacedLoop.realTime(spinNanos).run(new PacedLoop.Schedule(origin, rate, threads, i,
                     millis(warmupMillis), millis(measureMillis), millis(graceMillis)), call, histograms.get(i));
             try {
                 sampled.await();

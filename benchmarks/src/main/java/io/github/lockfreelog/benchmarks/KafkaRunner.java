@@ -208,6 +208,7 @@ final class KafkaRunner {
         settings.put("warmupMillis", Long.toString(plan.latencyWarmupSeconds() * 1000L));
         settings.put("measureMillis", Long.toString(plan.latencyMeasureSeconds() * 1000L));
         settings.put("graceMillis", Long.toString(plan.graceSeconds() * 1000L));
+        settings.put("spinMicros", Long.toString(arguments.spinMicros));
         settings.put("histograms", histograms.toString());
         settings.put("tag", tag);
         long seconds = plan.latencyWarmupSeconds() + plan.latencyMeasureSeconds() + plan.graceSeconds()

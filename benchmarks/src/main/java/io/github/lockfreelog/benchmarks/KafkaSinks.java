@@ -207,6 +207,22 @@ final class KafkaSinks {
             logger.info(message);
         }
 
+        /**
+         * lockfreelog-kafka sets its sink up on the drainer after the start (the topics checked, the position topic
+         * made, the producer fenced in, the position read): ready once an event was delivered. The other Kafka peers
+         * set up at their start or first call, on the caller's thread, which the call before the schedule took.
+         */
+        @Override
+        public void awaitReady(long timeoutNanos) throws InterruptedException {
+            if (!(appender instanceof LockFreeKafkaAppender kafka)) {
+                return;
+            }
+            long deadline = System.nanoTime() + timeoutNanos;
+            while (kafka.getKafkaCounters().eventsDelivered() < 1 && System.nanoTime() - deadline < 0) {
+                Thread.sleep(10);
+            }
+        }
+
         @Override
         public void stop() {
             context.stop(); // stops the appender: lockfreelog drains its journal, logback-kafka closes its producer

@@ -102,7 +102,19 @@ final class PacedLoop {
 
     /** The loop of a real run: {@link System#nanoTime()}, parking then spinning until each call is due. */
     static PacedLoop realTime() {
-        return new PacedLoop(System::nanoTime, PacedLoop::parkThenSpin);
+        return realTime(SPIN_NANOS);
+    }
+
+    /**
+     * A real run's loop that spins the last {@code spinNanos} before each call ({@link #SPIN_NANOS} in every mode;
+     * the kafka mode's {@code --spin-micros} sets another, 0 to park only): callers due more often than that spin
+     * all the time, and hold a CPU each that the peer's own threads (a drainer, a producer, a broker) do not get.
+     */
+    static PacedLoop realTime(long spinNanos) {
+        if (spinNanos < 0) {
+            throw new IllegalArgumentException("spin time must be 0 or more nanoseconds: " + spinNanos);
+        }
+        return new PacedLoop(System::nanoTime, deadline -> parkThenSpin(deadline, spinNanos));
     }
 
     static Histogram newHistogram() {
@@ -144,11 +156,11 @@ final class PacedLoop {
         latencies.recordValue(Math.min(Math.max(nanos, 0), HIGHEST_TRACKABLE_NANOS));
     }
 
-    private static void parkThenSpin(long deadlineNanos) {
+    private static void parkThenSpin(long deadlineNanos, long spinNanos) {
         long remaining;
         while ((remaining = deadlineNanos - System.nanoTime()) > 0) {
-            if (remaining > SPIN_NANOS) {
-                LockSupport.parkNanos(remaining - SPIN_NANOS);
+            if (remaining > spinNanos) {
+                LockSupport.parkNanos(remaining - spinNanos);
             } else {
                 Thread.onSpinWait();
             }

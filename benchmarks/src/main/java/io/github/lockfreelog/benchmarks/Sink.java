@@ -23,6 +23,14 @@ interface Sink {
         return LineCounter.count(logFile());
     }
 
+    /**
+     * Returns once what the peer sets up after its start, off the callers' threads, is done, so that a trial's schedule
+     * does not begin inside it; at once for a peer that sets up nothing that way (the default). A Kafka peer is
+     * ready when the call made before has reached its topic; waits at most {@code timeoutNanos}.
+     */
+    default void awaitReady(long timeoutNanos) throws InterruptedException {
+    }
+
     /** Counters the peer keeps about itself, as {@code key=value} pairs, read after {@link #stop()}; empty if none. */
     default String details() {
         return "";
