@@ -19,6 +19,15 @@ final class Events {
         return "t" + thread + " e" + number + " " + "x".repeat(number % 40);
     }
 
+    /** Logs events {@code from} to {@code to} (excluded) of thread 0 through {@code logger}, each added to {@code logged}. */
+    static void log(ch.qos.logback.classic.Logger logger, int from, int to, List<String> logged) {
+        for (int i = from; i < to; i++) {
+            String event = event(0, i);
+            logged.add(event);
+            logger.info(event);
+        }
+    }
+
     static int thread(String event) {
         return Integer.parseInt(event.substring(1, event.indexOf(' ')));
     }

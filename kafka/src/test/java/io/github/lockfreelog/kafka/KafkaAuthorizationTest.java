@@ -1,5 +1,6 @@
 package io.github.lockfreelog.kafka;
 
+import static io.github.lockfreelog.kafka.LockFreeKafkaAppenderTest.errors;
 import static io.github.lockfreelog.kafka.LockFreeKafkaAppenderTest.logger;
 import static io.github.lockfreelog.kafka.LockFreeKafkaAppenderTest.newContext;
 import static io.github.lockfreelog.kafka.LockFreeKafkaAppenderTest.statuses;
@@ -7,7 +8,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
-import ch.qos.logback.core.status.Status;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -102,19 +102,13 @@ class KafkaAuthorizationTest {
         assertThat(appender.isStarted()).as(statuses(context)).isTrue();
         Logger logger = logger(context, appender);
         List<String> all = new ArrayList<>();
-        for (int i = 0; i < 50; i++) {
-            all.add(Events.event(0, i));
-            logger.info(Events.event(0, i));
-        }
+        Events.log(logger, 0, 50, all);
         Awaitility.await().atMost(60, TimeUnit.SECONDS).until(() -> !errors(context).isEmpty());
         assertThat(errors(context).get(0)).as(statuses(context)).contains(named);
         assertThat(appender.getStatistics().dropped()).isZero();
 
         admin.deleteAcls(List.of(deny.toFilter())).all().get(60, TimeUnit.SECONDS);
-        for (int i = 50; i < 100; i++) {
-            all.add(Events.event(0, i));
-            logger.info(Events.event(0, i));
-        }
+        Events.log(logger, 50, 100, all);
         appender.stop();
 
         List<String> values = TestBroker.readCommitted(broker.getBrokersAsString(), topic).stream()
@@ -122,10 +116,5 @@ class KafkaAuthorizationTest {
         assertThat(values).as(statuses(context)).hasSize(all.size());
         Events.assertExactlyOnceInOrder(values, all);
         assertThat(appender.getStatistics().dropped()).isZero();
-    }
-
-    private static List<String> errors(LoggerContext context) {
-        return context.getStatusManager().getCopyOfStatusList().stream().filter(s -> s.getLevel() == Status.ERROR)
-                .map(Status::getMessage).toList();
     }
 }

@@ -35,10 +35,7 @@ class KafkaRefusalsTest {
         assertThat(appender.isStarted()).as(statuses(context)).isTrue();
         Logger logger = logger(context, appender);
         List<String> all = new ArrayList<>();
-        for (int i = 0; i < 50; i++) {
-            all.add(Events.event(0, i));
-            logger.info(Events.event(0, i));
-        }
+        Events.log(logger, 0, 50, all);
         Awaitility.await().atMost(30, TimeUnit.SECONDS).until(() -> LockFreeKafkaAppenderTest.warnings(context).stream()
                 .anyMatch(message -> message.contains("does not exist")));
         Status named = context.getStatusManager().getCopyOfStatusList().stream()
@@ -49,10 +46,7 @@ class KafkaRefusalsTest {
         assertThat(TestBroker.topics()).as("the sink creates no topic of its own accord").doesNotContain(topic);
 
         TestBroker.createTopic(topic);
-        for (int i = 50; i < 100; i++) {
-            all.add(Events.event(0, i));
-            logger.info(Events.event(0, i));
-        }
+        Events.log(logger, 50, 100, all);
         appender.stop();
 
         List<String> values = TestBroker.readCommitted(topic).stream().map(TestBroker::value).toList();

@@ -7,7 +7,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
-import ch.qos.logback.core.status.Status;
 import io.github.lockfreelog.diagnostics.AppenderStatistics;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -36,16 +35,7 @@ class KafkaTooLargeTest {
         appender.start();
         assertThat(appender.isStarted()).as(statuses(context)).isTrue();
         Logger logger = logger(context, appender);
-        List<String> kept = new ArrayList<>();
-        for (int i = 0; i < 40; i++) {
-            if (i == 13 || i == 27) {
-                logger.info("t9 e" + i + " " + "y".repeat(10_000)); // over max.request.size
-            } else {
-                String event = Events.event(0, kept.size());
-                kept.add(event);
-                logger.info(event);
-            }
-        }
+        List<String> kept = logAmongLarge(logger, 40, List.of(13, 27), 10_000); // over max.request.size
         appender.stop();
 
         List<String> values = TestBroker.readCommitted(topic).stream().map(TestBroker::value).toList();
@@ -58,10 +48,7 @@ class KafkaTooLargeTest {
         assertThat(stats.appended()).isEqualTo(40);
         assertThat(appender.getKafkaCounters().tooLarge()).isEqualTo(2);
         assertThat(appender.getKafkaCounters().eventsDelivered()).isEqualTo(38);
-        List<String> errors = context.getStatusManager().getCopyOfStatusList().stream()
-                .filter(status -> status.getLevel() == Status.ERROR).map(Status::getMessage).toList();
-        assertThat(errors).as(statuses(context)).isNotEmpty()
-                .allMatch(message -> message.contains("too large") && message.contains("max.request.size"));
+        assertNamedInErrors(context, "max.request.size");
     }
 
     /**
@@ -83,15 +70,7 @@ class KafkaTooLargeTest {
         appender.start();
         assertThat(appender.isStarted()).as(statuses(context)).isTrue();
         Logger logger = logger(context, appender);
-        List<String> expected = new ArrayList<>();
-        for (int i = 0; i < 20; i++) {
-            if (i == 10) {
-                logger.info("large " + "x".repeat(20_000));
-            }
-            String event = Events.event(0, i);
-            logger.info(event);
-            expected.add(event);
-        }
+        List<String> expected = logAmongLarge(logger, 21, List.of(10), 20_000); // over max.request.size
         appender.stop();
 
         List<String> values = TestBroker.readCommitted(topic).stream().map(TestBroker::value).toList();
@@ -100,6 +79,30 @@ class KafkaTooLargeTest {
         assertThat(appender.getStatistics().drops()).containsEntry("too-large", 1L);
         assertThat(appender.getKafkaCounters().tooLarge()).isEqualTo(1);
         assertThat(appender.getKafkaCounters().eventsDelivered()).isEqualTo(20);
+    }
+
+    /**
+     * Logs {@code count} events, those at {@code large} of {@code largeSize} characters and the others numbered
+     * events of thread 0; returns the others, in order.
+     */
+    private static List<String> logAmongLarge(Logger logger, int count, List<Integer> large, int largeSize) {
+        List<String> kept = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            if (large.contains(i)) {
+                logger.info("t9 e" + i + " " + "y".repeat(largeSize));
+            } else {
+                String event = Events.event(0, kept.size());
+                kept.add(event);
+                logger.info(event);
+            }
+        }
+        return kept;
+    }
+
+    /** There are ERRORs, and each says "too large" and names {@code setting}. */
+    private static void assertNamedInErrors(LoggerContext context, String setting) {
+        assertThat(LockFreeKafkaAppenderTest.errors(context)).as(statuses(context)).isNotEmpty()
+                .allMatch(message -> message.contains("too large") && message.contains(setting));
     }
 
     /**
@@ -114,22 +117,12 @@ class KafkaTooLargeTest {
         LoggerContext context = newContext();
         LockFreeKafkaAppender appender = LockFreeKafkaAppenderTest.appender(context, topic, dir.resolve("limit.journal"));
         if (!transactional) {
-            appender.setTransactionalIdPrefix(null);
-            appender.setTransactional(false);
+            LockFreeKafkaAppenderTest.transactionsOff(appender);
         }
         appender.start();
         assertThat(appender.isStarted()).as(statuses(context)).isTrue();
         Logger logger = logger(context, appender);
-        List<String> kept = new ArrayList<>();
-        for (int i = 0; i < 200; i++) {
-            if (i == 50 || i == 150) {
-                logger.info("t9 e" + i + " " + "z".repeat(8_000)); // over the topic's max.message.bytes
-            } else {
-                String event = Events.event(0, kept.size());
-                kept.add(event);
-                logger.info(event);
-            }
-        }
+        List<String> kept = logAmongLarge(logger, 200, List.of(50, 150), 8_000); // over the topic's max.message.bytes
         appender.stop();
 
         List<String> values = TestBroker.readCommitted(topic).stream().map(TestBroker::value).toList();
@@ -138,10 +131,7 @@ class KafkaTooLargeTest {
         assertThat(appender.getStatistics().drops()).as(statuses(context)).containsEntry("too-large", 2L);
         assertThat(appender.getKafkaCounters().tooLarge()).isEqualTo(2);
         assertThat(appender.getKafkaCounters().eventsDelivered()).isEqualTo(kept.size());
-        List<String> errors = context.getStatusManager().getCopyOfStatusList().stream()
-                .filter(status -> status.getLevel() == Status.ERROR).map(Status::getMessage).toList();
-        assertThat(errors).as(statuses(context)).isNotEmpty()
-                .allMatch(message -> message.contains("too large") && message.contains("max.message.bytes"));
+        assertNamedInErrors(context, "max.message.bytes");
     }
 
     /**

@@ -39,8 +39,7 @@ class LockFreeKafkaAppenderTest {
         LoggerContext context = newContext();
         LockFreeKafkaAppender appender = appender(context, topic, dir.resolve("burst.journal"));
         if (!transactional) {
-            appender.setTransactionalIdPrefix(null);
-            appender.setTransactional(false);
+            transactionsOff(appender);
         }
         appender.setKey("thread");
         appender.setHeaders("level,logger");
@@ -132,8 +131,7 @@ class LockFreeKafkaAppenderTest {
         LockFreeKafkaAppender appender = appender(context, topic, dir.resolve("large.journal"));
         appender.addProducerConfig("max.request.size=10000");
         if (!transactional) {
-            appender.setTransactionalIdPrefix(null);
-            appender.setTransactional(false);
+            transactionsOff(appender);
         }
         appender.start();
         assertThat(appender.isStarted()).as(statuses(context)).isTrue();
@@ -212,6 +210,12 @@ class LockFreeKafkaAppenderTest {
         return appender;
     }
 
+    /** Transactions off, and no transactional id prefix given (it would be named as unused). */
+    static void transactionsOff(LockFreeKafkaAppender appender) {
+        appender.setTransactionalIdPrefix(null);
+        appender.setTransactional(false);
+    }
+
     /** A context of its own, whose events carry SLF4J's MDC (Logback needs to be given its adapter). */
     static LoggerContext newContext() {
         LoggerContext context = new LoggerContext();
@@ -237,6 +241,12 @@ class LockFreeKafkaAppenderTest {
     /** The messages of the WARN and ERROR statuses of {@code context}. */
     static List<String> warnings(LoggerContext context) {
         return context.getStatusManager().getCopyOfStatusList().stream().filter(s -> s.getLevel() >= Status.WARN)
+                .map(Status::getMessage).toList();
+    }
+
+    /** The messages of the ERROR statuses of {@code context}. */
+    static List<String> errors(LoggerContext context) {
+        return context.getStatusManager().getCopyOfStatusList().stream().filter(s -> s.getLevel() == Status.ERROR)
                 .map(Status::getMessage).toList();
     }
 
