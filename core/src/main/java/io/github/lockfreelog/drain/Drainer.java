@@ -5,7 +5,7 @@ import io.github.lockfreelog.diagnostics.StatusReporter;
 import io.github.lockfreelog.sink.LogClosedException;
 import io.github.lockfreelog.sink.LogSink;
 import io.github.lockfreelog.sink.RecordBatch;
-import io.github.lockfreelog.sink.SinkRefusedException;
+import io.github.lockfreelog.sink.RecordSink;
 import io.github.lockfreelog.term.TermUnblocker;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -209,7 +209,7 @@ public final class Drainer implements Runnable {
                 String message = "the sink cannot take events yet (" + e.getMessage() + "); events gather in the"
                         + " journal " + draining.journal.path() + " and go out, oldest first, once it can (retrying every "
                         + TimeUnit.NANOSECONDS.toMillis(BACKLOG_RETRY_MAX_NANOS) + " ms at most); this is said once";
-                if (e instanceof SinkRefusedException) {
+                if (e instanceof RecordSink.RefusedException) {
                     status.error(message, null); // a setting or a grant to change, not an outage
                 } else {
                     status.warn(message, null);

@@ -5,7 +5,6 @@ import io.github.lockfreelog.diagnostics.StatusReporter;
 import io.github.lockfreelog.sink.JournalPosition;
 import io.github.lockfreelog.sink.RecordBatch;
 import io.github.lockfreelog.sink.RecordSink;
-import io.github.lockfreelog.sink.SinkRefusedException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -421,7 +420,7 @@ final class KafkaRecordSink implements RecordSink {
                         .get(maxBlockMillis, TimeUnit.MILLISECONDS);
             } catch (java.util.concurrent.ExecutionException e) {
                 if (e.getCause() instanceof UnknownTopicOrPartitionException) {
-                    throw new SinkRefusedException("the topic " + topic + " does not exist: create it, or set <topic>"
+                    throw new RecordSink.RefusedException("the topic " + topic + " does not exist: create it, or set <topic>"
                             + " to one that does", e.getCause());
                 }
                 if (e.getCause() instanceof AuthorizationException denied) {
@@ -443,7 +442,7 @@ final class KafkaRecordSink implements RecordSink {
                             + "): create it with cleanup.policy=compact, or set <positionTopic> to one that exists";
                     // refused (no right to create topics, a policy): an ERROR; a broker that did not answer: an outage
                     throw e.getCause() instanceof RetriableException ? new IOException(message, e.getCause())
-                            : new SinkRefusedException(message, e.getCause());
+                            : new RecordSink.RefusedException(message, e.getCause());
                 }
             }
         } catch (InterruptedException e) {
@@ -582,7 +581,7 @@ final class KafkaRecordSink implements RecordSink {
 
     /**
      * The failure of {@code what}, saying what to change where Kafka refuses the sink for want of a grant or a
-     * setting ({@link SinkRefusedException}: an ERROR, not an outage's WARN).
+     * setting ({@link RecordSink.RefusedException}: an ERROR, not an outage's WARN).
      */
     private IOException failure(String what, Exception e) {
         String message = what + " failed: " + e;
@@ -592,19 +591,19 @@ final class KafkaRecordSink implements RecordSink {
                         + " (give each instance its own transactionalIdPrefix)", e);
             }
             if (cause instanceof TransactionalIdAuthorizationException) {
-                return new SinkRefusedException(message + ": the client's principal may not use transactional.id "
+                return new RecordSink.RefusedException(message + ": the client's principal may not use transactional.id "
                         + transactionalId + "; grant it WRITE and DESCRIBE on that id (this appender's ids all begin"
                         + " with its transactionalIdPrefix), or set transactional=false (at least once, no"
                         + " transactions)", e);
             }
             if (cause instanceof TopicAuthorizationException) {
-                return new SinkRefusedException(message + ": the client's principal is refused topic " + topic
+                return new RecordSink.RefusedException(message + ": the client's principal is refused topic " + topic
                         + (transactional ? " or its position topic " + positionTopic : "") + "; grant it DESCRIBE and"
                         + " WRITE there, or set the producer's security settings (sasl.*, ssl.*,"
                         + " security.protocol; Spring Boot: spring.kafka.security.*, spring.kafka.ssl.*)", e);
             }
             if (cause instanceof AuthorizationException) {
-                return new SinkRefusedException(message + ": Kafka refuses the client's principal (" + cause.getMessage()
+                return new RecordSink.RefusedException(message + ": Kafka refuses the client's principal (" + cause.getMessage()
                         + "); grant it what the message names, or set the producer's security settings (sasl.*,"
                         + " ssl.*, security.protocol; Spring Boot: spring.kafka.security.*, spring.kafka.ssl.*)", e);
             }
