@@ -15,7 +15,6 @@ import java.nio.ByteBuffer;
  */
 final class Batch {
 
-    /** Staging's size, or a buffer's where buffers are smaller: a batch never holds more than one term's events. */
     /** A log file's writes gather at most this many bytes (or a journal buffer's, if smaller). */
     static final int STAGING_BYTES = 1 << 20;
 

@@ -80,6 +80,9 @@ final class KafkaRecordSink implements RecordSink {
     private static final byte POSITION_VERSION = 1;
     /** The producer's {@code batch.size} unless given: 256 KB (Kafka's own default is 16 KB). */
     static final int DEFAULT_BATCH_SIZE = 256 * 1024;
+    /** Where a refused principal's settings are, in a refusal's ERROR. */
+    private static final String SECURITY_SETTINGS = "the producer's security settings (sasl.*, ssl.*, security.protocol;"
+            + " Spring Boot: spring.kafka.security.*, spring.kafka.ssl.*)";
     /** Kafka's own {@code batch.size} default, for a topic whose {@code max.message.bytes} could not be read. */
     static final int KAFKA_BATCH_SIZE = 16 * 1024;
 
@@ -99,8 +102,8 @@ final class KafkaRecordSink implements RecordSink {
     private volatile Producer<byte[], byte[]> producer;
     private volatile boolean closed;
     private boolean topicsChecked;
-    /** The topic's {@code max.message.bytes}, once {@link #checkTopics} read it; 0 when it could not. */
-    private int topicMaxMessageBytes;
+    /** The producer's {@code batch.size}, set once by {@link #checkTopics} from the topic's limit ({@link #batchSize(int)}). */
+    private int batchSize;
 
     private KafkaRecordSink(String topic, boolean transactional, String positionTopic, String transactionalId,
             Map<String, Object> clientConfig, KafkaCounters counters, StatusReporter status) {
@@ -350,7 +353,7 @@ final class KafkaRecordSink implements RecordSink {
         config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         config.put(ProducerConfig.ACKS_CONFIG, "all");
         config.putIfAbsent(ProducerConfig.CLIENT_ID_CONFIG, transactionalId);
-        config.put(ProducerConfig.BATCH_SIZE_CONFIG, batchSize());
+        config.put(ProducerConfig.BATCH_SIZE_CONFIG, batchSize);
         config.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
         config.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
         current = new KafkaProducer<>(config);
@@ -372,11 +375,11 @@ final class KafkaRecordSink implements RecordSink {
      * broker more than its records; docs/kafka.md, "Settings"); either at most the topic's {@code max.message.bytes}.
      * A batch of many records that the broker refuses as too large is split by the producer into batches of
      * {@code batch.size}: were that above the topic's limit, it would send the same batch again, for ever, and
-     * nothing would go out. When the limit could not be read (no DescribeConfigs right), Kafka's own 16 KB.
+     * nothing would go out. When the limit could not be read ({@code limit} 0: no DescribeConfigs right), Kafka's
+     * own 16 KB. Worked out once, at the topics' check: a WARN about a given size is said once, not at each new producer.
      */
-    private int batchSize() {
+    private int batchSize(int limit) {
         Object given = clientConfig.get(ProducerConfig.BATCH_SIZE_CONFIG);
-        int limit = topicMaxMessageBytes;
         if (given == null) {
             return limit > 0 ? Math.min(DEFAULT_BATCH_SIZE, limit) : KAFKA_BATCH_SIZE;
         }
@@ -428,7 +431,7 @@ final class KafkaRecordSink implements RecordSink {
                 }
                 throw new IOException("could not describe topic " + topic + ": " + e.getCause(), e.getCause());
             }
-            topicMaxMessageBytes = maxMessageBytes(configs, resource);
+            batchSize = batchSize(maxMessageBytes(configs, resource));
             if (!transactional) {
                 return; // no position topic
             }
@@ -599,13 +602,11 @@ final class KafkaRecordSink implements RecordSink {
             if (cause instanceof TopicAuthorizationException) {
                 return new RecordSink.RefusedException(message + ": the client's principal is refused topic " + topic
                         + (transactional ? " or its position topic " + positionTopic : "") + "; grant it DESCRIBE and"
-                        + " WRITE there, or set the producer's security settings (sasl.*, ssl.*,"
-                        + " security.protocol; Spring Boot: spring.kafka.security.*, spring.kafka.ssl.*)", e);
+                        + " WRITE there, or set " + SECURITY_SETTINGS, e);
             }
             if (cause instanceof AuthorizationException) {
                 return new RecordSink.RefusedException(message + ": Kafka refuses the client's principal (" + cause.getMessage()
-                        + "); grant it what the message names, or set the producer's security settings (sasl.*,"
-                        + " ssl.*, security.protocol; Spring Boot: spring.kafka.security.*, spring.kafka.ssl.*)", e);
+                        + "); grant it what the message names, or set " + SECURITY_SETTINGS, e);
             }
         }
         return new IOException(message, e);

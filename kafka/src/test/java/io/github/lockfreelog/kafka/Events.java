@@ -2,6 +2,8 @@ package io.github.lockfreelog.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ch.qos.logback.classic.Logger;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -20,12 +22,38 @@ final class Events {
     }
 
     /** Logs events {@code from} to {@code to} (excluded) of thread 0 through {@code logger}, each added to {@code logged}. */
-    static void log(ch.qos.logback.classic.Logger logger, int from, int to, List<String> logged) {
+    static void log(Logger logger, int from, int to, List<String> logged) {
         for (int i = from; i < to; i++) {
             String event = event(0, i);
             logged.add(event);
             logger.info(event);
         }
+    }
+
+    /**
+     * Logs {@code events} events from each of {@code threads} threads named {@code caller-<n>} through {@code logger},
+     * and returns when all have returned: every event logged, thread by thread.
+     */
+    static List<String> logFromThreads(Logger logger, int threads, int events)
+            throws InterruptedException {
+        List<Thread> callers = new ArrayList<>();
+        List<String> all = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            final int thread = t;
+            callers.add(new Thread(() -> {
+                for (int i = 0; i < events; i++) {
+                    logger.info(event(thread, i));
+                }
+            }, "caller-" + t));
+            for (int i = 0; i < events; i++) {
+                all.add(event(t, i));
+            }
+        }
+        callers.forEach(Thread::start);
+        for (Thread caller : callers) {
+            caller.join();
+        }
+        return all;
     }
 
     static int thread(String event) {

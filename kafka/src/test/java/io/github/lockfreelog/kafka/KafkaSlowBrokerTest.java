@@ -13,7 +13,6 @@ import java.io.OutputStream;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -83,19 +82,7 @@ class KafkaSlowBrokerTest {
         assertThat(appender.isStarted()).as(statuses(context)).isTrue();
         Logger logger = logger(context, appender);
         int events = 2_500;
-        List<Thread> threads = new ArrayList<>();
-        for (int t = 0; t < THREADS; t++) {
-            final int thread = t;
-            threads.add(new Thread(() -> {
-                for (int i = 0; i < events; i++) {
-                    logger.info(Events.event(thread, i));
-                }
-            }, "caller-" + t));
-        }
-        threads.forEach(Thread::start);
-        for (Thread thread : threads) {
-            thread.join();
-        }
+        List<String> all = Events.logFromThreads(logger, THREADS, events);
         long deliveredWhenCallersReturned = appender.getKafkaCounters().eventsDelivered();
         appender.stop();
 
@@ -104,20 +91,8 @@ class KafkaSlowBrokerTest {
         assertThat(appender.getStatistics().waits()).as("callers waiting for room").isZero();
         assertThat(appender.getStatistics().dropped()).isZero();
         List<String> values = TestBroker.readCommitted(bootstrap, topic).stream().map(TestBroker::value).toList();
-        List<String> all = new ArrayList<>();
-        for (int t = 0; t < THREADS; t++) {
-            for (int i = 0; i < events; i++) {
-                all.add(Events.event(t, i));
-            }
-        }
         assertThat(values).as(statuses(context)).hasSize(all.size());
         Events.assertExactlyOnceInOrder(values, all);
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
     }
 
     /** A TCP proxy to {@code localhost:brokerPort} that holds each chunk it reads {@code delayMillis} before passing it on. */

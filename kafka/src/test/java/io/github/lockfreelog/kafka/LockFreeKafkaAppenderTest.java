@@ -47,29 +47,11 @@ class LockFreeKafkaAppenderTest {
         assertThat(appender.isStarted()).as(statuses(context)).isTrue();
         Logger logger = logger(context, appender);
         int events = 5_000;
-        List<Thread> threads = new ArrayList<>();
-        for (int t = 0; t < THREADS; t++) {
-            final int thread = t;
-            threads.add(new Thread(() -> {
-                for (int i = 0; i < events; i++) {
-                    logger.info(Events.event(thread, i));
-                }
-            }, "caller-" + t));
-        }
-        threads.forEach(Thread::start);
-        for (Thread thread : threads) {
-            thread.join();
-        }
+        List<String> all = Events.logFromThreads(logger, THREADS, events);
         appender.stop();
 
         List<ConsumerRecord<byte[], byte[]>> records = TestBroker.readCommitted(topic);
         List<String> values = records.stream().map(TestBroker::value).toList();
-        List<String> all = new ArrayList<>();
-        for (int t = 0; t < THREADS; t++) {
-            for (int i = 0; i < events; i++) {
-                all.add(Events.event(t, i));
-            }
-        }
         assertThat(values).hasSize(THREADS * events);
         Events.assertExactlyOnceInOrder(values, all);
         for (ConsumerRecord<byte[], byte[]> record : records) {
