@@ -200,6 +200,18 @@ class LockFreeLogKafkaTests {
     }
 
     @Test
+    void aProducerSettingThatIsNotANumberIsNamedAndTheApplicationStartsWithoutTheSink(CapturedOutput output) {
+        try (ConfigurableApplicationContext context = LogbackTestSupport.application(TestApplication.class,
+                "lockfreelog.kafka.topic=somewhere", "lockfreelog.kafka.producer.max.block.ms=10s").run()) {
+            assertThat(context.isRunning()).isTrue();
+            assertThat(runtime().kafka()).isNull();
+        }
+        assertThat(output.getAll()).contains("the log is not sent to Kafka: lockfreelog.kafka.producer")
+                .contains("max.block.ms=10s").contains("max.block.ms as a whole number of milliseconds")
+                .doesNotContain("spring.kafka.bootstrap-servers");
+    }
+
+    @Test
     void anUnreachableClusterLeavesTheApplicationRunningWithEventsWaitingInTheJournal() {
         try (ConfigurableApplicationContext context = LogbackTestSupport.application(TestApplication.class,
                 "spring.kafka.bootstrap-servers=localhost:1", "lockfreelog.kafka.topic=nowhere",

@@ -119,7 +119,7 @@ public abstract class LockFreeAppenderBase extends LockFreeAppenderSettings {
     }
 
     /** {@code text} as part of a file name: letters, digits, {@code .}, {@code _} and {@code -}; others become {@code _}. */
-    static String fileNamePart(String text) {
+    protected static String fileNamePart(String text) {
         String part = text.replaceAll("[^A-Za-z0-9._-]", "_");
         return part.isEmpty() || part.startsWith(".") ? "_" + part : part;
     }

@@ -35,6 +35,7 @@ import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.AuthorizationException;
@@ -45,6 +46,7 @@ import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.TransactionalIdAuthorizationException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.apache.kafka.common.errors.UnsupportedVersionException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
@@ -83,6 +85,8 @@ final class KafkaRecordSink implements RecordSink {
     /** Where a refused principal's settings are, in a refusal's ERROR. */
     private static final String SECURITY_SETTINGS = "the producer's security settings (sasl.*, ssl.*, security.protocol;"
             + " Spring Boot: spring.kafka.security.*, spring.kafka.ssl.*)";
+    private static final String PRODUCER_SETTINGS = "<producerConfig> in logback.xml; Spring Boot: spring.kafka.producer.*,"
+            + " spring.kafka.properties.* or lockfreelog.kafka.producer.*";
     /** Kafka's own {@code batch.size} default, for a topic whose {@code max.message.bytes} could not be read. */
     static final int KAFKA_BATCH_SIZE = 16 * 1024;
 
@@ -93,6 +97,19 @@ final class KafkaRecordSink implements RecordSink {
     private final String positionTopic;
     /** The slot's transactional id, or (transactions off) the producer's {@code client.id}. */
     private final String transactionalId;
+    /**
+     * The position topic's settings when the sink creates it: compacted, and short for its reader, which reads it
+     * from the start at each start (and after a failed delivery). A busy sink commits a transaction, so a position
+     * record and a commit marker, many times a second: compaction only cleans closed segments (Kafka's default
+     * closes one at 1 GiB or after 7 days) and keeps markers {@code delete.retention.ms} (1 day) after that, so the
+     * topic would grow by gigabytes a day. An hourly segment and markers kept one hour bound it to about an hour or
+     * two of commits.
+     */
+    static final Map<String, String> POSITION_TOPIC_CONFIG = Map.of(
+            TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT,
+            TopicConfig.SEGMENT_MS_CONFIG, String.valueOf(TimeUnit.HOURS.toMillis(1)),
+            TopicConfig.DELETE_RETENTION_MS_CONFIG, String.valueOf(TimeUnit.HOURS.toMillis(1)));
+
     private final byte[] positionKey;
     private final Map<String, Object> clientConfig;
     private final StatusReporter status;
@@ -437,7 +454,7 @@ final class KafkaRecordSink implements RecordSink {
             }
             try {
                 admin.createTopics(List.of(new NewTopic(positionTopic, java.util.Optional.of(1), java.util.Optional.empty())
-                        .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT))),
+                        .configs(POSITION_TOPIC_CONFIG)),
                         new CreateTopicsOptions().timeoutMs(timeoutMs)).all().get(maxBlockMillis, TimeUnit.MILLISECONDS);
             } catch (java.util.concurrent.ExecutionException e) {
                 if (!(e.getCause() instanceof TopicExistsException)) {
@@ -478,9 +495,13 @@ final class KafkaRecordSink implements RecordSink {
     }
 
     /**
-     * The position last committed under this slot's key, if it is of journal {@code journalId}: read with
+     * The last position committed for journal {@code journalId}, under this slot's key or any other: read with
      * {@code read_committed} up to the high watermark taken now (after the fence), so that every transaction open
-     * then is settled before the answer.
+     * then is settled before the answer. Under any key, because the journal may have been delivered under another
+     * transactional id before (the default id holds the host name, which a container restarted on the same volume
+     * changes): its positions are the journal's, whoever committed them, and they only grow. A journal made before
+     * journals had ids (id 0) is looked up under this slot's key alone. The read has no overall deadline, so that a
+     * long position topic is read to its end; it fails once it has not moved for {@code max.block.ms}.
      */
     private JournalPosition readPosition(long journalId) throws IOException {
         Map<String, Object> config = filtered(ConsumerConfig.configNames());
@@ -505,37 +526,49 @@ final class KafkaRecordSink implements RecordSink {
             closeNow(peek);
         }
         config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        byte[] last = null;
+        JournalPosition last = null;
         KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(config);
         try {
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
-            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Math.max(maxBlockMillis, 1000));
-            while (!reached(consumer, partitions, highWatermarks)) {
-                if (System.nanoTime() - deadline > 0) {
+            long stillNanos = TimeUnit.MILLISECONDS.toNanos(Math.max(maxBlockMillis, 1000));
+            long movedAt = System.nanoTime();
+            for (long at = -1, now; (now = readTo(consumer, partitions, highWatermarks)) >= 0; at = now) {
+                if (now != at) {
+                    movedAt = System.nanoTime(); // aborted transactions' records move the position, and poll none
+                } else if (System.nanoTime() - movedAt > stillNanos) {
                     throw new IOException("the position topic " + positionTopic + " could not be read to offset "
-                            + highWatermarks + " within max.block.ms (" + maxBlockMillis + " ms): a transaction of"
-                            + " another producer stays open");
+                            + highWatermarks + ": it did not move for max.block.ms (" + maxBlockMillis + " ms), a"
+                            + " transaction of another producer stays open (Kafka aborts one left by a process that"
+                            + " died after transaction.timeout.ms)");
                 }
                 for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(100))) {
-                    if (Arrays.equals(record.key(), positionKey)) {
-                        last = record.value();
+                    JournalPosition read = journalId == 0 && !Arrays.equals(record.key(), positionKey) ? null
+                            : positionOf(record.value(), journalId);
+                    if (read != null && (last == null || !last.covers(read.termCount(), read.offset()))) {
+                        last = read;
                     }
                 }
             }
         } finally {
             closeNow(consumer);
         }
-        if (last == null || last.length < 25 || last[0] != POSITION_VERSION) {
+        return last;
+    }
+
+    /** The position a position record's value holds, if it is of journal {@code journalId}; else {@code null}. */
+    static JournalPosition positionOf(byte[] value, long journalId) {
+        if (value == null || value.length < 25 || value[0] != POSITION_VERSION) {
             return null;
         }
-        ByteBuffer value = ByteBuffer.wrap(last);
-        value.get();
-        long id = value.getLong();
-        long term = value.getLong();
-        long offset = value.getLong();
+        ByteBuffer buffer = ByteBuffer.wrap(value);
+        buffer.get();
+        long id = buffer.getLong();
+        long term = buffer.getLong();
+        long offset = buffer.getLong();
         return id == journalId ? new JournalPosition(id, term, offset) : null;
     }
+
 
     /**
      * Closes a consumer without waiting: it belongs to no group and has nothing to commit, and its close would
@@ -550,14 +583,20 @@ final class KafkaRecordSink implements RecordSink {
         }
     }
 
-    private static boolean reached(KafkaConsumer<byte[], byte[]> consumer, List<TopicPartition> partitions,
+    /**
+     * How far the consumer has read, as the sum of its positions in {@code partitions}; -1 once it has read each to
+     * its offset in {@code ends}.
+     */
+    private static long readTo(KafkaConsumer<byte[], byte[]> consumer, List<TopicPartition> partitions,
             Map<TopicPartition, Long> ends) {
+        long sum = 0;
+        boolean reached = true;
         for (TopicPartition partition : partitions) {
-            if (consumer.position(partition) < ends.getOrDefault(partition, 0L)) {
-                return false;
-            }
+            long position = consumer.position(partition);
+            reached &= position >= ends.getOrDefault(partition, 0L);
+            sum += position;
         }
-        return true;
+        return reached ? -1 : sum;
     }
 
     /** The position record's value: version, journal id, term, offset. */
@@ -603,6 +642,15 @@ final class KafkaRecordSink implements RecordSink {
                 return new RecordSink.RefusedException(message + ": the client's principal is refused topic " + topic
                         + (transactional ? " or its position topic " + positionTopic : "") + "; grant it DESCRIBE and"
                         + " WRITE there, or set " + SECURITY_SETTINGS, e);
+            }
+            if (cause instanceof ConfigException) {
+                return new RecordSink.RefusedException(message + ": Kafka's client refuses its settings (" + cause.getMessage()
+                        + "); change the setting it names (" + PRODUCER_SETTINGS + ")", e);
+            }
+            if (cause instanceof UnsupportedVersionException && transactional) {
+                return new RecordSink.RefusedException(message + ": the broker does not support what the sink needs ("
+                        + cause.getMessage() + "); a broker without transactions takes transactional=false (at least"
+                        + " once, no transactions)", e);
             }
             if (cause instanceof AuthorizationException) {
                 return new RecordSink.RefusedException(message + ": Kafka refuses the client's principal (" + cause.getMessage()

@@ -89,8 +89,28 @@ public class LockFreeKafkaAppender extends LockFreeAppenderBase {
                     + producerConfig.get(ProducerConfig.TRANSACTIONAL_ID_CONFIG),
                     "no transactional.id: each journal slot has its own; set transactionalIdPrefix instead"));
         }
+        // the two producer settings the sink reads itself; the producer checks the others (an ERROR names them)
+        wholeNumber(ProducerConfig.MAX_BLOCK_MS_CONFIG, Long.MAX_VALUE, "milliseconds, e.g. max.block.ms=10000", problems);
+        wholeNumber(ProducerConfig.BATCH_SIZE_CONFIG, Integer.MAX_VALUE, "bytes, e.g. batch.size=262144", problems);
         addSharedProblems(problems);
         return problems;
+    }
+
+    /** A problem unless producer setting {@code name}, where given, is a whole number from 0 to {@code max}. */
+    private void wholeNumber(String name, long max, String unit, List<SettingProblem> problems) {
+        Object value = producerConfig.get(name);
+        if (value == null) {
+            return;
+        }
+        try {
+            long number = Long.parseLong(value.toString().trim());
+            if (number >= 0 && number <= max) {
+                return;
+            }
+        } catch (NumberFormatException e) {
+            // named below
+        }
+        problems.add(new SettingProblem("producerConfig", name + "=" + value, name + " as a whole number of " + unit));
     }
 
     @Override
@@ -110,7 +130,7 @@ public class LockFreeKafkaAppender extends LockFreeAppenderBase {
         String topicName = topic.trim();
         String positions = positionTopic == null || positionTopic.isBlank() ? topicName + ".positions" : positionTopic.trim();
         String prefix = transactionalIdPrefix == null || transactionalIdPrefix.isBlank() || !transactional
-                ? defaultPrefix() : transactionalIdPrefix.trim();
+                ? defaultPrefix(journalFile) : transactionalIdPrefix.trim();
         if (!transactional) {
             warnUnusedWithoutTransactions(suffix);
         }
@@ -157,15 +177,23 @@ public class LockFreeKafkaAppender extends LockFreeAppenderBase {
         }
     }
 
-    /** {@code lockfreelog-<host>-<appender name>}: stable across restarts on one host, distinct between hosts. */
-    private String defaultPrefix() {
+    /**
+     * {@code lockfreelog-<host>-<application>-<appender name>-<journal>}, {@code <journal>} being eight hex digits
+     * of a hash of the journal's path: stable across restarts of an instance on one host, and distinct between the
+     * instances of one host (each has its own journal: two applications, two users, or two explicit journals of
+     * one application never share an id, nor fence each other). A restart under another id (a new host name, a new
+     * version of this default) still finds the journal's position: the sink looks it up by the journal's id
+     * ({@link KafkaRecordSink}).
+     */
+    private String defaultPrefix(Path journalFile) {
         String host;
         try {
             host = InetAddress.getLocalHost().getHostName();
         } catch (IOException e) {
             host = "localhost";
         }
-        return "lockfreelog-" + host + "-" + name;
+        return "lockfreelog-" + host + "-" + fileNamePart(applicationName(application)) + "-" + name + "-"
+                + String.format("%08x", journalFile.toString().hashCode());
     }
 
     @Override

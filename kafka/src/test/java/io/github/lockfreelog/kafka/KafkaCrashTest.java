@@ -184,6 +184,35 @@ class KafkaCrashTest {
         assertThat(tally.duplicates).as("%s", tally).isPositive();
     }
 
+    /**
+     * A restart under another transactional id, as a container restarted on the journal's volume gets from the
+     * default id (it holds the host name): the first run halts once its third transaction is committed, before the
+     * journal records it; this JVM recovers under another prefix. It finds the journal's position under the first
+     * id's key, so that transaction's events are not sent again: every acknowledged event once, in order.
+     */
+    @Test
+    void aRestartUnderAnotherTransactionalIdFindsTheJournalsPositionAndRepeatsNothing() throws Exception {
+        String topic = TestBroker.newTopic("moved");
+        Phases phases = new Phases();
+        Path journal = dir.resolve("kafka.journal");
+        String point = RecordLog.AFTER_RECORD_COMMIT + ":3";
+        Child first = started(Child.start(topic, journal, dir.resolve("ack-0"), 0, "burst", point, true));
+        first.await("READY");
+        assertThat(first.process.waitFor(60, TimeUnit.SECONDS)).as("halted at %s; printed %s", point, first.printed())
+                .isTrue();
+        assertThat(first.process.exitValue()).as("halted at %s; printed %s", point, first.printed())
+                .isEqualTo(CrashPoint.HALT_STATUS);
+        List<long[]> acks = new ArrayList<>();
+        acks.add(readAcks(dir.resolve("ack-0")));
+        phases.mark("halted");
+        long recovered = recoverHere(topic, journal, 1, true, "moved-" + topic);
+        phases.mark("recovered here under another id");
+        Tally tally = check(topic, acks, 1, true, 1);
+        System.out.printf("kafka halted at %s, restarted under another transactional id: %s; the last start"
+                + " recovered %d; %s%n", point, tally, recovered, phases);
+        assertThat(tally.acknowledged).as("events were acknowledged before the halt").isPositive();
+    }
+
     private Child started(Child child) {
         children.add(child);
         return child;
@@ -191,9 +220,17 @@ class KafkaCrashTest {
 
     /** Starts an appender on the journal in this JVM (recovering it), logs the run's marker and stops. */
     private static long recoverHere(String topic, Path journal, int run, boolean transactional) {
+        return recoverHere(topic, journal, run, transactional, null);
+    }
+
+    /** The same, under transactional id prefix {@code prefix} where it is not {@code null}. */
+    private static long recoverHere(String topic, Path journal, int run, boolean transactional, String prefix) {
         LoggerContext context = LockFreeKafkaAppenderTest.newContext();
         LockFreeKafkaAppender appender = KafkaCrashChild.appender(context, TestBroker.bootstrap(), topic, journal,
                 transactional);
+        if (prefix != null) {
+            appender.setTransactionalIdPrefix(prefix);
+        }
         appender.start();
         assertThat(appender.isStarted()).as(LockFreeKafkaAppenderTest.statuses(context)).isTrue();
         long recovered = appender.getStatistics().recoveredFrames();

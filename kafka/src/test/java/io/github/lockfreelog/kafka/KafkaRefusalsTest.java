@@ -54,4 +54,30 @@ class KafkaRefusalsTest {
         Events.assertExactlyOnceInOrder(values, all);
         assertThat(appender.getStatistics().dropped()).isZero();
     }
+
+    /**
+     * A producer setting Kafka's client refuses ({@code retries=0}: the sink's producer is idempotent): an ERROR
+     * that gives the client's own words, which name the setting, and says where producer settings are set; not an
+     * outage's WARN. The application goes on; the events wait in the journal.
+     */
+    @Test
+    void aProducerSettingKafkasClientRefusesIsNamedInAnError() throws Exception {
+        String topic = TestBroker.newTopic("retries");
+        LoggerContext context = newContext();
+        LockFreeKafkaAppender appender = LockFreeKafkaAppenderTest.appender(context, topic, dir.resolve("retries.journal"));
+        appender.addProducerConfig("retries=0");
+        appender.start();
+        assertThat(appender.isStarted()).as(statuses(context)).isTrue();
+        List<String> all = new ArrayList<>();
+        Events.log(logger(context, appender), 0, 10, all);
+        Awaitility.await().atMost(30, TimeUnit.SECONDS).until(() -> !LockFreeKafkaAppenderTest.errors(context).isEmpty());
+        String error = LockFreeKafkaAppenderTest.errors(context).get(0);
+        assertThat(error).as(statuses(context)).contains("retries").contains("lockfreelog.kafka.producer.*")
+                .contains("<producerConfig>");
+        assertThat(LockFreeKafkaAppenderTest.warnings(context)).as("said once, as an ERROR: %s", statuses(context))
+                .hasSize(1);
+        appender.stop();
+        assertThat(appender.getStatistics().dropped()).isZero();
+        assertThat(TestBroker.readCommitted(topic)).as("nothing delivered").isEmpty();
+    }
 }

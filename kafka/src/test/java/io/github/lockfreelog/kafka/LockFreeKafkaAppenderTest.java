@@ -10,7 +10,16 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.admin.TransactionListing;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.config.ConfigResource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -171,12 +180,74 @@ class LockFreeKafkaAppenderTest {
         appender.setKey("partition");
         appender.setHeaders("level,host");
         appender.addProducerConfig("transactional.id=mine");
+        appender.addProducerConfig("max.block.ms=10s");
+        appender.addProducerConfig("batch.size=64KB");
         appender.start();
 
         assertThat(appender.isStarted()).isFalse();
         String errors = statuses(context);
         assertThat(errors).contains("topic").contains("bootstrap.servers").contains("key").contains("partition")
-                .contains("headers").contains("level,host").contains("transactionalIdPrefix");
+                .contains("headers").contains("level,host").contains("transactionalIdPrefix")
+                .contains("max.block.ms=10s").contains("max.block.ms as a whole number of milliseconds")
+                .contains("batch.size=64KB").contains("batch.size as a whole number of bytes");
+    }
+
+    /**
+     * Two instances of one application on one host, each with a journal of its own and no transactionalIdPrefix:
+     * their default transactional ids differ (each holds a hash of its journal's path), so neither fences the other
+     * (with one id for both, each start and each new producer fenced the other's); every event of each goes once,
+     * in its order.
+     */
+    @Test
+    void twoInstancesOfOneApplicationOnOneHostHaveTransactionalIdsOfTheirOwn() throws Exception {
+        String topic = TestBroker.newTopic("two");
+        List<LoggerContext> contexts = List.of(newContext(), newContext());
+        List<LockFreeKafkaAppender> appenders = new ArrayList<>();
+        List<Thread> callers = new ArrayList<>();
+        List<String> all = new ArrayList<>();
+        int events = 3_000;
+        for (int i = 0; i < 2; i++) {
+            LockFreeKafkaAppender appender = appender(contexts.get(i), topic, dir.resolve("instance-" + i + ".journal"));
+            appender.setTransactionalIdPrefix(null);
+            appender.setApplication("shop");
+            appender.start();
+            assertThat(appender.isStarted()).as(statuses(contexts.get(i))).isTrue();
+            appenders.add(appender);
+            Logger logger = logger(contexts.get(i), appender);
+            int thread = i;
+            callers.add(new Thread(() -> {
+                for (int n = 0; n < events; n++) {
+                    logger.info(Events.event(thread, n));
+                }
+            }, "instance-" + i));
+            for (int n = 0; n < events; n++) {
+                all.add(Events.event(i, n));
+            }
+        }
+        callers.forEach(Thread::start);
+        for (Thread caller : callers) {
+            caller.join();
+        }
+        appenders.forEach(LockFreeKafkaAppender::stop);
+
+        List<String> values = TestBroker.readCommitted(topic).stream().map(TestBroker::value).toList();
+        Events.assertExactlyOnceInOrder(values, all);
+        assertThat(values).hasSize(all.size());
+        for (LoggerContext context : contexts) {
+            assertThat(warnings(context)).as("no fencing, no WARN or ERROR").isEmpty();
+        }
+        Set<String> ids;
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, TestBroker.bootstrap()))) {
+            ids = admin.listTransactions().all().get(30, TimeUnit.SECONDS).stream()
+                    .map(TransactionListing::transactionalId).filter(id -> id.contains("-shop-KAFKA-"))
+                    .collect(Collectors.toSet());
+            ConfigResource positions = new ConfigResource(ConfigResource.Type.TOPIC, topic + ".positions");
+            Config config = admin.describeConfigs(List.of(positions)).all().get(30, TimeUnit.SECONDS).get(positions);
+            assertThat(KafkaRecordSink.POSITION_TOPIC_CONFIG).as("the position topic the sink made")
+                    .allSatisfy((name, value) -> assertThat(config.get(name).value()).as(name).isEqualTo(value));
+        }
+        assertThat(ids).as("the default transactional ids of the two instances").hasSize(2)
+                .allMatch(id -> id.startsWith("lockfreelog-") && id.matches(".*-shop-KAFKA-[0-9a-f]{8}"));
     }
 
     static LockFreeKafkaAppender appender(LoggerContext context, String topic, Path journal) {
