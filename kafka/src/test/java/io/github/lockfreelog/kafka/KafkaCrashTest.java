@@ -165,14 +165,8 @@ class KafkaCrashTest {
         Phases phases = new Phases();
         Path journal = dir.resolve("kafka.journal");
         String point = RecordLog.AFTER_RECORD_COMMIT + ":3";
-        Child first = started(Child.start(topic, journal, dir.resolve("ack-0"), 0, "burst", point, false));
-        first.await("READY");
-        assertThat(first.process.waitFor(60, TimeUnit.SECONDS)).as("halted at %s; printed %s", point, first.printed())
-                .isTrue();
-        assertThat(first.process.exitValue()).as("halted at %s; printed %s", point, first.printed())
-                .isEqualTo(CrashPoint.HALT_STATUS);
         List<long[]> acks = new ArrayList<>();
-        acks.add(readAcks(dir.resolve("ack-0")));
+        acks.add(haltedAt(topic, journal, point, false));
         phases.mark("halted");
         long recovered = recoverHere(topic, journal, 1, false);
         phases.mark("recovered here");
@@ -196,14 +190,8 @@ class KafkaCrashTest {
         Phases phases = new Phases();
         Path journal = dir.resolve("kafka.journal");
         String point = RecordLog.AFTER_RECORD_COMMIT + ":3";
-        Child first = started(Child.start(topic, journal, dir.resolve("ack-0"), 0, "burst", point, true));
-        first.await("READY");
-        assertThat(first.process.waitFor(60, TimeUnit.SECONDS)).as("halted at %s; printed %s", point, first.printed())
-                .isTrue();
-        assertThat(first.process.exitValue()).as("halted at %s; printed %s", point, first.printed())
-                .isEqualTo(CrashPoint.HALT_STATUS);
         List<long[]> acks = new ArrayList<>();
-        acks.add(readAcks(dir.resolve("ack-0")));
+        acks.add(haltedAt(topic, journal, point, true));
         phases.mark("halted");
         long recovered = recoverHere(topic, journal, 1, true, "moved-" + topic);
         phases.mark("recovered here under another id");
@@ -211,6 +199,18 @@ class KafkaCrashTest {
         System.out.printf("kafka halted at %s, restarted under another transactional id: %s; the last start"
                 + " recovered %d; %s%n", point, tally, recovered, phases);
         assertThat(tally.acknowledged).as("events were acknowledged before the halt").isPositive();
+    }
+
+    /** Runs a child that logs until it halts at {@code point}, and returns its acknowledgements. */
+    private long[] haltedAt(String topic, Path journal, String point, boolean transactional)
+            throws Exception {
+        Child first = started(Child.start(topic, journal, dir.resolve("ack-0"), 0, "burst", point, transactional));
+        first.await("READY");
+        assertThat(first.process.waitFor(60, TimeUnit.SECONDS)).as("halted at %s; printed %s", point, first.printed())
+                .isTrue();
+        assertThat(first.process.exitValue()).as("halted at %s; printed %s", point, first.printed())
+                .isEqualTo(CrashPoint.HALT_STATUS);
+        return readAcks(dir.resolve("ack-0"));
     }
 
     private Child started(Child child) {
