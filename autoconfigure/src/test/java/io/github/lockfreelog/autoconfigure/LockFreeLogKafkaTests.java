@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
@@ -77,8 +78,8 @@ class LockFreeLogKafkaTests {
             assertThat(described.autoConfigured()).isTrue();
             assertThat(described.loggers()).containsExactly("ROOT");
             assertThat(described.statistics().target()).isEqualTo("kafka");
-            assertThat(described.kafka()).containsOnlyKeys("eventsDelivered", "transactionsCommitted",
-                    "transactionsAborted", "tooLarge");
+            assertThat(described.kafka()).containsOnlyKeys("connected", "oldestUndeliveredMillis", "eventsDelivered",
+                    "transactionsCommitted", "transactionsAborted", "tooLarge");
             SimpleMeterRegistry registry = new SimpleMeterRegistry();
             new LockFreeLogMetrics(new LockFreeLogAppenders(LogbackTestSupport.loggerContext(), runtime()))
                     .bindTo(registry);
@@ -88,8 +89,13 @@ class LockFreeLogKafkaTests {
             assertThat(registry.get("lockfreelog.kafka.transactions").tags("outcome", "committed").functionCounter()
                     .count()).isPositive();
             assertThat(registry.get("lockfreelog.kafka.events.too.large").functionCounter().count()).isZero();
-            assertThat(endpoint.appender("LOCKFREE_KAFKA").kafka().get("eventsDelivered"))
-                    .isGreaterThanOrEqualTo(THREADS * lines);
+            Map<String, Object> details = endpoint.appender("LOCKFREE_KAFKA").kafka();
+            assertThat((Long) details.get("eventsDelivered")).isGreaterThanOrEqualTo(THREADS * lines);
+            assertThat(details.get("connected")).isEqualTo(true);
+            assertThat(details.get("transactionsAborted")).isEqualTo(0L);
+            assertThat(registry.get("lockfreelog.kafka.connected").gauge().value()).isEqualTo(1.0);
+            assertThat(registry.get("lockfreelog.kafka.oldest.undelivered").timeGauge().value(TimeUnit.MILLISECONDS))
+                    .isGreaterThanOrEqualTo(0.0);
         }
         LockFreeAppenderBase kafka = runtime().kafka();
         runtime().shutdown(); // what the JVM's shutdown does: drains the journal into the topic
@@ -233,6 +239,11 @@ class LockFreeLogKafkaTests {
             AppenderStatistics failing = runtime().kafka().getStatistics();
             assertThat(failing.failingSinceEpochMillis()).as("health shows it DOWN").isPositive();
             assertThat(failing.lastError()).as("what a user sees at /actuator/lockfreelog").contains("nowhere");
+            AppenderDescriptor described = new LockFreeLogEndpoint(new LockFreeLogAppenders(
+                    LogbackTestSupport.loggerContext(), runtime())).appender("LOCKFREE_KAFKA");
+            assertThat(described.kafka().get("connected")).isEqualTo(false);
+            assertThat(described.kafka().get("transactionsAborted")).as("no transaction began").isEqualTo(0L);
+            assertThat(described.statistics().inFlight()).as("the events waiting").isPositive();
         }
     }
 

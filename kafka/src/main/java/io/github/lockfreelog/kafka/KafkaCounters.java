@@ -2,13 +2,43 @@ package io.github.lockfreelog.kafka;
 
 import java.util.concurrent.atomic.AtomicLong;
 
-/** What the Kafka sinks of one appender did: transactions committed and aborted, events delivered, events too large. */
+/**
+ * What the Kafka sinks of one appender did: transactions committed and aborted, events delivered, events too large;
+ * and what a user watches: whether the latest exchange with the cluster succeeded, and how long the events the sink
+ * is delivering have waited.
+ */
 public final class KafkaCounters {
 
     private final AtomicLong transactionsCommitted = new AtomicLong();
     private final AtomicLong transactionsAborted = new AtomicLong();
     private final AtomicLong eventsDelivered = new AtomicLong();
     private final AtomicLong tooLarge = new AtomicLong();
+    private volatile boolean connected;
+    /** When the sink first tried the batch it has not delivered yet (epoch milliseconds); 0 while it holds none. */
+    private volatile long deliveringSince;
+
+    /** An exchange with the cluster succeeded (a position read, a delivery). */
+    void reached() {
+        connected = true;
+    }
+
+    /** An exchange with the cluster failed, or the cluster refused the sink. */
+    void failed() {
+        connected = false;
+    }
+
+    /** The sink tries a batch: the first try of a batch starts its wait (a retry of the same batch does not). */
+    void delivering() {
+        if (deliveringSince == 0) {
+            deliveringSince = System.currentTimeMillis();
+        }
+    }
+
+    /** The batch the sink was trying is delivered: none waits now. */
+    void settled() {
+        deliveringSince = 0;
+        connected = true;
+    }
 
     void committed(int events) {
         transactionsCommitted.incrementAndGet();
@@ -28,11 +58,28 @@ public final class KafkaCounters {
         tooLarge.addAndGet(events);
     }
 
+    /** Whether the sink's latest exchange with the cluster succeeded; {@code false} before the first. */
+    public boolean connected() {
+        return connected;
+    }
+
+    /**
+     * How long the oldest event the sink is delivering has waited, in milliseconds: since the sink first tried the
+     * batch it has not delivered yet (through an outage, the same batch: its wait grows); 0 while it holds none. Events
+     * still in the journal behind that batch are younger. Before the first delivery is tried (a cluster out of reach at
+     * start) it is 0: {@code inFlight} and {@code failingSince} tell then.
+     */
+    public long oldestUndeliveredMillis() {
+        long since = deliveringSince;
+        return since == 0 ? 0 : Math.max(0, System.currentTimeMillis() - since);
+    }
+
     /** Transactions committed; none with transactions off. */
     public long transactionsCommitted() {
         return transactionsCommitted.get();
     }
 
+    /** Transactions aborted: a delivery that failed once its transaction had begun, or one aborted for an event too large. */
     public long transactionsAborted() {
         return transactionsAborted.get();
     }

@@ -163,11 +163,16 @@ final class KafkaRecordSink implements RecordSink {
     public JournalPosition committed(long journalId) throws IOException {
         try {
             openProducer();
-            return transactional ? readPosition(journalId) : null;
+            JournalPosition position = transactional ? readPosition(journalId) : null;
+            counters.reached();
+            return position;
         } catch (KafkaException | IllegalStateException e) {
             discardProducer();
             throw failure(transactional ? "reading the position of transactional.id " + transactionalId + " from "
                     + positionTopic : "reaching topic " + topic, e);
+        } catch (IOException e) {
+            counters.failed();
+            throw e;
         }
     }
 
@@ -181,13 +186,16 @@ final class KafkaRecordSink implements RecordSink {
     public void deliver(RecordBatch batch) throws IOException {
         Set<Integer> leftOut = new java.util.HashSet<>();
         int tooLargeCount = 0;
+        counters.delivering();
         for (;;) {
             Producer<byte[], byte[]> current;
             Outcomes sent = new Outcomes(transactional, batch.count());
+            boolean begun = false;
             try {
                 current = openProducer();
                 if (transactional) {
                     current.beginTransaction();
+                    begun = true;
                 }
                 send(current, batch, leftOut, sent);
                 if (transactional) {
@@ -208,9 +216,10 @@ final class KafkaRecordSink implements RecordSink {
                     counters.delivered(batch.count() - leftOut.size());
                 }
                 counters.tooLarge(tooLargeCount);
+                counters.settled();
                 return;
             } catch (KafkaException | IllegalStateException e) {
-                if (transactional) {
+                if (begun) { // a transaction that had begun: aborted here (abort() counts it), or by the next fence
                     List<Integer> tooLarge = sent.tooLarge(leftOut);
                     if (!tooLarge.isEmpty() && abort()) {
                         leftOut.addAll(tooLarge);
@@ -224,6 +233,9 @@ final class KafkaRecordSink implements RecordSink {
                 // else what it wrote stays written, and the batch goes again whole from a new producer
                 discardProducer();
                 throw failure("delivering " + batch.count() + " events to topic " + topic, e);
+            } catch (IOException e) {
+                counters.failed(); // no producer to be had (the topics' check failed)
+                throw e;
             }
         }
     }
@@ -340,8 +352,12 @@ final class KafkaRecordSink implements RecordSink {
 
     /** Aborts the open transaction; whether that worked (else the producer is discarded). */
     private boolean abort() {
+        Producer<byte[], byte[]> current = producer;
+        if (current == null) {
+            return false; // closed meanwhile
+        }
         try {
-            producer.abortTransaction();
+            current.abortTransaction();
             counters.aborted();
             return true;
         } catch (KafkaException | IllegalStateException e) {
@@ -383,6 +399,10 @@ final class KafkaRecordSink implements RecordSink {
             throw e;
         }
         producer = current;
+        if (closed) { // close() ran while initTransactions waited: it could not reach this producer
+            discardProducer();
+            throw new IOException("the Kafka sink of topic " + topic + " is closed");
+        }
         return current;
     }
 
@@ -626,6 +646,7 @@ final class KafkaRecordSink implements RecordSink {
      * setting ({@link RecordSink.RefusedException}: an ERROR, not an outage's WARN).
      */
     private IOException failure(String what, Exception e) {
+        counters.failed();
         String message = what + " failed: " + e;
         for (Throwable cause = e; cause != null; cause = cause.getCause()) {
             if (cause instanceof ProducerFencedException) {

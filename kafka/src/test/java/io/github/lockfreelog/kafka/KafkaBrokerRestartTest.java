@@ -107,7 +107,9 @@ class KafkaBrokerRestartTest {
         server.shutdown();
         server.awaitShutdown();
         long down = System.nanoTime();
-        Thread.sleep(1_000);
+        // what a user watches while the broker is away: not connected, and the wait of the undelivered events grows
+        Awaitility.await("the sink sees the outage").atMost(8, TimeUnit.SECONDS).until(() ->
+                !first.getKafkaCounters().connected() && first.getKafkaCounters().oldestUndeliveredMillis() >= 500);
 
         // the application restarts while the broker is down: the stop keeps the journal, the new start finds it
         LockFreeKafkaAppender second = appender(context, topic, journal, 40);
@@ -144,6 +146,8 @@ class KafkaBrokerRestartTest {
             thread.join();
         }
         second.stop();
+        assertThat(second.getKafkaCounters().connected()).as("connected again").isTrue();
+        assertThat(second.getKafkaCounters().oldestUndeliveredMillis()).as("nothing waits").isZero();
 
         List<String> all = new ArrayList<>();
         logged.forEach(all::addAll);

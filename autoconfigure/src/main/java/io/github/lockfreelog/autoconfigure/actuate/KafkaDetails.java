@@ -9,13 +9,16 @@ import org.springframework.util.ClassUtils;
 
 /**
  * What a Kafka appender (lockfreelog-kafka's {@code LockFreeKafkaAppender}) did beyond what every appender counts:
+ * whether its latest exchange with the cluster succeeded, how long the events it is delivering have waited,
  * transactions committed and aborted, events delivered and events the broker refused as too large. Names a Kafka type
  * only in its nested {@link Reader}, loaded after a class-presence check, so the endpoint and the meters run as before
  * without lockfreelog-kafka.
  */
 final class KafkaDetails {
 
-    /** Names of the counters, as the endpoint shows them and the meters read them. */
+    /** Names of the values, as the endpoint shows them and the meters read them. */
+    static final String CONNECTED = "connected";
+    static final String OLDEST_UNDELIVERED_MILLIS = "oldestUndeliveredMillis";
     static final String TRANSACTIONS_COMMITTED = "transactionsCommitted";
     static final String TRANSACTIONS_ABORTED = "transactionsAborted";
     static final String EVENTS_DELIVERED = "eventsDelivered";
@@ -27,20 +30,25 @@ final class KafkaDetails {
     private KafkaDetails() {
     }
 
-    /** The Kafka counters of {@code appender}, in a fixed order; {@code null} for an appender that is not Kafka's. */
-    static Map<String, Long> of(LockFreeAppenderBase appender) {
+    /**
+     * The Kafka values of {@code appender}, in a fixed order ({@link #CONNECTED} a {@code Boolean}, the others
+     * {@code Long}); {@code null} for an appender that is not Kafka's.
+     */
+    static Map<String, Object> of(LockFreeAppenderBase appender) {
         return (PRESENT && appender != null) ? Reader.read(appender) : null;
     }
 
     /** The one place that names lockfreelog-kafka's types. */
     private static final class Reader {
 
-        static Map<String, Long> read(LockFreeAppenderBase appender) {
+        static Map<String, Object> read(LockFreeAppenderBase appender) {
             if (!(appender instanceof LockFreeKafkaAppender kafka)) {
                 return null;
             }
             KafkaCounters counters = kafka.getKafkaCounters();
-            Map<String, Long> details = new LinkedHashMap<>();
+            Map<String, Object> details = new LinkedHashMap<>();
+            details.put(CONNECTED, counters.connected());
+            details.put(OLDEST_UNDELIVERED_MILLIS, counters.oldestUndeliveredMillis());
             details.put(EVENTS_DELIVERED, counters.eventsDelivered());
             details.put(TRANSACTIONS_COMMITTED, counters.transactionsCommitted());
             details.put(TRANSACTIONS_ABORTED, counters.transactionsAborted());

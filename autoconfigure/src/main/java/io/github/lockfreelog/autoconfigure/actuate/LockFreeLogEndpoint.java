@@ -75,12 +75,15 @@ public class LockFreeLogEndpoint {
      * @param autoConfigured whether the starter attached it ({@code false}: declared in the Logback configuration)
      * @param loggers loggers it is attached to
      * @param statistics its settings and counters, which run from its start
-     * @param kafka for a Kafka appender ({@code "target": "kafka"}), what its sink did: {@code eventsDelivered} (committed
-     * to the topic), {@code transactionsCommitted}, {@code transactionsAborted} and {@code tooLarge} (events the broker
-     * refused, left out); {@code null} (left out of the JSON) for the others. The latest error is {@code lastError}.
+     * @param kafka for a Kafka appender ({@code "target": "kafka"}), its sink: {@code connected} (its latest exchange
+     * with the cluster succeeded), {@code oldestUndeliveredMillis} (how long the events it is delivering have waited),
+     * {@code eventsDelivered} (committed to the topic), {@code transactionsCommitted}, {@code transactionsAborted} and
+     * {@code tooLarge} (events the broker refused, left out); {@code null} (left out of the JSON) for the others. The
+     * latest error is {@code lastError}; the events and bytes not yet delivered, {@code inFlight} and
+     * {@code drainLagBytes}.
      */
     public record AppenderDescriptor(String name, boolean autoConfigured, List<String> loggers,
             @JsonUnwrapped @JsonIgnoreProperties("name") AppenderStatistics statistics,
-            @JsonInclude(JsonInclude.Include.NON_NULL) Map<String, Long> kafka) implements OperationResponseBody {
+            @JsonInclude(JsonInclude.Include.NON_NULL) Map<String, Object> kafka) implements OperationResponseBody {
     }
 }

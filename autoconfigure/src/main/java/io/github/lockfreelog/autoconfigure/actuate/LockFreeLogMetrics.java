@@ -135,8 +135,19 @@ public class LockFreeLogMetrics implements MeterBinder {
         }
     }
 
-    /** What a Kafka appender's sink did ({@link KafkaDetails}): events delivered, transactions, events too large. */
+    /**
+     * What a Kafka appender's sink did ({@link KafkaDetails}): connected, the wait of the events it is delivering,
+     * events delivered, transactions, events too large.
+     */
     private static void bindKafka(MeterRegistry registry, Tags tags, Reading reading) {
+        Gauge.builder("lockfreelog.kafka.connected", reading, r -> r.kafkaGauge(KafkaDetails.CONNECTED)).tags(tags)
+                .description("1 while the sink's latest exchange with the cluster succeeded, else 0; NaN while no Kafka"
+                        + " appender of this name is attached")
+                .register(registry);
+        TimeGauge.builder("lockfreelog.kafka.oldest.undelivered", reading, TimeUnit.MILLISECONDS,
+                r -> r.kafkaGauge(KafkaDetails.OLDEST_UNDELIVERED_MILLIS)).tags(tags)
+                .description("How long the events the sink is delivering have waited; 0 while it holds none")
+                .register(registry);
         kafkaCounter(registry, reading, tags, "lockfreelog.kafka.events.delivered", "Events committed to the topic",
                 KafkaDetails.EVENTS_DELIVERED);
         kafkaCounter(registry, reading, tags.and("outcome", "committed"), "lockfreelog.kafka.transactions",
@@ -191,13 +202,13 @@ public class LockFreeLogMetrics implements MeterBinder {
         private final Snapshot<AppenderStatistics> current;
 
         /** The Kafka counters of the appender of this name, or {@code null} (not attached, or not Kafka's). */
-        private final Snapshot<Map<String, Long>> kafka;
+        private final Snapshot<Map<String, Object>> kafka;
 
         /** The latest statistics read while an appender of this name was attached; {@code null} before. */
         private volatile AppenderStatistics last;
 
-        /** The latest Kafka counters read; {@code null} before. */
-        private volatile Map<String, Long> lastKafka;
+        /** The latest Kafka values read; {@code null} before. */
+        private volatile Map<String, Object> lastKafka;
 
         Reading(LockFreeLogAppenders appenders, String name) {
             this.current = new Snapshot<>(() -> {
@@ -209,13 +220,23 @@ public class LockFreeLogMetrics implements MeterBinder {
 
         /** A Kafka counter's value, kept as {@link #count} keeps others while no such appender is attached. */
         double kafkaCount(String counter) {
-            Map<String, Long> now = kafka.get();
+            Map<String, Object> now = kafka.get();
             if (now != null) {
                 lastKafka = now;
             } else {
                 now = lastKafka;
             }
-            return (now != null) ? now.getOrDefault(counter, 0L) : 0;
+            return (now != null && now.get(counter) instanceof Number n) ? n.doubleValue() : 0;
+        }
+
+        /** A Kafka gauge's value ({@code true} 1, {@code false} 0): {@code NaN} while no Kafka appender of this name is attached. */
+        double kafkaGauge(String value) {
+            Map<String, Object> now = kafka.get();
+            Object v = (now != null) ? now.get(value) : null;
+            if (v instanceof Boolean b) {
+                return b ? 1 : 0;
+            }
+            return (v instanceof Number n) ? n.doubleValue() : Double.NaN;
         }
 
         /** A gauge's value: {@code NaN} while no appender of this name is attached. */
