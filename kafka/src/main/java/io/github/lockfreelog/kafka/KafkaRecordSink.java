@@ -274,7 +274,8 @@ final class KafkaRecordSink implements RecordSink {
         batch.dropTooLarge(tooLarge.size());
         status.error(tooLarge.size() + " events refused by Kafka as too large for topic " + topic + " ("
                 + sent.refusal(tooLarge.get(0)) + "): left out and counted (too-large); raise the"
-                + " producer's max.request.size and the topic's max.message.bytes, or lower maxEventSize", null);
+                + " producer's max.request.size and the topic's max.message.bytes, or lower maxEventSize (Spring Boot:"
+                + " lockfreelog.kafka.max-event-size)", null);
     }
 
     /**
@@ -453,14 +454,17 @@ final class KafkaRecordSink implements RecordSink {
             // both asked at once: one round trip, not two, before the drainer can deliver (the start-up of a busy
             // application logs into the journal meanwhile)
             ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
-            KafkaFuture<Map<ConfigResource, Config>> configs = admin.describeConfigs(List.of(resource),
-                    new DescribeConfigsOptions().timeoutMs(timeoutMs)).all();
+            ConfigResource positions = transactional ? new ConfigResource(ConfigResource.Type.TOPIC, positionTopic) : null;
+            Map<ConfigResource, KafkaFuture<Config>> configs = admin.describeConfigs(
+                    transactional ? List.of(resource, positions) : List.of(resource),
+                    new DescribeConfigsOptions().timeoutMs(timeoutMs)).values();
             try {
                 admin.describeTopics(List.of(topic), new DescribeTopicsOptions().timeoutMs(timeoutMs)).allTopicNames()
                         .get(maxBlockMillis, TimeUnit.MILLISECONDS);
             } catch (java.util.concurrent.ExecutionException e) {
                 if (e.getCause() instanceof UnknownTopicOrPartitionException) {
-                    throw new RecordSink.RefusedException("the topic " + topic + " does not exist: create it, or set <topic>"
+                    throw new RecordSink.RefusedException("the topic " + topic + " does not exist: create it, or set"
+                            + " <topic> (Spring Boot: lockfreelog.kafka.topic)"
                             + " to one that does", e.getCause());
                 }
                 if (e.getCause() instanceof AuthorizationException denied) {
@@ -468,7 +472,7 @@ final class KafkaRecordSink implements RecordSink {
                 }
                 throw new IOException("could not describe topic " + topic + ": " + e.getCause(), e.getCause());
             }
-            batchSize = batchSize(maxMessageBytes(configs, resource));
+            batchSize = batchSize(maxMessageBytes(configs.get(resource)));
             if (!transactional) {
                 return; // no position topic
             }
@@ -477,9 +481,12 @@ final class KafkaRecordSink implements RecordSink {
                         .configs(POSITION_TOPIC_CONFIG)),
                         new CreateTopicsOptions().timeoutMs(timeoutMs)).all().get(maxBlockMillis, TimeUnit.MILLISECONDS);
             } catch (java.util.concurrent.ExecutionException e) {
-                if (!(e.getCause() instanceof TopicExistsException)) {
+                if (e.getCause() instanceof TopicExistsException) {
+                    warnUnlessCompacted(configs.get(positions));
+                } else {
                     String message = "could not create the position topic " + positionTopic + " (" + e.getCause()
-                            + "): create it with cleanup.policy=compact, or set <positionTopic> to one that exists";
+                            + "): create it with cleanup.policy=compact, or set <positionTopic> (Spring Boot:"
+                            + " lockfreelog.kafka.position-topic) to one that exists";
                     // refused (no right to create topics, a policy): an ERROR; a broker that did not answer: an outage
                     throw e.getCause() instanceof RetriableException ? new IOException(message, e.getCause())
                             : new RecordSink.RefusedException(message, e.getCause());
@@ -500,10 +507,9 @@ final class KafkaRecordSink implements RecordSink {
      * The topic's {@code max.message.bytes} (its own, or the broker's {@code message.max.bytes}); 0 when it cannot
      * be read: a client without the DescribeConfigs right may still write.
      */
-    private int maxMessageBytes(KafkaFuture<Map<ConfigResource, Config>> configs, ConfigResource resource)
-            throws InterruptedException {
+    private int maxMessageBytes(KafkaFuture<Config> configs) throws InterruptedException {
         try {
-            Config config = configs.get(maxBlockMillis, TimeUnit.MILLISECONDS).get(resource);
+            Config config = configs.get(maxBlockMillis, TimeUnit.MILLISECONDS);
             ConfigEntry entry = config == null ? null : config.get(TopicConfig.MAX_MESSAGE_BYTES_CONFIG);
             return entry == null || entry.value() == null ? 0 : Integer.parseInt(entry.value());
         } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException
@@ -511,6 +517,26 @@ final class KafkaRecordSink implements RecordSink {
             status.info("could not read the max.message.bytes of topic " + topic + " (" + e
                     + "): the producer's batch.size, unless given, is Kafka's own " + KAFKA_BATCH_SIZE);
             return 0;
+        }
+    }
+
+    /**
+     * One WARN when the position topic, made by someone else, is not compacted: its retention would delete the
+     * position of a journal that delivered nothing for longer, and a crash after that journal's next commit, before
+     * the journal recorded it, would send that batch again. Nothing is said when its settings cannot be read.
+     */
+    private void warnUnlessCompacted(KafkaFuture<Config> configs) throws InterruptedException {
+        try {
+            ConfigEntry policy = configs.get(maxBlockMillis, TimeUnit.MILLISECONDS)
+                    .get(TopicConfig.CLEANUP_POLICY_CONFIG);
+            if (policy != null && policy.value() != null && !policy.value().contains(TopicConfig.CLEANUP_POLICY_COMPACT)) {
+                status.warn("the position topic " + positionTopic + " has cleanup.policy=" + policy.value() + ": its"
+                        + " retention deletes the position of a journal that delivered nothing for longer, and a crash"
+                        + " right after that journal's next commit would send that batch again; set"
+                        + " cleanup.policy=compact on it", null);
+            }
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            // no right to describe it, or no answer: the sink works with it as it is
         }
     }
 
@@ -651,13 +677,14 @@ final class KafkaRecordSink implements RecordSink {
         for (Throwable cause = e; cause != null; cause = cause.getCause()) {
             if (cause instanceof ProducerFencedException) {
                 return new IOException(message + ": another producer took transactional.id " + transactionalId
-                        + " (give each instance its own transactionalIdPrefix)", e);
+                        + " (give each instance its own transactionalIdPrefix; Spring Boot:"
+                        + " lockfreelog.kafka.transactional-id-prefix)", e);
             }
             if (cause instanceof TransactionalIdAuthorizationException) {
                 return new RecordSink.RefusedException(message + ": the client's principal may not use transactional.id "
                         + transactionalId + "; grant it WRITE and DESCRIBE on that id (this appender's ids all begin"
-                        + " with its transactionalIdPrefix), or set transactional=false (at least once, no"
-                        + " transactions)", e);
+                        + " with its transactionalIdPrefix, lockfreelog.kafka.transactional-id-prefix), or set"
+                        + " transactional=false (lockfreelog.kafka.transactional=false: at least once, no transactions)", e);
             }
             if (cause instanceof TopicAuthorizationException) {
                 return new RecordSink.RefusedException(message + ": the client's principal is refused topic " + topic
@@ -670,8 +697,8 @@ final class KafkaRecordSink implements RecordSink {
             }
             if (cause instanceof UnsupportedVersionException && transactional) {
                 return new RecordSink.RefusedException(message + ": the broker does not support what the sink needs ("
-                        + cause.getMessage() + "); a broker without transactions takes transactional=false (at least"
-                        + " once, no transactions)", e);
+                        + cause.getMessage() + "); a broker without transactions takes transactional=false"
+                        + " (lockfreelog.kafka.transactional=false: at least once, no transactions)", e);
             }
             if (cause instanceof AuthorizationException) {
                 return new RecordSink.RefusedException(message + ": Kafka refuses the client's principal (" + cause.getMessage()

@@ -250,6 +250,28 @@ class LockFreeKafkaAppenderTest {
                 .allMatch(id -> id.startsWith("lockfreelog-") && id.matches(".*-shop-KAFKA-[0-9a-f]{8}"));
     }
 
+    /**
+     * A position topic made beforehand without compaction: one WARN names its cleanup.policy and what to set; the
+     * sink works with it, every event once, in order.
+     */
+    @Test
+    void aPositionTopicThatIsNotCompactedIsNamedInOneWarning() throws Exception {
+        String topic = TestBroker.newTopic("plain-positions");
+        String positions = TestBroker.newTopic("positions", Map.of("cleanup.policy", "delete"));
+        LoggerContext context = newContext();
+        LockFreeKafkaAppender appender = appender(context, topic, dir.resolve("plain.journal"));
+        appender.setPositionTopic(positions);
+        appender.start();
+        assertThat(appender.isStarted()).as(statuses(context)).isTrue();
+        List<String> all = new ArrayList<>();
+        Events.log(logger(context, appender), 0, 100, all);
+        appender.stop();
+        assertThat(warnings(context)).as(statuses(context)).singleElement().asString()
+                .contains("position topic " + positions).contains("cleanup.policy=delete")
+                .contains("set cleanup.policy=compact");
+        Events.assertExactlyOnceInOrder(TestBroker.readCommitted(topic).stream().map(TestBroker::value).toList(), all);
+    }
+
     static LockFreeKafkaAppender appender(LoggerContext context, String topic, Path journal) {
         LockFreeKafkaAppender appender = new LockFreeKafkaAppender();
         appender.setContext(context);
