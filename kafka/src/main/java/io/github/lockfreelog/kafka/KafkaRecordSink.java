@@ -119,6 +119,15 @@ final class KafkaRecordSink implements RecordSink {
     private volatile Producer<byte[], byte[]> producer;
     private volatile boolean closed;
     private boolean topicsChecked;
+    /**
+     * A transaction whose commit failed without an answer (a timeout, a broker lost meanwhile): committed or not,
+     * the next {@link #committed} says; its counts wait here until then. {@code null} when there is none.
+     */
+    private Unanswered unanswered;
+
+    /** The counts of a transaction whose commit had no answer: its batch's end, its events, its events too large. */
+    private record Unanswered(JournalPosition end, int events, int tooLarge) {
+    }
     /** The producer's {@code batch.size}, set once by {@link #checkTopics} from the topic's limit ({@link #batchSize(int)}). */
     private int batchSize;
 
@@ -165,6 +174,17 @@ final class KafkaRecordSink implements RecordSink {
             openProducer();
             JournalPosition position = transactional ? readPosition(journalId) : null;
             counters.reached();
+            Unanswered last = unanswered;
+            if (last != null && last.end().journalId() == journalId) { // the commit that had no answer: now it has one
+                unanswered = null;
+                if (position != null && position.covers(last.end().termCount(), last.end().offset())) {
+                    counters.committed(last.events());
+                    counters.tooLarge(last.tooLarge());
+                    counters.settled(); // delivered after all: the drainer records it and does not try it again
+                } else {
+                    counters.aborted();
+                }
+            }
             return position;
         } catch (KafkaException | IllegalStateException e) {
             discardProducer();
@@ -191,6 +211,7 @@ final class KafkaRecordSink implements RecordSink {
             Producer<byte[], byte[]> current;
             Outcomes sent = new Outcomes(transactional, batch.count());
             boolean begun = false;
+            boolean committing = false;
             try {
                 current = openProducer();
                 if (transactional) {
@@ -201,6 +222,7 @@ final class KafkaRecordSink implements RecordSink {
                 if (transactional) {
                     current.send(new ProducerRecord<>(positionTopic, positionKey, position(batch.end())));
                     CrashPoint.reached(BEFORE_RECORD_COMMIT);
+                    committing = true;
                     current.commitTransaction();
                     counters.committed(batch.count() - leftOut.size());
                 } else {
@@ -227,7 +249,11 @@ final class KafkaRecordSink implements RecordSink {
                         reportTooLarge(batch, tooLarge, sent);
                         continue;
                     }
-                    counters.aborted();
+                    if (committing && !(e instanceof ProducerFencedException)) {
+                        unanswered = new Unanswered(batch.end(), batch.count() - leftOut.size(), tooLargeCount);
+                    } else {
+                        counters.aborted();
+                    }
                 }
                 // transactional: whether it committed is for the next committed() to say, after fencing it;
                 // else what it wrote stays written, and the batch goes again whole from a new producer
