@@ -37,7 +37,7 @@ public final class KafkaCounters {
     /** The batch the sink was trying is delivered: none waits now. */
     void settled() {
         deliveringSince = 0;
-        connected = true;
+        reached();
     }
 
     void committed(int events) {

@@ -124,12 +124,12 @@ final class KafkaRecordSink implements RecordSink {
      * the next {@link #committed} says; its counts wait here until then. {@code null} when there is none.
      */
     private Unanswered unanswered;
+    /** The producer's {@code batch.size}, set once by {@link #checkTopics} from the topic's limit ({@link #batchSize(int)}). */
+    private int batchSize;
 
     /** The counts of a transaction whose commit had no answer: its batch's end, its events, its events too large. */
     private record Unanswered(JournalPosition end, int events, int tooLarge) {
     }
-    /** The producer's {@code batch.size}, set once by {@link #checkTopics} from the topic's limit ({@link #batchSize(int)}). */
-    private int batchSize;
 
     private KafkaRecordSink(String topic, boolean transactional, String positionTopic, String transactionalId,
             Map<String, Object> clientConfig, KafkaCounters counters, StatusReporter status) {
