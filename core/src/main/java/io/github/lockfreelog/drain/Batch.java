@@ -114,8 +114,7 @@ final class Batch {
         if (leftOut > 0) {
             counters.drop(DropReason.TOO_LARGE, leftOut); // dropped, so not written
         }
-        counters.eventsWritten += events - leftOut;
-        counters.bytesWritten += bytes;
+        counters.countWritten(events - leftOut, bytes);
         events = 0;
         bytes = 0;
         return outTo;

@@ -292,9 +292,9 @@ public final class Drainer implements Runnable {
      * between bursts must not send the drainer back to the full interval).
      */
     private long nextFlushDelay() throws IOException {
-        final long before = counters.eventsWritten;
+        final long before = counters.eventsWritten();
         term.drainTerm(false);
-        flushDelayNanos = counters.eventsWritten != before ? Math.min(BUSY_FLUSH_NANOS, flushIntervalNanos)
+        flushDelayNanos = counters.eventsWritten() != before ? Math.min(BUSY_FLUSH_NANOS, flushIntervalNanos)
                 : Math.min(flushDelayNanos * 2, flushIntervalNanos);
         return flushDelayNanos;
     }

@@ -35,8 +35,8 @@ final class EngineStatistics {
     AppenderStatistics snapshot() {
         JournalCounters c = state.counters;
         // written and dropped before appended, so that inFlight is never negative
-        long written = c.eventsWritten;
-        long bytes = c.bytesWritten;
+        long written = c.eventsWritten();
+        long bytes = c.bytesWritten();
         Map<String, Long> drops = new LinkedHashMap<>();
         long dropped = 0;
         for (DropReason reason : DropReason.values()) {
@@ -55,7 +55,7 @@ final class EngineStatistics {
                 Journal journal = current.journal;
                 long term = journal.activeTermCountAcquire();
                 activeBuffer = (int) (term % config.bufferCount());
-                fill = tailOffset(journal.rawTailVolatile(activeBuffer));
+                fill = Math.min(tailOffset(journal.rawTailVolatile(activeBuffer)), journal.bufferSize()); // past the end: full
                 lag = drainer.lag(current, term, fill);
             }
         } catch (Throwable e) {

@@ -17,11 +17,12 @@ import io.github.lockfreelog.term.Journal;
 import io.github.lockfreelog.term.TermAppender;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.UnaryOperator;
 
 /**
  * The lock-free engine's façade and the caller's path: callers {@link #append} encoded events into
- * the mapped journal through a {@link TermAppender} (one compare-and-set reserves their space); a
+ * the mapped journal through a {@link TermAppender} (one fetch-and-add reserves their space); a
  * {@link Drainer} thread moves committed bytes to the log file. When the active buffer is full, a
  * caller rotates to the next one if the drainer has cleaned it, else follows the
  * {@link Backpressure} policy ({@link NextBufferWait}). Start-up is {@link EngineStart}'s, stop {@link EngineStop}'s,
@@ -43,6 +44,9 @@ public final class JournalEngine {
 
     private final EngineState state;
     private final JournalCounters counters;
+    /** The two counters every call writes, held here so that callers never read {@link JournalCounters} itself. */
+    private final LongAdder appended;
+    private final LongAdder exited;
     private final int maxEventSize;
     private final Drainer drainer;
     private final Thread drainerThread;
@@ -59,6 +63,8 @@ public final class JournalEngine {
             EngineStop.SinkClose sink, StatusReporter status, EngineStart replacer) throws IOException {
         this.state = state;
         this.counters = state.counters;
+        this.appended = counters.appended;
+        this.exited = counters.exited;
         this.maxEventSize = config.effectiveMaxEventSize();
         this.stop = new EngineStop(config, state, sink, status);
         this.drainer = new Drainer(state, outputs, backlog, status, config.flushIntervalNanos(), config.unblockTimeoutNanos(),
@@ -137,8 +143,7 @@ public final class JournalEngine {
      * claimed would otherwise hold the drainer until the unblock timeout.
      */
     public boolean append(byte[] payload, int length, boolean mayDrop) {
-        final JournalCounters counters = this.counters;
-        counters.appended.increment();
+        appended.increment();
         ActiveJournal active = null;
         int pendingAt = -1; // a reservation this call has not settled yet
         int pendingTerm = 0;
@@ -229,7 +234,7 @@ public final class JournalEngine {
                     counters.drop(DropReason.IO);
                     dropCounted = true;
                 }
-                counters.exited.increment();
+                exited.increment();
             } catch (Throwable again) {
                 if (!dropCounted) {
                     counters.lateIoDrops++;

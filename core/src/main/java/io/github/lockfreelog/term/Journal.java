@@ -112,6 +112,9 @@ public abstract class Journal implements AutoCloseable {
 
     public abstract boolean casLong(int offset, long expected, long value);
 
+    /** Atomically adds {@code delta} to the long at {@code offset}; returns the value before (volatile). */
+    public abstract long getAndAddLong(int offset, long delta);
+
     /** Copies {@code length} bytes from the journal at {@code offset} into {@code dst} (plain loads). */
     public abstract void getBytes(int offset, byte[] dst, int dstOffset, int length);
 
@@ -156,6 +159,20 @@ public abstract class Journal implements AutoCloseable {
 
     public boolean casRawTail(int index, long expected, long value) {
         return casLong(tailCounterOffset(index), expected, value);
+    }
+
+    /** Adds {@code aligned} to the raw tail of buffer {@code index}; returns the raw tail before the add. */
+    public long getAndAddRawTail(int index, int aligned) {
+        return getAndAddLong(tailCounterOffset(index), aligned);
+    }
+
+    /**
+     * The largest frame a caller reserves with one fetch-and-add ({@link TermAppender#reserve}); larger
+     * ones take the compare-and-set path. The model check's heap journal lowers it so that one scenario
+     * runs both paths.
+     */
+    public int maxAddedFrame() {
+        return MAX_ADDED_FRAME;
     }
 
     /** Writes the drain record into the one of its two copies not holding the newest; only the drainer calls this. */

@@ -15,7 +15,7 @@ package io.github.lockfreelog.term;
  *   320: drain record copy 1 (5 longs)
  *   384: write intent (8 longs)               written by the drainer before each write to the log
  *   512 + i * 128: raw tail of buffer i (long) own 128-byte line each: the contended counters
- *                  raw tail = (termId &lt;&lt; 32) | offset, offset never above bufferSize
+ *                  raw tail = (termId &lt;&lt; 32) | offset; offset past bufferSize means full
  *   512 + i * 128 + 64: term start of buffer i (int): where the term it hosts starts (see below)
  *   4096: buffer 0, 4096 + bufferSize: buffer 1, ...
  * </pre>
@@ -48,10 +48,20 @@ package io.github.lockfreelog.term;
  * the previous version wrote it.
  *
  * <h2>Tail and term start</h2>
- * A caller moves a tail only after reading it in range: it compare-and-sets {@code offset} to
- * {@code offset + aligned} while that fits, or to {@code bufferSize} when it does not (and pads
- * the rest), so however long the buffers stay full, a tail offset never leaves
- * {@code [termStart, bufferSize]} and never reaches the term id. A term usually starts at 0; it
+ * A caller reserves with one fetch-and-add on the raw tail, after reading it in range: it reads the
+ * tail, gives up (the buffer is full) if the offset is at or past {@code bufferSize}, and otherwise adds
+ * its frame's aligned length. The add returns the tail before it, which says everything: an offset
+ * whose frame fits is the caller's frame; an offset below {@code bufferSize} whose frame does not fit
+ * makes that caller, the only one whose add crossed the end, pad from its offset to the end; an offset
+ * at or past the end means another caller crossed it first, and this add only raised a full tail. No
+ * caller ever repeats its add. Because each caller looks before it adds, only the callers that read
+ * the tail in range and had not added yet can push it past the end, each by one frame: a tail offset
+ * stays below {@code bufferSize + callers x MAX_ADDED_FRAME} however long the buffers stay full, far
+ * from the term id (over 57,000 callers would have to stop between their look and their add). A frame
+ * larger than {@link #MAX_ADDED_FRAME} is reserved with a compare-and-set instead, which moves the tail
+ * only while the frame fits, or to {@code bufferSize} when it does not (and pads the rest); so does
+ * the drainer when it closes a term. Readers of a tail take {@code min(offset, bufferSize)}.
+ * A term usually starts at 0; it
  * starts later when a writer stalled mid-copy in an earlier term of the buffer and has not
  * resumed yet (its frame was abandoned, see below): the term then starts after that frame, so the
  * writer's late copy can only land in its own frame.
@@ -146,6 +156,12 @@ public final class JournalDescriptor {
     public static final int MIN_BUFFER_SIZE = 64 * 1024;
     /** Largest buffer: 512 MiB, so that a tail offset never runs into the term id bits. */
     public static final int MAX_BUFFER_SIZE = 512 * 1024 * 1024;
+    /**
+     * Largest frame reserved with a fetch-and-add: 64 KiB. A tail offset then needs over 57,000 callers
+     * stopped between their look at the tail and their add to run from {@code MAX_BUFFER_SIZE} into the
+     * term id bits; larger frames (rare, and costlier to copy than any retry) take the compare-and-set.
+     */
+    public static final int MAX_ADDED_FRAME = 64 * 1024;
 
     public static final int METADATA_LENGTH = PAGE_SIZE;
 
@@ -208,7 +224,7 @@ public final class JournalDescriptor {
         return (int) (rawTail >>> 32);
     }
 
-    /** Offset part of a raw tail; at most the buffer size. */
+    /** Offset part of a raw tail; past the buffer size when callers added to a full tail (readers clamp it). */
     public static long tailOffset(long rawTail) {
         return rawTail & 0xFFFF_FFFFL;
     }

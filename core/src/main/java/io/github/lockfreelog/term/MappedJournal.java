@@ -109,6 +109,11 @@ final class MappedJournal extends Journal {
     }
 
     @Override
+    public long getAndAddLong(int offset, long delta) {
+        return (long) LONG.getAndAdd(buffer, offset, delta);
+    }
+
+    @Override
     public void getBytes(int offset, byte[] dst, int dstOffset, int length) {
         buffer.get(offset, dst, dstOffset, length);
     }

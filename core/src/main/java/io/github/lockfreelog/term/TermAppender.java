@@ -6,15 +6,20 @@ import io.github.lockfreelog.diagnostics.CrashPoint;
 
 /**
  * The caller's side of the journal: reserve space in the active term, claim it, copy, commit; pad
- * the end of a term that a reservation does not fit; rotate to the next term. Lock-free: every
- * step is one compare-and-set that some thread wins.
+ * the end of a term that a reservation does not fit; rotate to the next term. Lock-free, and the
+ * reservation wait-free: one fetch-and-add gives each caller its space, whatever the number of
+ * threads; the other steps are compare-and-sets that fail only when the drainer passed over a
+ * stalled writer.
  *
  * <h2>Reservation</h2>
- * A caller reads the active buffer's raw tail and compare-and-sets it forward only when it has
- * seen it in range: to {@code offset + aligned} when the frame fits, else to {@code bufferSize}
- * (and that one caller pads from {@code offset} to the end). A full buffer is never added to, so
- * however long a fault lasts (a full disk, thousands of drops a second) a tail offset stays in
- * {@code [termStart, bufferSize]} and cannot run into its term id.
+ * A caller reads the active buffer's raw tail and, when it has seen it in range, adds its frame's
+ * aligned length with one fetch-and-add (see {@link JournalDescriptor}, "Tail and term start"): the
+ * tail before the add is its frame, or, for the one caller whose add crossed the buffer's end, the
+ * start of the padding it writes to the end. A caller that finds the tail past the end never adds,
+ * so however long a fault lasts (a full disk, thousands of drops a second) a tail offset stays below
+ * {@code bufferSize} plus one frame per caller in flight, far from its term id. Frames over
+ * {@link Journal#maxAddedFrame()} are reserved with a compare-and-set that never moves a tail past
+ * the end.
  */
 public final class TermAppender {
 
@@ -51,26 +56,55 @@ public final class TermAppender {
     private final BufferStates states;
     private final int bufferCount;
     private final int bufferSize;
+    private final int maxAddedFrame;
 
     public TermAppender(Journal journal, BufferStates states) {
         this.journal = journal;
         this.states = states;
         this.bufferCount = journal.bufferCount();
         this.bufferSize = journal.bufferSize();
+        this.maxAddedFrame = journal.maxAddedFrame();
     }
 
     /**
      * Reserves {@code aligned} bytes in the buffer of term {@code termCount}. Returns
      * {@code (termId << 32) | position}, the absolute position of the reserved frame and the term
      * it belongs to (see {@link #position} and {@link #termIdOf}); the same with {@link #PAD_TO_END}
-     * when the frame did not fit and this caller closed the buffer; or {@link #FULL}. Nothing after
-     * the compare-and-set calls a method, so no stack overflow can strike between it and the
-     * caller's {@code finally}.
+     * when the frame did not fit and this caller closed the buffer; or {@link #FULL}. The term is the
+     * one the tail names when the add lands, which may be a later one than {@code termCount} if this
+     * caller stalled (a free slot names its term, so such a caller claims only a slot of that term).
+     * Nothing after the atomic step calls a method, so no stack overflow can strike between it and
+     * the caller's {@code finally}.
      */
     public long reserve(long termCount, int aligned) {
         final Journal journal = this.journal;
         final int bufferSize = this.bufferSize;
         final int index = (int) (termCount % bufferCount);
+        if (aligned > maxAddedFrame) {
+            return reserveLarge(index, aligned);
+        }
+        if (tailOffset(journal.rawTailVolatile(index)) >= bufferSize) {
+            return FULL; // look before adding: a full tail is never raised by a caller that saw it full
+        }
+        final int base = journal.bufferBase(index);
+        final long rawTail = journal.getAndAddRawTail(index, aligned);
+        // plain arithmetic from here on (tailOffset and termId written out): no call after the add
+        final long offset = rawTail & 0xFFFF_FFFFL;
+        if (offset >= bufferSize) {
+            return FULL; // another caller crossed the end first: this add only raised a full tail
+        }
+        final long reservation = (rawTail & 0xFFFF_FFFF_0000_0000L) | (base + offset);
+        return offset + aligned > bufferSize ? reservation | PAD_TO_END : reservation;
+    }
+
+    /**
+     * Reserves a frame larger than {@link Journal#maxAddedFrame()} (and closes a term for
+     * {@link #seal}): a compare-and-set moves the tail only while the frame fits, else to the buffer's
+     * end, so these frames never push a tail past it.
+     */
+    private long reserveLarge(int index, int aligned) {
+        final Journal journal = this.journal;
+        final int bufferSize = this.bufferSize;
         for (;;) {
             final long rawTail = journal.rawTailVolatile(index);
             final long offset = tailOffset(rawTail);
@@ -218,7 +252,7 @@ public final class TermAppender {
                     && !journal.casRawTail(nextIndex, nextTail, packTail(sealedId, bufferSize))) {
                 continue; // a caller moved it meanwhile: look again
             }
-            final long reservation = reserve(active, bufferSize + FRAME_ALIGNMENT); // never fits: closes the term
+            final long reservation = reserveLarge((int) (active % bufferCount), bufferSize + FRAME_ALIGNMENT); // closes the term
             if (reservation != FULL) {
                 writePadding(journal, position(reservation), restOf(reservation), termIdOf(reservation));
             }

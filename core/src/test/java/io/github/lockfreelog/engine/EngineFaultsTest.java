@@ -80,9 +80,11 @@ class EngineFaultsTest {
             engine.append(big, true);
         }
         assertThat(engine.statistics().dropped()).isGreaterThan(199_000);
+        // 199,000 drops, and the one caller's add that crossed the end is the only one past it: a caller that
+        // finds a tail past the end never adds (an add per drop would have run it into the term id long since)
         for (int i = 0; i < 2; i++) {
             assertThat(tailOffset(engine.journal().rawTailVolatile(i))).as("tail of buffer %d in range", i)
-                    .isLessThanOrEqualTo(64 * 1024);
+                    .isLessThan(64 * 1024 + align(HEADER_LENGTH + big.length));
         }
         sink[0].stopFailing();
         for (int i = 0; i < 2_000; i++) {
@@ -240,7 +242,9 @@ class EngineFaultsTest {
         assertThat(journal.faults.get()).as("faults raised").isGreaterThan(200);
         AppenderStatistics stats = faulty.statistics();
         assertThat(stats.appended()).isEqualTo((long) callers * events);
-        assertThat(stats.inFlight()).as("every event written or dropped").isZero();
+        // names the counts when it fails: a caller whose own settling failed too leaves a hint that a second such
+        // caller 2 KB away can overwrite before the drainer reads it (ActiveJournal.ORPHAN_HINTS): counted nowhere
+        assertThat(stats.inFlight()).as("every event written or dropped: %s", stats).isZero();
         assertThat(stats.drops().get("io")).as("events lost to faults, counted").isPositive();
         assertThat(stats.eventsWritten() + stats.dropped()).isEqualTo(stats.appended());
         int[] next = new int[callers];

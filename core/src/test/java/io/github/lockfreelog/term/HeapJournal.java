@@ -120,6 +120,19 @@ public class HeapJournal extends Journal {
         return words.compareAndSet(word(offset), expected, value);
     }
 
+    @Override
+    public long getAndAddLong(int offset, long delta) {
+        return words.getAndAdd(word(offset), delta);
+    }
+
+    /** Frames of at most this many bytes are reserved with a fetch-and-add (see {@link Journal#maxAddedFrame()}). */
+    int maxAddedFrame = MAX_ADDED_FRAME;
+
+    @Override
+    public int maxAddedFrame() {
+        return maxAddedFrame;
+    }
+
     /**
      * One load per word, as a bulk copy does; the bytes are moved between a local word and the
      * array by the JDK, so that the checker sees the journal's words and nothing else.

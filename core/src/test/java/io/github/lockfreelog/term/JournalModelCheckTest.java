@@ -45,12 +45,14 @@ import org.junit.jupiter.api.Test;
  * <p>After each execution the drainer drains what is left (as at stop), and {@link Model#validate}
  * checks: every event whose append returned {@code true} reached the log exactly once, whole, with
  * its content intact, and each caller's events in the order it appended them; no event whose
- * append returned {@code false} did; and, after every operation, each tail is within its buffer
- * and names a term of that buffer.
+ * append returned {@code false} did; and, after every operation, each tail is past its buffer's end
+ * by less than one frame per caller and names a term of that buffer.
  *
  * <p>Two scenarios ({@link #check}), each explored {@link #INVOCATIONS} times, with a drainer that
  * waits for unfinished frames ({@link Model}) and one that passes over them at once
- * ({@link Impatient}); three broken variants show that the check can fail. Lincheck runs
+ * ({@link Impatient}); four broken variants show that the check can fail. Callers reserve 24-byte
+ * frames with the fetch-and-add and 32-byte ones with the compare-and-set ({@link #ADD_LIMIT}), so
+ * both reservations race each other, cross a buffer's end and meet a full tail. Lincheck runs
  * executions as if memory were sequentially consistent: it finds wrong interleavings, not a
  * missing fence (the orderings are named in {@link Journal}'s methods).
  *
@@ -65,6 +67,14 @@ class JournalModelCheckTest {
     /** Most events one caller appends in a scenario. */
     static final int MAX_EVENTS = 8;
     static final int MAX_CALLERS = 4;
+    /** Most callers in one scenario: each may raise a full tail by one frame at most. */
+    static final int SCENARIO_CALLERS = 3;
+    /**
+     * Frames of at most this many bytes are reserved with a fetch-and-add, larger ones with a
+     * compare-and-set: the 24-byte frames take the first path, the 32-byte ones the second, so every
+     * scenario mixes both, as a journal of events on both sides of {@link JournalDescriptor#MAX_ADDED_FRAME} does.
+     */
+    static final int ADD_LIMIT = 24;
 
     /** Executions explored per scenario; {@code -Dlockfreelog.modelCheck.invocations=10000} explores deeper. */
     static final int INVOCATIONS = Integer.getInteger("lockfreelog.modelCheck.invocations", 1000);
@@ -91,6 +101,14 @@ class JournalModelCheckTest {
     @Test
     void checkFindsDrainerThatTakesFrameBeingCopiedForCommitted() {
         assertThatThrownBy(() -> check(ClaimedReadAsCommitted.class))
+                .isInstanceOf(LincheckAssertionError.class)
+                .satisfies(JournalModelCheckTest::printFinding)
+                .hasMessageContaining("Validation function");
+    }
+
+    @Test
+    void checkFindsFetchAndAddThatIsNotAtomic() {
+        assertThatThrownBy(() -> check(NonAtomicAdd.class))
                 .isInstanceOf(LincheckAssertionError.class)
                 .satisfies(JournalModelCheckTest::printFinding)
                 .hasMessageContaining("Validation function");
@@ -206,6 +224,7 @@ class JournalModelCheckTest {
         }
 
         Model(HeapJournal journal, long unblockTimeoutNanos) {
+            journal.maxAddedFrame = ADD_LIMIT;
             this.journal = HeapJournal.initialised(journal);
             EngineConfig config = EngineConfig.builder().name("model").logFile(Path.of("model.log")).journalFile(Path.of("model.journal"))
                 .buffers(BUFFER_COUNT, BUFFER_SIZE).maxEventSize(BUFFER_SIZE / 2).backpressure(Backpressure.DROP)
@@ -318,11 +337,12 @@ class JournalModelCheckTest {
         static final byte DROPPED = 2;
 
         /**
-         * Over all executions: passed, rotated, reused a buffer, dropped, padded, left a frame out.
+         * Over all executions: passed, rotated, reused a buffer, dropped, padded, left a frame out, raised a
+         * full tail past its buffer's end.
          * After each execution Lincheck restores what the execution changed through a static field,
          * so executions reach the totals through an instance field.
          */
-        private static final AtomicIntegerArray TOTALS = new AtomicIntegerArray(6);
+        private static final AtomicIntegerArray TOTALS = new AtomicIntegerArray(7);
         private final AtomicIntegerArray totals = TOTALS;
 
         private final int[] appended = new int[MAX_CALLERS];
@@ -331,6 +351,7 @@ class JournalModelCheckTest {
         private boolean dropped;
         private boolean padded;
         private boolean leftOut;
+        private boolean pastEnd;
         String brokenTail;
 
         int next(int caller) {
@@ -357,13 +378,19 @@ class JournalModelCheckTest {
             }
         }
 
-        /** Notes the first tail past its buffer's end, or naming a term that its buffer cannot host (yet). */
+        /**
+         * Notes the first tail further past its buffer's end than one frame per caller (each caller that
+         * saw the tail in range adds once; one that sees it past the end never adds), or naming a term
+         * that its buffer cannot host (yet).
+         */
         private void watchTails(Journal journal) {
             long active = journal.activeTermCountAcquire();
             for (int i = 0; i < BUFFER_COUNT && brokenTail == null; i++) {
                 long raw = journal.rawTailVolatile(i);
                 int termId = termId(raw);
-                if (tailOffset(raw) > BUFFER_SIZE || Math.floorMod(termId, BUFFER_COUNT) != i || termId > active + 1) {
+                pastEnd |= tailOffset(raw) > BUFFER_SIZE;
+                if (tailOffset(raw) >= BUFFER_SIZE + SCENARIO_CALLERS * ADD_LIMIT
+                        || Math.floorMod(termId, BUFFER_COUNT) != i || termId > active + 1) {
                     brokenTail = "tail of buffer " + i + " is out of place: termId=" + termId + " offset="
                             + tailOffset(raw) + " (active term " + active + ", bufferSize=" + BUFFER_SIZE + ")";
                 }
@@ -377,6 +404,7 @@ class JournalModelCheckTest {
             totals.addAndGet(3, dropped ? 1 : 0);
             totals.addAndGet(4, padded ? 1 : 0);
             totals.addAndGet(5, leftOut ? 1 : 0);
+            totals.addAndGet(6, pastEnd ? 1 : 0);
         }
 
         static void reset() {
@@ -388,7 +416,8 @@ class JournalModelCheckTest {
         static String summary() {
             return TOTALS.get(0) + " executions passed (" + TOTALS.get(4) + " padded a buffer's end, " + TOTALS.get(1)
                     + " rotated to the next buffer, " + TOTALS.get(2) + " reused a buffer the drainer cleaned, "
-                    + TOTALS.get(3) + " dropped an event, " + TOTALS.get(5) + " left a stalled writer's frame out)";
+                    + TOTALS.get(3) + " dropped an event, " + TOTALS.get(5) + " left a stalled writer's frame out, "
+                    + TOTALS.get(6) + " raised a full tail past its buffer's end)";
         }
     }
 
@@ -453,6 +482,23 @@ class JournalModelCheckTest {
                     return claimed ? header(-headerLength(header), TYPE_DATA) : header;
                 }
             }, NEVER);
+        }
+    }
+
+    /**
+     * A fetch-and-add done as a read and then a write: two callers can both read the same tail and
+     * take the same space, or one add can undo another's.
+     */
+    public static class NonAtomicAdd extends Model {
+        public NonAtomicAdd() {
+            super(new HeapJournal(BUFFER_COUNT, BUFFER_SIZE) {
+                @Override
+                public long getAndAddLong(int offset, long delta) {
+                    long before = getLongVolatile(offset);
+                    putLongVolatile(offset, before + delta);
+                    return before;
+                }
+            }, 0); // impatient: a frame that no writer will commit must not hold the final drain forever
         }
     }
 
