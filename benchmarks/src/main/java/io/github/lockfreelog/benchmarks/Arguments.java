@@ -38,7 +38,7 @@ final class Arguments {
     final Map<String, String> producerProperties = new LinkedHashMap<>();
 
     static String usage() {
-        return "usage: java -jar benchmarks/target/benchmarks.jar quick|latency-quick|latency|full|console|cost|virtual"
+        return "usage: java -jar benchmarks/target/benchmarks.jar quick|latency-quick|latency|full|console|cost|scaling|virtual"
                 + "|boot-app|kafka|kafka-quick|report FILE.tsv|chart FILE.tsv [OUT.png]|peers"
                 + " [--peers a,b] [--threads 1,2,4] [--rates 10000,100000] [--warmup S] [--measure S] [--forks N]"
                 + " [--events N (virtual)] [--workload " + String.join("|", Workload.Kind.ids()) + "]"
@@ -47,6 +47,7 @@ final class Arguments {
                 + " burst, --threads the burst's threads, --warmup/--measure the warm-up/measured bursts, --forks rounds)]"
                 + " [--producer-property NAME=VALUE (kafka modes: a producer setting for every Kafka peer; repeatable)]"
                 + " [--spin-micros N (kafka modes: how long paced latency callers spin before each call; 100, 0 parks only)]"
+                + " [--slow-calls MICROS (latency modes: count each call slower than this by cause; a diagnosis)]"
                 + " [--results DIR] [--docs DIR] [--label TEXT]\n"
                 + "peers: " + String.join(",", Peer.ids()) + "\n"
                 + "kafka peers: " + String.join(",", KafkaPeer.ids()) + "\n"
@@ -88,6 +89,12 @@ final class Arguments {
                 case "--results" -> a.results = Paths.get(value);
                 case "--docs" -> a.docs = Paths.get(value);
                 case "--label" -> a.label = value;
+                case "--slow-calls" -> {
+                    if (Long.parseLong(value) <= 0) {
+                        throw new IllegalArgumentException("--slow-calls must be a number of microseconds above 0: " + value);
+                    }
+                    System.setProperty(SlowCalls.PROPERTY, value); // the forks get it (LatencyRunner.forkProperties)
+                }
                 case "--workload" -> a.workload = Workload.Kind.of(value);
                 case "--sinks" -> {
                     a.sinks = List.of(value.split(","));

@@ -35,6 +35,7 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * java -jar benchmarks/target/benchmarks.jar full             # throughput, line sizes and latency; under 45 minutes
  * java -jar benchmarks/target/benchmarks.jar console          # the console peers into a pipe: quick's throughput, latency-quick's point
  * java -jar benchmarks/target/benchmarks.jar cost             # CPU time per delivered line and per call, 1, 2, 4 threads, 3 rounds
+ * java -jar benchmarks/target/benchmarks.jar scaling          # file peers from 1 to 2 x CPUs threads: lines/s, CPU, p99.9
  * java -jar benchmarks/target/benchmarks.jar virtual          # a new virtual thread per event: allocation and waits (Java 21+)
  * java -jar benchmarks/target/benchmarks.jar cost --workload boot-file   # any mode in Spring Boot's own format (boot-file,
  *                                                                         # boot-console, boot-ecs) against Boot's appenders
@@ -82,6 +83,9 @@ public final class BenchmarkRunner {
         switch (arguments.command) {
             case "quick", "latency-quick", "latency", "full", "console" -> runSession(arguments.command, plan, arguments);
             case "cost" -> runCost(arguments);
+            case "scaling" -> {
+                return new ScalingRunner(out).run(arguments);
+            }
             case "virtual" -> runVirtual(arguments);
             case "report" -> {
                 try {
@@ -171,7 +175,7 @@ public final class BenchmarkRunner {
         out.println("=".repeat(100));
         out.print(text);
         out.println("=".repeat(100));
-        String subtitle = ", " + name + " mode, " + Runtime.getRuntime().availableProcessors() + " CPUs";
+        String subtitle = ", " + name + " mode, " + machine();
         boolean toDocs = name.equals("full"); // the classic workload's full run only (a boot-* run is full-boot-*)
         if (!plan.jmh().isEmpty()) {
             out.println("Throughput results: " + throughputTsv);
@@ -213,7 +217,7 @@ public final class BenchmarkRunner {
         printAndSave(results.resolve(name + "-" + stamp + ".txt"), environment, text);
         out.println("Cost results: " + tsv);
         drawCostChart(cost, tsv, results.resolve(name + "-" + stamp + "-cost.png"),
-                ", cost mode, " + Runtime.getRuntime().availableProcessors() + " CPUs");
+                ", cost mode, " + machine());
     }
 
     /**
@@ -258,9 +262,22 @@ public final class BenchmarkRunner {
         Workload.Kind workload = Workload.Kind.current();
         String boot = " (Spring Boot " + org.springframework.boot.SpringBootVersion.getVersion() + ")";
         String what = name.equals("boot-app") ? boot : ", workload " + workload.id() + (workload.isBoot() ? boot : "");
-        return String.format(Locale.ROOT, "%s mode%s, %s, Java %s (%s), %d CPUs, %s", name, what, stamp,
-                System.getProperty("java.version"), System.getProperty("java.vm.name"),
-                Runtime.getRuntime().availableProcessors(), System.getProperty("os.name"));
+        return String.format(Locale.ROOT, "%s mode%s, %s, Java %s (%s), %s, %s", name, what, stamp,
+                System.getProperty("java.version"), System.getProperty("java.vm.name"), machine(),
+                System.getProperty("os.name"));
+    }
+
+    /** The CPUs this JVM may use and their model ({@code /proc/cpuinfo}; left out where it cannot be read). */
+    static String machine() {
+        String model = null;
+        try (java.util.stream.Stream<String> lines = Files.lines(Paths.get("/proc/cpuinfo"))) {
+            model = lines.filter(l -> l.startsWith("model name")).map(l -> l.substring(l.indexOf(':') + 1).trim())
+                    .findFirst().orElse(null);
+        } catch (IOException | RuntimeException e) {
+            // not Linux, or /proc not mounted: the count alone
+        }
+        int cpus = Runtime.getRuntime().availableProcessors();
+        return cpus + " CPUs" + (model == null || model.isEmpty() ? "" : " (" + model + ")");
     }
 
     private void printAndSave(Path txt, String environment, String tables) throws IOException {

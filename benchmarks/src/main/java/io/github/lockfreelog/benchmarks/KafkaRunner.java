@@ -130,7 +130,7 @@ final class KafkaRunner {
         out.print(all);
         out.println("=".repeat(100));
         out.println("Results: " + tsv + ", latency: " + latencyTsv + ", histograms: " + histograms);
-        String subtitle = ", " + name + " mode, " + Runtime.getRuntime().availableProcessors() + " CPUs";
+        String subtitle = ", " + name + " mode, " + BenchmarkRunner.machine();
         drawCharts(throughput, points, tsv, results.resolve(name + "-" + stamp + "-delivered.png"),
                 results.resolve(name + "-" + stamp + "-latency.png"), subtitle, out);
         return failed == 0 ? 0 : 1;

@@ -108,7 +108,7 @@ public class LatencyBenchmark {
         PacedLoop.Schedule schedule = new PacedLoop.Schedule(origin, rate, caller.threads, caller.index,
                 TimeUnit.MILLISECONDS.toNanos(warmupMillis), TimeUnit.MILLISECONDS.toNanos(measureMillis),
                 TimeUnit.MILLISECONDS.toNanos(graceMillis));
-        PacedLoop.Outcome outcome = PacedLoop.realTime().run(schedule, call, caller.latencies);
+        PacedLoop.Outcome outcome = PacedLoop.realTime().run(schedule, call, caller.latencies, caller.slow);
         caller.made = outcome.made();
         caller.measured = outcome.recorded();
         caller.missed = outcome.missed();
@@ -130,6 +130,10 @@ public class LatencyBenchmark {
             LatencyResults.appendHistogram(Paths.get(log), tag, all, windowStartMillis, windowStartMillis + measureMillis);
         }
         Caller first = callers.stream().min(Comparator.comparingInt(c -> c.index)).orElseThrow();
+        if (first.slow != null) {
+            System.out.println("[slow-calls] peer=" + peer + " rate=" + rate + " threads=" + callers.size() + " "
+                    + SlowCalls.sum(callers.stream().map(c -> c.slow).toList()).text());
+        }
         first.report(lines, disturbances);
         System.out.println("[latency] peer=" + peer + " rate=" + rate + " threads=" + callers.size() + " nanos "
                 + LatencyPoint.Percentiles.LABELS + "=" + LatencyPoint.Percentiles.of(all).values()
@@ -152,6 +156,8 @@ public class LatencyBenchmark {
     public static class Caller {
 
         final Histogram latencies = PacedLoop.newHistogram();
+        /** The slow-call diagnosis of this caller, when the run asked for one ({@link SlowCalls#PROPERTY}). */
+        SlowCalls slow;
         int index;
         int threads;
 
@@ -171,10 +177,11 @@ public class LatencyBenchmark {
         public long callerWaitMicros;
 
         @Setup(Level.Trial)
-        public void register(LatencyBenchmark benchmark, ThreadParams thread) {
+        public void register(LatencyBenchmark benchmark, ThreadParams thread) throws IOException {
             index = thread.getThreadIndex();
             threads = thread.getThreadCount();
             Thread.currentThread().setName(Workload.threadName(index));
+            slow = SlowCalls.ifAsked(benchmark.trial.sink().bufferProbe());
             benchmark.callers.add(this);
         }
 

@@ -51,8 +51,15 @@ final class LatencyRunner {
     static List<String> forkProperties() {
         Stream<String> boot = System.getProperties().stringPropertyNames().stream()
                 .filter(p -> p.startsWith(BootLogging.PROPERTY_PREFIX)).sorted();
-        return Stream.concat(Stream.of(Trial.DIRECTORY_PROPERTY, Trial.KEEP_FILES_PROPERTY, Workload.PROPERTY), boot)
+        List<String> properties = Stream.concat(Stream.of(Trial.DIRECTORY_PROPERTY, Trial.KEEP_FILES_PROPERTY,
+                Workload.PROPERTY, SlowCalls.PROPERTY), boot)
                 .filter(p -> System.getProperty(p) != null).map(p -> "-D" + p + "=" + System.getProperty(p)).toList();
+        if (System.getProperty(SlowCalls.PROPERTY) == null) {
+            return properties;
+        }
+        List<String> withSafepoints = new ArrayList<>(properties); // SlowCalls reads the JVM's safepoint count
+        withSafepoints.add("--add-exports=java.management/sun.management=ALL-UNNAMED");
+        return withSafepoints;
     }
 
     /** Runs every point of {@code plan} for {@code peers}; a peer whose fork gave no result is recorded as failed. */

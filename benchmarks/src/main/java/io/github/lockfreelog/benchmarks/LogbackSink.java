@@ -1,5 +1,7 @@
 package io.github.lockfreelog.benchmarks;
 
+import io.github.lockfreelog.term.JournalDescriptor;
+
 import ch.qos.logback.classic.AsyncAppender;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.LoggerContext;
@@ -338,6 +340,21 @@ final class LogbackSink implements Sink {
     @Override
     public Path logFile() {
         return file;
+    }
+
+    /** The journal's active term count, read through a mapping of its metadata page; null for another appender. */
+    @Override
+    public java.util.function.LongSupplier bufferProbe() throws IOException {
+        if (!(appender instanceof io.github.lockfreelog.logback.LockFreeFileAppender lockFree)) {
+            return null;
+        }
+        java.nio.ByteBuffer metadata;
+        try (java.nio.channels.FileChannel journal = java.nio.channels.FileChannel.open(Path.of(lockFree.getJournal()))) {
+            metadata = journal.map(java.nio.channels.FileChannel.MapMode.READ_ONLY, 0, JournalDescriptor.METADATA_LENGTH);
+        }
+        java.lang.invoke.VarHandle longs = java.lang.invoke.MethodHandles.byteBufferViewVarHandle(long[].class,
+                java.nio.ByteOrder.LITTLE_ENDIAN);
+        return () -> (long) longs.getVolatile(metadata, JournalDescriptor.ACTIVE_TERM_COUNT_OFFSET);
     }
 
     /** lockfreelog's own statistics, read after {@link #stop()}; null for another appender. */

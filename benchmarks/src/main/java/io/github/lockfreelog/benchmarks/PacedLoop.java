@@ -123,6 +123,11 @@ final class PacedLoop {
 
     /** Runs the schedule, recording into {@code latencies} (nanoseconds; one histogram per thread). */
     Outcome run(Schedule schedule, Runnable call, Histogram latencies) {
+        return run(schedule, call, latencies, null);
+    }
+
+    /** As {@link #run(Schedule, Runnable, Histogram)}, each call of the measured window watched by {@code slow} when given. */
+    Outcome run(Schedule schedule, Runnable call, Histogram latencies, SlowCalls slow) {
         final long measureFrom = schedule.measureFromNanos();
         final long end = schedule.endNanos();
         final long hardStop = schedule.hardStopNanos();
@@ -133,8 +138,17 @@ final class PacedLoop {
         for (long scheduled = schedule.scheduled(next); scheduled < end && now < hardStop;
                 scheduled = schedule.scheduled(next)) {
             waiter.awaitUntil(scheduled);
+            final boolean watched = slow != null && scheduled >= measureFrom;
+            long start = 0;
+            if (watched) {
+                slow.before();
+                start = clock.nanoTime();
+            }
             call.run();
             now = clock.nanoTime();
+            if (watched) {
+                slow.after(now - start);
+            }
             made++;
             next++;
             if (scheduled >= measureFrom) {

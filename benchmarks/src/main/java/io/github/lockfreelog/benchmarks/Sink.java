@@ -12,6 +12,14 @@ interface Sink {
     /** Stops the framework so that everything it accepted is flushed to its file. */
     void stop() throws IOException;
 
+    /**
+     * Reads a number that moves whenever the peer swaps buffers or waits for one (lockfreelog: its journal's
+     * active term count), for the slow-call diagnosis ({@link SlowCalls}); null for a peer without one.
+     */
+    default java.util.function.LongSupplier bufferProbe() throws IOException {
+        return null;
+    }
+
     /** The file the peer writes (for a console peer, its named pipe), or {@code null} when it writes none (encode-only). */
     Path logFile();
 
