@@ -24,8 +24,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * A journal set explicitly in a folder that others may write to, as a Kubernetes {@code emptyDir} is (mode 0777,
- * owned by root), or {@code /tmp} (1777): it goes into this user's own folder inside, {@code .lockfreelog-uid-<uid>},
- * made owner-only; a link, another user's folder or an open one under that name is refused and never followed. As
+ * owned by root; 2777 with an {@code fsGroup}), or {@code /tmp} (1777): it goes into this user's own folder inside,
+ * {@code .lockfreelog-uid-<uid>}, made owner-only; a link, another user's folder or an open one under that name is refused and never followed. As
  * root in process, and as {@code nobody} in a child JVM ({@link OtherUser}), for whom the permission bits count.
  */
 class JournalFolderTest {
@@ -44,7 +44,7 @@ class JournalFolderTest {
     }
 
     @ParameterizedTest(name = "mode {0}, owned by {1}")
-    @CsvSource({"777, self", "1777, self", "777, nobody", "1777, nobody"})
+    @CsvSource({"777, self", "1777, self", "2777, self", "777, nobody", "1777, nobody"})
     void aJournalInAFolderOpenToOthersGoesIntoThisUsersOwnFolderInside(String mode, String owner) throws Exception {
         Path volume = volume(mode, owner.equals("nobody") ? OtherUser.nobody() : null);
         Path own = volume.resolve(".lockfreelog-uid-" + uid());
