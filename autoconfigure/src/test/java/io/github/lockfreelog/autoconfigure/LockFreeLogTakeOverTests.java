@@ -12,6 +12,10 @@ import ch.qos.logback.core.rolling.RollingFileAppender;
 import io.github.lockfreelog.autoconfigure.actuate.LockFreeLogAppenders;
 import io.github.lockfreelog.autoconfigure.logging.LockFreeLogRuntime;
 import io.github.lockfreelog.logback.LockFreeFileAppender;
+import java.io.InputStream;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -25,6 +29,7 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.core.io.DefaultResourceLoader;
 
 /**
  * Which appender writes the log file: only Spring Boot's own file appender is replaced; a user's own appender for
@@ -43,6 +48,32 @@ class LockFreeLogTakeOverTests {
 
     private SpringApplicationBuilder application(String... properties) {
         return LogbackTestSupport.application(TestApplication.class, properties);
+    }
+
+    /**
+     * A logback-spring.xml that Spring Boot finds by itself on the class path (no logging.config) is named as
+     * docs/spring-boot.md shows it. Before: the line said only "the Logback configuration writes ...".
+     */
+    @Test
+    void anAutoDiscoveredLogbackSpringXmlIsNamedInTheLine(CapturedOutput output) throws Exception {
+        Path classes = Files.createDirectories(dir.resolve("classes"));
+        try (InputStream config = getClass().getResourceAsStream("/user-file-appender-logback-spring.xml")) {
+            Files.copy(config, classes.resolve("logback-spring.xml"));
+        }
+        Path log = dir.resolve("app.log");
+        Thread thread = Thread.currentThread();
+        ClassLoader previous = thread.getContextClassLoader();
+        try (URLClassLoader loader = new URLClassLoader(new URL[] {classes.toUri().toURL()}, previous)) {
+            thread.setContextClassLoader(loader);
+            try (ConfigurableApplicationContext context = application("logging.file.name=" + log)
+                    .resourceLoader(new DefaultResourceLoader(loader)).run()) {
+                assertThat(runtime().appender()).isNull();
+                assertThat(output).contains("lockfreelog: the Logback configuration (classpath:logback-spring.xml) writes "
+                        + log + " with its own appender 'FILE'");
+            }
+        } finally {
+            thread.setContextClassLoader(previous);
+        }
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.github.lockfreelog.files;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.UserPrincipal;
 
@@ -30,11 +31,19 @@ final class ProcessUser {
         return System.getProperty("user.name");
     }
 
-    /** Whether the owner of {@code path}, {@code owner}, is this process's user. */
-    static boolean owns(Path path, UserPrincipal owner) throws IOException {
+    /**
+     * This user as part of a file name that only this user's processes use: {@code uid-<number>} where the numeric
+     * id is known (a container's user may have no name), else {@code user-<name>}.
+     */
+    static String fileNameTag() {
+        return UID >= 0 ? "uid-" + UID : "user-" + String.valueOf(name()).replaceAll("[^A-Za-z0-9._-]", "_");
+    }
+
+    /** Whether the owner of {@code path}, {@code owner}, is this process's user; {@code options}: how to read it. */
+    static boolean owns(Path path, UserPrincipal owner, LinkOption... options) throws IOException {
         if (UID >= 0) {
             try {
-                return (Integer) Files.getAttribute(path, "unix:uid") == UID;
+                return (Integer) Files.getAttribute(path, "unix:uid", options) == UID;
             } catch (UnsupportedOperationException | IllegalArgumentException e) {
                 // no unix view on this file system: compare names below
             }

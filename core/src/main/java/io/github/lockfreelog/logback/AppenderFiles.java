@@ -41,6 +41,53 @@ final class AppenderFiles {
     }
 
     /**
+     * Where a journal that was set explicitly goes: into its folder when that folder is this user's and closed to
+     * others (or is not there yet: it is then created so), else into this user's own folder inside it
+     * ({@link PrivateFolders#ownFolderIn}), as a Kubernetes {@code emptyDir} (mode 0777, owned by root) needs; that
+     * is said once, at INFO.
+     *
+     * @return the journal file to use, or {@code null} when its folder was refused or cannot hold it (reported)
+     */
+    Path placeJournal(Path journalFile, String suffix) {
+        Path dir = journalFile.getParent();
+        try {
+            if (!Files.isDirectory(dir) || PrivateFolders.isPrivate(dir)) {
+                return journalFile;
+            }
+            Mounts.requireLocal(dir); // before anything is created there
+            Path own = PrivateFolders.ownFolderIn(dir);
+            appender.addInfo("The journal's folder " + dir + " is open to others or not this user's (mode "
+                    + PrivateFolders.mode(dir) + ", owner " + Files.getOwner(dir).getName() + ")" + suffix
+                    + ": the journal is kept in " + own + ", a folder of this user's own, closed to others");
+            return own.resolve(journalFile.getFileName());
+        } catch (PrivateFolders.UnsafeFolderException e) {
+            appender.addError("Refused " + e.getMessage() + suffix);
+        } catch (IOException | RuntimeException e) {
+            appender.addError(cannotCreate(dir, "journal", suffix, e));
+        }
+        return null;
+    }
+
+    /** Why a folder cannot be made, with what to do about it. */
+    private static String cannotCreate(Path folder, String what, String suffix, Exception e) {
+        String mode;
+        try {
+            Path found = folder;
+            while (found != null && !Files.isDirectory(found)) {
+                found = found.getParent();
+            }
+            mode = found == null ? "" : " (" + found + " is mode " + PrivateFolders.mode(found) + ", owner "
+                    + Files.getOwner(found).getName() + ")";
+        } catch (IOException | RuntimeException ignored) {
+            mode = "";
+        }
+        return "Cannot create the directory " + folder + suffix + ": " + e + mode + ": the user running this process"
+                + " may not write there (a read-only root file system, or a volume it may not write to): make the folder"
+                + " writable for this user (a volume mounted there; in Kubernetes, fsGroup or runAsUser), or set the "
+                + what + " to a folder it may write";
+    }
+
+    /**
      * Claims the log file and, with {@code claimJournal}, the journal, then checks that both folders exist (the
      * journal's closed to other users) and that both files may be written.
      *
@@ -156,7 +203,7 @@ final class AppenderFiles {
             appender.addError("Refused " + e.getMessage() + suffix);
             return false;
         } catch (IOException | RuntimeException e) {
-            appender.addError("Cannot create the directory " + dir + suffix + ": " + e);
+            appender.addError(cannotCreate(dir, ownerOnly ? "journal" : "log file", suffix, e));
             return false;
         }
         if (!Files.isWritable(dir) || (Files.exists(target, LinkOption.NOFOLLOW_LINKS) && !Files.isSymbolicLink(target)

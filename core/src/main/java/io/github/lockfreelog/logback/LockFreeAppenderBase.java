@@ -79,17 +79,20 @@ public abstract class LockFreeAppenderBase extends LockFreeAppenderSettings {
     /**
      * Claims {@code journalFile} for this appender alone (no other appender of the JVM may use it, by any path) and
      * checks that its folder is this user's, closed to others, and writable; for an appender outside this package
-     * that has no log file. Given back when the engine stops, or by {@link #releaseClaims()}.
+     * that has no log file. A journal set explicitly in a folder open to others goes into this user's own folder
+     * inside it, as the file and console appenders' do. Given back when the engine stops, or by
+     * {@link #releaseClaims()}.
      *
-     * @return whether all went well; if not, each problem was reported and nothing stays claimed
+     * @return the journal to use; {@code null} when something went wrong, each problem reported and nothing claimed
      */
-    protected final boolean claimJournal(Path journalFile, boolean explicit, String suffix) {
+    protected final Path claimJournal(Path journalFile, boolean explicit, String suffix) {
         AppenderFiles files = newClaims();
-        if (explicit && !files.claimJournal(journalFile, String.valueOf(name), suffix)) {
-            return false;
+        Path placed = explicit ? files.placeJournal(journalFile, suffix) : journalFile;
+        if (placed == null || (explicit && !files.claimJournal(placed, String.valueOf(name), suffix))) {
+            return null;
         }
-        files.describeFileSystems(null, journalFile, suffix);
-        return true;
+        files.describeFileSystems(null, placed, suffix);
+        return placed;
     }
 
     /** Gives back what {@link #claimJournal} claimed, after a start that failed. */

@@ -65,8 +65,11 @@ public class LockFreeConsoleAppender extends LockFreeAppenderBase {
             return null;
         }
         AppenderFiles files = newClaims();
-        if (isJournalSet() && !files.claimJournal(journalFile, String.valueOf(name), suffix)) {
-            return null;
+        if (isJournalSet()) {
+            journalFile = files.placeJournal(journalFile, suffix); // in an open folder: in this user's own inside it
+            if (journalFile == null || !files.claimJournal(journalFile, String.valueOf(name), suffix)) {
+                return null;
+            }
         }
         files.describeFileSystems(null, journalFile, suffix);
         ConsoleLogSink sink = stream != null ? stream.get()

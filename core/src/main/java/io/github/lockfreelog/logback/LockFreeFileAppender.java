@@ -59,6 +59,12 @@ public class LockFreeFileAppender extends LockFreeAppenderBase {
             return null;
         }
         AppenderFiles files = newClaims();
+        if (isJournalSet()) {
+            journalFile = files.placeJournal(journalFile, suffix); // in an open folder: in this user's own inside it
+            if (journalFile == null) {
+                return null;
+            }
+        }
         if (!files.claim(logFile, journalFile, isJournalSet(), String.valueOf(name), suffix)) {
             return null;
         }

@@ -123,7 +123,8 @@ public class LockFreeKafkaAppender extends LockFreeAppenderBase {
             addError("Cannot use the journal " + getJournal() + suffix + ": " + e);
             return null;
         }
-        if (!claimJournal(journalFile, isJournalSet(), suffix)) {
+        journalFile = claimJournal(journalFile, isJournalSet(), suffix);
+        if (journalFile == null) {
             return null;
         }
         int slots = isJournalSet() ? 1 : JournalSlots.DEFAULT_SLOTS;

@@ -38,6 +38,7 @@ record ConsoleTakeOver(ConsoleAppender<ILoggingEvent> bootConsole, LockFreeConso
     /** The name Spring Boot gives its console appender, in its defaults and in its {@code console-appender.xml}. */
     static final String BOOT_CONSOLE_APPENDER = "CONSOLE";
 
+    private static final String JOURNAL_PROPERTY = "lockfreelog.console.journal";
     private static final String CONSOLE_LOG_PATTERN = "CONSOLE_LOG_PATTERN";
     private static final String THRESHOLD = "${CONSOLE_LOG_THRESHOLD:-TRACE}";
 
@@ -113,14 +114,20 @@ record ConsoleTakeOver(ConsoleAppender<ILoggingEvent> bootConsole, LockFreeConso
             console.close();
             Started started = consoles.start(context, starter, environment);
             if (started.appender() == null) {
-                log.warn("lockfreelog: the console stays Spring Boot's own: the lock-free console could not start ({})."
-                        + " Set lockfreelog.console.journal to a folder this application may write (a volume, with a"
-                        + " read-only root file system).", started.failure());
+                // each failure carries what to do about its own cause; only the setting's name is Spring Boot's
+                log.warn("lockfreelog: the console stays Spring Boot's own, as the lock-free console could not start: {}",
+                        inPropertyTerms(started.failure()));
                 return;
             }
             console.replaceWith(started.appender(), wanted);
         }
         ManagedAppender.replace(context, consoles.bootConsole());
+    }
+
+    /** A failure of the appender in the starter's terms: its {@code <journal>} setting is {@code lockfreelog.console.journal}. */
+    static String inPropertyTerms(String failure) {
+        return failure.replace("<journal>", JOURNAL_PROPERTY).replace("set the journal ", "set " + JOURNAL_PROPERTY + " ")
+                .replace("set journal ", "set " + JOURNAL_PROPERTY + " ");
     }
 
     /** What Spring Boot's console looks like: equal identities make equal consoles, so a running one is kept. */

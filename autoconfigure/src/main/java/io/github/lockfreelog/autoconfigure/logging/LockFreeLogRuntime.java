@@ -183,7 +183,8 @@ public final class LockFreeLogRuntime implements StarterAppender {
         Path target = FileIdentity.canonical(Paths.get(fileName));
         LogFileWriters writers = LogFileWriters.of(loggerContext, target, file.get());
         if (writers.declared() != null) {
-            endFile("the Logback configuration writes " + target + " with its own lock-free appender '"
+            endFile("the Logback configuration" + starter.configurationName() + " writes " + target
+                    + " with its own lock-free appender '"
                     + writers.declared().getName() + "'");
             return;
         }

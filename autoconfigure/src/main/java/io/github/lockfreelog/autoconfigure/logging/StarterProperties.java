@@ -27,6 +27,14 @@ final class StarterProperties {
      */
     static final String AUTO_CONFIGURATION = "io.github.lockfreelog.autoconfigure.LockFreeLogAutoConfiguration";
 
+    /**
+     * The file names Spring Boot looks for on the class path when {@code logging.config} is unset, in its order:
+     * Logback's own names first, then their {@code -spring} variants (Spring Boot's {@code LogbackLoggingSystem}).
+     */
+    private static final List<String> CONVENTIONS = List.of("logback-test.groovy", "logback-test.xml", "logback.groovy",
+            "logback.xml", "logback-test-spring.groovy", "logback-test-spring.xml", "logback-spring.groovy",
+            "logback-spring.xml");
+
     private static final String P = LockFreeLogProperties.PREFIX + ".";
 
     private final ConfigurableEnvironment environment;
@@ -172,9 +180,18 @@ final class StarterProperties {
         return names;
     }
 
-    /** The Logback configuration's location for a message ({@code " (classpath:logback-spring.xml)"}), or "". */
+    /**
+     * The Logback configuration's location for a message ({@code " (classpath:logback-spring.xml)"}): {@code
+     * logging.config} when set, else the first file of Spring Boot's conventions on the class path (which Spring Boot
+     * then read), else "" (Spring Boot's own configuration).
+     */
     String configurationName() {
         String location = environment.getProperty("logging.config");
-        return StringUtils.hasText(location) ? " (" + location.trim() + ")" : "";
+        if (StringUtils.hasText(location)) {
+            return " (" + location.trim() + ")";
+        }
+        ClassLoader loader = ClassUtils.getDefaultClassLoader();
+        return CONVENTIONS.stream().filter(name -> loader != null && loader.getResource(name) != null).findFirst()
+                .map(name -> " (classpath:" + name + ")").orElse("");
     }
 }

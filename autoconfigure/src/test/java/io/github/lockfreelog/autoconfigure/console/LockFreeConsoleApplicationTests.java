@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.lockfreelog.testing.PipedChild;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -105,9 +107,50 @@ class LockFreeConsoleApplicationTests {
         child.awaitExit();
         List<String> out = child.output();
         assertThat(out.stream().filter(l -> l.contains("lockfreelog: the console stays Spring Boot's own")))
-                .as("one WARN line that says why").hasSize(1).allMatch(l -> l.contains(" WARN "));
+                .as("one WARN line that says why").singleElement().satisfies(l -> assertThat(l).contains(" WARN ")
+                        .contains("Cannot create the directory /proc/lockfreelog").contains("may not write there")
+                        .contains("set lockfreelog.console.journal to a folder it may write")
+                        .doesNotContain("<journal>", "chmod"));
         assertThat(out.stream().filter(l -> l.contains(" check="))).as("Spring Boot's console wrote every line")
                 .hasSize(ConsoleApplication.THREADS * 10);
+    }
+
+    /**
+     * README's container recipe, as written there, on a folder as a Kubernetes {@code emptyDir} is mounted (mode
+     * 0777, owned by root, or by whoever runs the test): the console is lock-free, with no WARN and no ERROR, its journal
+     * in this user's own folder inside the volume.
+     */
+    @Test
+    void readmesContainerRecipeOnAFolderOfMode777GivesALockFreeConsoleWithoutAWarning() throws Exception {
+        String recipe = readmeBlock("yaml", "console:");
+        String journal = recipe.replaceAll("(?s).*journal: *(\\S+).*", "$1");
+        Path readmeFolder = Path.of(journal).getParent();
+        Path volume = Files.createDirectory(dir.resolve("volume"));
+        Files.setPosixFilePermissions(volume, PosixFilePermissions.fromString("rwxrwxrwx"));
+        Path yaml = dir.resolve("application-container.yml");
+        Files.writeString(yaml, recipe.replace(readmeFolder.toString(), volume.toString()));
+        PipedChild child = startWithJournal(List.of("-Dlines=10"), "", "--spring.config.additional-location=" + yaml);
+        int uid = (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
+        Path own = volume.resolve(".lockfreelog-uid-" + uid);
+        assertThat(child.await("CONSOLE")).contains("target=console")
+                .contains("journal=" + own.resolve(Path.of(journal).getFileName()));
+        child.awaitExit();
+        List<String> out = child.output();
+        assertThat(out).as("no WARN, no ERROR").noneMatch(l -> l.contains(" WARN ") || l.contains(" ERROR "));
+        assertThat(out.stream().filter(l -> l.contains(" check="))).as("every line, on the lock-free console")
+                .hasSize(ConsoleApplication.THREADS * 10);
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(own))).isEqualTo("rwx------");
+    }
+
+    /** The first fenced block of README.md in {@code language} that contains {@code text}. */
+    private static String readmeBlock(String language, String text) throws IOException {
+        Matcher block = Pattern.compile("(?s)```" + language + "\n(.*?)```").matcher(Files.readString(Path.of("../README.md")));
+        while (block.find()) {
+            if (block.group(1).contains(text)) {
+                return block.group(1);
+            }
+        }
+        throw new AssertionError("README.md has no " + language + " block with " + text);
     }
 
     @Test
@@ -128,8 +171,10 @@ class LockFreeConsoleApplicationTests {
         List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
         command.addAll(jvm);
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), ConsoleApplication.class.getName(),
-                "--lockfreelog.console.enabled=true", "--lockfreelog.console.journal=" + journal,
                 "--lockfreelog.console.buffer-size=256KB", "--spring.main.banner-mode=off", "--spring.jmx.enabled=false"));
+        if (!journal.isEmpty()) { // else the arguments name a configuration file that enables the console
+            command.addAll(List.of("--lockfreelog.console.enabled=true", "--lockfreelog.console.journal=" + journal));
+        }
         command.addAll(List.of(arguments));
         PipedChild child = PipedChild.start(command, dir.resolve("stdout-" + children.size()), true);
         children.add(child);
