@@ -19,8 +19,8 @@ import java.util.concurrent.locks.LockSupport;
  * with the free slots of the term it hosts next (which also pre-touches its pages for the next
  * writers) and marks it clean. While events arrive it passes over the active buffer every
  * millisecond; once passes find none it parks for twice as long each time, up to a flush
- * interval; a swap or a waiting caller unparks it. An interrupt of this thread means nothing to
- * it: it is cleared and ignored.
+ * interval; a waiting caller unparks it, and so does a swap that leaves no clean buffer after the
+ * new active one. An interrupt of this thread means nothing to it: it is cleared and ignored.
  *
  * <p>Unfinished frames are waited for, in the active term as in a dirty one, and passed over by
  * the {@link TermUnblocker} once overdue, so one stalled writer can never stop the log.

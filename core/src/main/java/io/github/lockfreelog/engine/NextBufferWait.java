@@ -55,7 +55,12 @@ final class NextBufferWait {
                 TermAppender.Rotation rotation = appender.tryRotate(termCount);
                 if (rotation == TermAppender.Rotation.ROTATED) {
                     counters.swaps.increment();
-                    LockSupport.unpark(drainerThread);
+                    if (!appender.isClean(termCount + 2)) {
+                        // the drainer is behind (no clean buffer after the new active one): have it drain now. Else
+                        // it drains the buffer just filled on its next pass (a millisecond under load), and this
+                        // caller makes no system call: waking a parked thread costs tens of microseconds here
+                        LockSupport.unpark(drainerThread);
+                    }
                 }
                 if (rotation != TermAppender.Rotation.NOT_READY || (active.isRetired() && state.active() != active)) {
                     return waitStart; // a buffer is active again, or another journal is: reserve anew

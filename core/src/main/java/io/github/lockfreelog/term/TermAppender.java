@@ -262,6 +262,11 @@ public final class TermAppender {
         }
     }
 
+    /** Whether the buffer of term {@code termCount} is clean for it (the drainer has drained what it held before). */
+    public boolean isClean(long termCount) {
+        return states.isCleanFor((int) (termCount % bufferCount), termCount);
+    }
+
     /**
      * Makes term {@code termCount + 1} active if its buffer is clean. The next buffer's tail is set
      * to {@code (nextTermId, termStart)} before the active term count moves; either step may be

@@ -12,8 +12,11 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  */
 final class ScratchPool {
 
-    /** Entries this many references apart: no two on one 64-byte cache line. */
-    private static final int SPREAD = 16;
+    /**
+     * Entries this many references apart: 128 bytes with compressed references, so that no two share a cache
+     * line, nor a pair of lines that the processor's adjacent-line prefetch fetches together.
+     */
+    private static final int SPREAD = 32;
 
     private final AtomicReferenceArray<PatternEncoding.Scratch> entries;
     private final int size;
