@@ -52,7 +52,8 @@ final class Arguments {
                 + "peers: " + String.join(",", Peer.ids()) + "\n"
                 + "kafka peers: " + String.join(",", KafkaPeer.ids()) + "\n"
                 + "   or: java -jar benchmarks/target/benchmarks.jar " + KafkaKillRunner.USAGE + "\n"
-                + "   or: java -jar benchmarks/target/benchmarks.jar " + KafkaJournalRunner.USAGE;
+                + "   or: java -jar benchmarks/target/benchmarks.jar " + KafkaJournalRunner.USAGE + "\n"
+                + "   or: java -jar benchmarks/target/benchmarks.jar " + DrainRunner.USAGE;
     }
 
     static Arguments parse(String[] args) {

@@ -36,6 +36,7 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * java -jar benchmarks/target/benchmarks.jar console          # the console peers into a pipe: quick's throughput, latency-quick's point
  * java -jar benchmarks/target/benchmarks.jar cost             # CPU time per delivered line and per call, 1, 2, 4 threads, 3 rounds
  * java -jar benchmarks/target/benchmarks.jar scaling          # file peers from 1 to 2 x CPUs threads: lines/s, CPU, p99.9
+ * java -jar benchmarks/target/benchmarks.jar drain            # one drainer's ceiling: a full 1.9 GB journal to tmpfs and disk
  * java -jar benchmarks/target/benchmarks.jar virtual          # a new virtual thread per event: allocation and waits (Java 21+)
  * java -jar benchmarks/target/benchmarks.jar cost --workload boot-file   # any mode in Spring Boot's own format (boot-file,
  *                                                                         # boot-console, boot-ecs) against Boot's appenders
@@ -69,6 +70,9 @@ public final class BenchmarkRunner {
         }
         if (args.length > 0 && args[0].equals("kafka-journal")) {
             return new KafkaJournalRunner(out).run(args);
+        }
+        if (args.length > 0 && args[0].equals("drain")) { // options of its own
+            return new DrainRunner(out).run(args);
         }
         Arguments arguments;
         try {

@@ -57,9 +57,12 @@ final class LatencyRunner {
         if (System.getProperty(SlowCalls.PROPERTY) == null) {
             return properties;
         }
-        List<String> withSafepoints = new ArrayList<>(properties); // SlowCalls reads the JVM's safepoint count
-        withSafepoints.add("--add-exports=java.management/sun.management=ALL-UNNAMED");
-        return withSafepoints;
+        List<String> diagnosis = new ArrayList<>(properties);
+        diagnosis.add("--add-exports=java.management/sun.management=ALL-UNNAMED"); // SlowCalls reads the safepoint count
+        // the heap's pages touched at start: else the callers' first touches of new heap pages (thousands a second,
+        // with Logback's 120 bytes an event) are faults of their own, and every slow call would find some
+        diagnosis.add("-XX:+AlwaysPreTouch");
+        return diagnosis;
     }
 
     /** Runs every point of {@code plan} for {@code peers}; a peer whose fork gave no result is recorded as failed. */

@@ -19,7 +19,9 @@ import java.util.function.LongSupplier;
  *       drainer to clean it; exact;</li>
  *   <li>{@code fault}: the thread's page faults grew since the previous slow call, and {@code preempted}: its
  *       involuntary context switches did ({@code /proc/thread-self}); read after slow calls only (about 20 µs,
- *       which makes the next calls late), so a run with this diagnosis is not one to compare percentiles with;</li>
+ *       which makes the next calls late), so a run with this diagnosis is not one to compare percentiles with.
+ *       Its forks pre-touch the heap ({@code -XX:+AlwaysPreTouch}), so that the faults left are not the callers'
+ *       first touches of new heap pages;</li>
  *   <li>{@code none} of these: the call itself, or what no counter here sees (steal, an interrupt).</li>
  * </ol>
  */
@@ -139,7 +141,8 @@ final class SlowCalls {
             Class<?> helper = Class.forName("sun.management.ManagementFactoryHelper");
             Object runtime = helper.getMethod("getHotspotRuntimeMBean").invoke(null);
             java.lang.reflect.Method count = Class.forName("sun.management.HotspotRuntimeMBean").getMethod("getSafepointCount");
-            java.lang.invoke.MethodHandle handle = java.lang.invoke.MethodHandles.publicLookup().unreflect(count).bindTo(runtime);
+            // a lookup of this class: the package is exported to unnamed modules only (--add-exports), not to the public
+            java.lang.invoke.MethodHandle handle = java.lang.invoke.MethodHandles.lookup().unreflect(count).bindTo(runtime);
             handle.invoke(); // fails here, not per call, where the package is not exported to us
             return () -> {
                 try {
