@@ -2,10 +2,9 @@ package io.github.lockfreelog.logback;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.LoggerContext;
-import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
 import ch.qos.logback.classic.spi.LoggingEvent;
 import ch.qos.logback.core.status.Status;
-import ch.qos.logback.core.util.FileSize;
+import io.github.lockfreelog.testing.TestAppenders;
 
 /**
  * The process {@link JournalFolderTest} runs as another user: a {@link LockFreeFileAppender} writing
@@ -19,19 +18,11 @@ public final class JournalFolderChild {
     }
 
     public static void main(String[] args) {
-        LoggerContext context = new LoggerContext();
-        context.setMDCAdapter(new ch.qos.logback.classic.util.LogbackMDCAdapter());
-        PatternLayoutEncoder encoder = new PatternLayoutEncoder();
-        encoder.setContext(context);
-        encoder.setPattern("%m%n");
-        encoder.start();
-        LockFreeFileAppender appender = new LockFreeFileAppender();
-        appender.setContext(context);
-        appender.setName("CHILD");
-        appender.setFile(args[0]);
-        appender.setJournal(args[1]);
-        appender.setEncoder(encoder);
-        appender.setBufferSize(FileSize.valueOf("64KB"));
+        LoggerContext context = TestAppenders.newContext();
+        LockFreeFileAppender appender = TestAppenders.create(context, java.nio.file.Path.of(args[0]), a -> {
+            a.setName("CHILD");
+            a.setJournal(args[1]);
+        });
         appender.start();
         System.out.println("STARTED " + appender.isStarted());
         if (appender.isStarted()) {
