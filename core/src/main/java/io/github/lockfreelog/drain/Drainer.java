@@ -19,8 +19,8 @@ import java.util.concurrent.locks.LockSupport;
  * with the free slots of the term it hosts next (which also pre-touches its pages for the next
  * writers) and marks it clean. While events arrive it passes over the active buffer every
  * millisecond; once passes find none it parks for twice as long each time, up to a flush
- * interval; a waiting caller unparks it, and so does a swap that leaves no clean buffer after the
- * new active one. An interrupt of this thread means nothing to it: it is cleared and ignored.
+ * interval; a waiting caller unparks it, and so does a swap or a drop while it sleeps that long, or a
+ * swap that leaves no clean buffer after the new active one. An interrupt of this thread means nothing to it: it is cleared and ignored.
  *
  * <p>Unfinished frames are waited for, in the active term as in a dirty one, and passed over by
  * the {@link TermUnblocker} once overdue, so one stalled writer can never stop the log.
@@ -165,7 +165,7 @@ public final class Drainer implements Runnable {
                 }
                 if (draining.journal.activeTermCountAcquire() == term.currentTerm() && !stopRequested) {
                     long untilCheck = watch.nanosUntilCheck();
-                    LockSupport.parkNanos(this, Math.max(1, Math.min(nextFlush - System.nanoTime(), untilCheck)));
+                    park(Math.max(1, Math.min(nextFlush - System.nanoTime(), untilCheck)));
                 }
             } catch (Throwable e) { // an I/O error, a fault in mapped memory, even an OutOfMemoryError: report, retry
                 failures.failed(e);
@@ -174,6 +174,27 @@ public final class Drainer implements Runnable {
                 }
                 LockSupport.parkNanos(this, DrainFailures.RETRY_NANOS);
             }
+        }
+    }
+
+    /**
+     * Parks for {@code nanos}. A park longer than a busy pass's is announced first ({@link EngineState#drainerSleeping}),
+     * and the active term is looked at again after that (both volatile): a caller that swaps buffers either is seen
+     * here, or sees the announcement and wakes this thread. Under load the passes are a millisecond apart and
+     * nothing is announced, so callers read no line this thread keeps writing.
+     */
+    private void park(long nanos) {
+        if (nanos <= BUSY_FLUSH_NANOS) {
+            LockSupport.parkNanos(this, nanos);
+            return;
+        }
+        state.drainerSleeping(true);
+        try {
+            if (draining.journal.activeTermCountVolatile() == term.currentTerm() && !stopRequested) {
+                LockSupport.parkNanos(this, nanos);
+            }
+        } finally {
+            state.drainerSleeping(false);
         }
     }
 

@@ -20,6 +20,11 @@ public final class EngineState {
     private volatile ActiveJournal active;
     /** Set by the drainer while the log file cannot be written; callers name their drops after it. */
     private volatile boolean ioFailing;
+    /**
+     * Set by the drainer for a park longer than a busy pass's (it is idle), cleared when it wakes: a caller that
+     * swaps buffers or drops meanwhile wakes it. Written only around idle parks, never under load.
+     */
+    private volatile boolean drainerSleeping;
     /** Threads reading the mapping for statistics; the close waits for them. */
     private final AtomicInteger mappingReaders = new AtomicInteger();
     /** Cleared once the journal is to be unmapped: statistics readers then leave the mapping alone. */
@@ -48,6 +53,15 @@ public final class EngineState {
     /** Makes {@code next} the journal callers write into (the drainer, once it replaced one). */
     void activate(ActiveJournal next) {
         this.active = next;
+    }
+
+    /** Whether the drainer is in a park longer than a busy pass's; see {@link #drainerSleeping}. */
+    public boolean drainerSleeping() {
+        return drainerSleeping;
+    }
+
+    void drainerSleeping(boolean sleeping) {
+        this.drainerSleeping = sleeping;
     }
 
     public boolean ioFailing() {

@@ -30,8 +30,9 @@ public record EngineConfig(String name, Path logFile, Path journalFile, int buff
     /** Smallest maxEventSize. */
     public static final int MIN_MAX_EVENT_SIZE = 256;
     /**
-     * Largest maxEventSize: 16 MB. With it, callers crossing the end of a buffer at once can never
-     * push a tail offset into the term-id bits (that would take over 200 of them in one term).
+     * Largest maxEventSize: 16 MB, so that a frame is a small part of the largest buffer and a few large
+     * events cannot hold the drainer's staging for long. (Frames over 64 KiB are reserved with a
+     * compare-and-set that never moves a tail past the buffer's end; see JournalDescriptor.)
      */
     public static final int MAX_MAX_EVENT_SIZE = 16 * 1024 * 1024;
 

@@ -44,7 +44,7 @@ public final class JournalEngine {
 
     private final EngineState state;
     private final JournalCounters counters;
-    /** The two counters every call writes, held here so that callers never read {@link JournalCounters} itself. */
+    /** The two counters every call writes, held here so that a call that neither swaps nor drops never reads {@link JournalCounters}. */
     private final LongAdder appended;
     private final LongAdder exited;
     private final int maxEventSize;
@@ -166,16 +166,21 @@ public final class JournalEngine {
                 final Journal journal = active.journal;
                 final TermAppender appender = active.appender;
                 final long termCount = journal.activeTermCountAcquire();
+                final int bufferSize = journal.bufferSize();
                 final long reservation = appender.reserve(termCount, aligned);
                 if (reservation != TermAppender.FULL) {
-                    pendingAt = TermAppender.position(reservation);
-                    pendingTerm = TermAppender.termIdOf(reservation);
-                    if ((reservation & TermAppender.PAD_TO_END) != 0) {
-                        reserved = appender.restOf(reservation);
+                    // decoded with plain arithmetic (TermAppender.position, termIdOf and restOf written out), the
+                    // position last: no call between the add and the finally's knowing of the reservation, where a
+                    // stack overflow would leave it to the drainer to pad over once the unblock timeout passed
+                    final boolean padToEnd = (reservation & TermAppender.PAD_TO_END) != 0;
+                    final int at = (int) (reservation & ~TermAppender.PAD_TO_END);
+                    reserved = padToEnd ? bufferSize - (at - METADATA_LENGTH) % bufferSize : aligned;
+                    pendingTerm = (int) (reservation >>> 32);
+                    pendingAt = at;
+                    if (padToEnd) {
                         TermAppender.writePadding(journal, pendingAt, reserved, pendingTerm);
                         pendingAt = -1;
                     } else {
-                        reserved = aligned;
                         if (!TermAppender.claim(journal, reservation, frameLength)) {
                             pendingAt = -1;
                             continue; // the drainer padded over this reservation while we stalled: reserve again

@@ -55,10 +55,11 @@ final class NextBufferWait {
                 TermAppender.Rotation rotation = appender.tryRotate(termCount);
                 if (rotation == TermAppender.Rotation.ROTATED) {
                     counters.swaps.increment();
-                    if (!appender.isClean(termCount + 2)) {
-                        // the drainer is behind (no clean buffer after the new active one): have it drain now. Else
-                        // it drains the buffer just filled on its next pass (a millisecond under load), and this
-                        // caller makes no system call: waking a parked thread costs tens of microseconds here
+                    if (state.drainerSleeping() || !appender.isClean(termCount + 2)) {
+                        // the drainer sleeps (idle: its next pass may be up to a flush interval away), or is behind
+                        // (no clean buffer after the new active one): have it drain now. Else, under load, it drains
+                        // the buffer just filled on its next pass, a millisecond away, and this caller makes no
+                        // system call: waking a parked thread costs tens of microseconds on a virtual machine
                         LockSupport.unpark(drainerThread);
                     }
                 }
@@ -70,6 +71,9 @@ final class NextBufferWait {
                     return DROPPED;
                 }
                 if (dropWhenFull && mayDrop) {
+                    if (state.drainerSleeping()) {
+                        LockSupport.unpark(drainerThread); // the journal is full: the drainer must not sleep on
+                    }
                     counters.drop(state.ioFailing() ? DropReason.IO : DropReason.BUFFER_FULL);
                     return DROPPED;
                 }

@@ -140,6 +140,11 @@ public abstract class Journal implements AutoCloseable {
         return getLongAcquire(ACTIVE_TERM_COUNT_OFFSET);
     }
 
+    /** The active term count, read with a volatile load (ordered after the reader's own volatile stores). */
+    public long activeTermCountVolatile() {
+        return getLongVolatile(ACTIVE_TERM_COUNT_OFFSET);
+    }
+
     public boolean casActiveTermCount(long expected, long value) {
         return casLong(ACTIVE_TERM_COUNT_OFFSET, expected, value);
     }

@@ -15,7 +15,7 @@ package io.github.lockfreelog.term;
  *   320: drain record copy 1 (5 longs)
  *   384: write intent (8 longs)               written by the drainer before each write to the log
  *   512 + i * 128: raw tail of buffer i (long) own 128-byte line each: the contended counters
- *                  raw tail = (termId &lt;&lt; 32) | offset; offset past bufferSize means full
+ *                  raw tail = (termId &lt;&lt; 32) | offset; offset at or past bufferSize: full
  *   512 + i * 128 + 64: term start of buffer i (int): where the term it hosts starts (see below)
  *   4096: buffer 0, 4096 + bufferSize: buffer 1, ...
  * </pre>

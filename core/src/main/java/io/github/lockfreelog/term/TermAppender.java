@@ -6,10 +6,10 @@ import io.github.lockfreelog.diagnostics.CrashPoint;
 
 /**
  * The caller's side of the journal: reserve space in the active term, claim it, copy, commit; pad
- * the end of a term that a reservation does not fit; rotate to the next term. Lock-free, and the
- * reservation wait-free: one fetch-and-add gives each caller its space, whatever the number of
+ * the end of a term that a reservation does not fit; rotate to the next term. Lock-free; a frame of
+ * up to 64 KiB is reserved with one fetch-and-add, which no caller repeats, whatever the number of
  * threads; the other steps are compare-and-sets that fail only when the drainer passed over a
- * stalled writer.
+ * stalled writer (or, for larger frames, when another caller moved the tail).
  *
  * <h2>Reservation</h2>
  * A caller reads the active buffer's raw tail and, when it has seen it in range, adds its frame's
@@ -73,8 +73,10 @@ public final class TermAppender {
      * when the frame did not fit and this caller closed the buffer; or {@link #FULL}. The term is the
      * one the tail names when the add lands, which may be a later one than {@code termCount} if this
      * caller stalled (a free slot names its term, so such a caller claims only a slot of that term).
-     * Nothing after the atomic step calls a method, so no stack overflow can strike between it and
-     * the caller's {@code finally}.
+     * Nothing here after the atomic step calls a method, and the engine decodes the result with plain
+     * arithmetic too, so a stack overflow cannot strike between the add and the caller's knowing of
+     * its reservation; a fault delivered at the return's safepoint poll still can, and leaves a
+     * reservation that the drainer pads over once the unblock timeout has passed.
      */
     public long reserve(long termCount, int aligned) {
         final Journal journal = this.journal;
@@ -91,6 +93,11 @@ public final class TermAppender {
         // plain arithmetic from here on (tailOffset and termId written out): no call after the add
         final long offset = rawTail & 0xFFFF_FFFFL;
         if (offset >= bufferSize) {
+            if (offset >= Integer.MAX_VALUE) {
+                // over 24,000 callers of 64 KiB frames stopped between their look and their add, all in this term:
+                // bring the tail back to the end before further adds could carry into the term id
+                journal.casRawTail(index, rawTail + aligned, packTail(termId(rawTail), bufferSize));
+            }
             return FULL; // another caller crossed the end first: this add only raised a full tail
         }
         final long reservation = (rawTail & 0xFFFF_FFFF_0000_0000L) | (base + offset);
@@ -231,7 +238,7 @@ public final class TermAppender {
      * is set to a term id no rotation expects, so that caller can no longer rotate into it (a buffer
      * not drained yet was never clean, and keeps its term's tail for the drainer); and the rest of
      * the active term is padded, as a caller that does not fit would. Afterwards every reservation
-     * ever made here lies in the terms up to the active one, below tails at the buffer's end.
+     * ever made here lies in the terms up to the active one, below tails at or past the buffer's end.
      *
      * @param drainTerm the term the drainer drains now: terms below it are drained
      */

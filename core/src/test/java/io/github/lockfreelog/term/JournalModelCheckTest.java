@@ -48,7 +48,7 @@ import org.junit.jupiter.api.Test;
  * append returned {@code false} did; and, after every operation, each tail is past its buffer's end
  * by less than one frame per caller and names a term of that buffer.
  *
- * <p>Two scenarios ({@link #check}), each explored {@link #INVOCATIONS} times, with a drainer that
+ * <p>Three scenarios ({@link #check}), each explored {@link #INVOCATIONS} times, with a drainer that
  * waits for unfinished frames ({@link Model}) and one that passes over them at once
  * ({@link Impatient}); four broken variants show that the check can fail. Callers reserve 24-byte
  * frames with the fetch-and-add and 32-byte ones with the compare-and-set ({@link #ADD_LIMIT}), so
@@ -67,8 +67,6 @@ class JournalModelCheckTest {
     /** Most events one caller appends in a scenario. */
     static final int MAX_EVENTS = 8;
     static final int MAX_CALLERS = 4;
-    /** Most callers in one scenario: each may raise a full tail by one frame at most. */
-    static final int SCENARIO_CALLERS = 3;
     /**
      * Frames of at most this many bytes are reserved with a fetch-and-add, larger ones with a
      * compare-and-set: the 24-byte frames take the first path, the 32-byte ones the second, so every
@@ -143,6 +141,9 @@ class JournalModelCheckTest {
                     .addCustomScenario(scenario(model, 2, 3, 2))
                     // three callers: more reservations in flight at once
                     .addCustomScenario(scenario(model, 3, 2, 1))
+                    // one caller that may stall in its one append while another fills both buffers, the drainer
+                    // cleaning them, so that a stalled look and add can meet a buffer that hosts a later term
+                    .addCustomScenario(scenario(model, new int[] {1, 8}, 3))
                     .check(model);
         } finally {
             System.out.println("model check of " + model.getSimpleName() + ": " + Observer.summary() + " in "
@@ -152,13 +153,21 @@ class JournalModelCheckTest {
 
     /** {@code callers} threads appending {@code events} events each, and one draining {@code drains} times. */
     private static ExecutionScenario scenario(Class<? extends Model> model, int callers, int events, int drains) {
+        int[] each = new int[callers];
+        java.util.Arrays.fill(each, events);
+        return scenario(model, each, drains);
+    }
+
+    /** A thread per caller appending {@code events[c]} events, and one draining {@code drains} times. */
+    private static ExecutionScenario scenario(Class<? extends Model> model, int[] events, int drains) {
+        int callers = events.length;
         try {
             Method append = model.getMethod("append", int.class);
             Method drain = model.getMethod("drain");
             List<List<Actor>> threads = new ArrayList<>();
             for (int c = 0; c < callers; c++) {
                 List<Actor> thread = new ArrayList<>();
-                for (int e = 0; e < events; e++) {
+                for (int e = 0; e < events[c]; e++) {
                     thread.add(new Actor(append, List.of(c)));
                 }
                 threads.add(thread);
@@ -337,8 +346,8 @@ class JournalModelCheckTest {
         static final byte DROPPED = 2;
 
         /**
-         * Over all executions: passed, rotated, reused a buffer, dropped, padded, left a frame out, raised a
-         * full tail past its buffer's end.
+         * Over all executions: passed, rotated, reused a buffer, dropped, padded, left a frame out, added to
+         * a tail already past its buffer's end.
          * After each execution Lincheck restores what the execution changed through a static field,
          * so executions reach the totals through an instance field.
          */
@@ -351,7 +360,7 @@ class JournalModelCheckTest {
         private boolean dropped;
         private boolean padded;
         private boolean leftOut;
-        private boolean pastEnd;
+        private boolean addedToFullTail;
         String brokenTail;
 
         int next(int caller) {
@@ -379,17 +388,23 @@ class JournalModelCheckTest {
         }
 
         /**
-         * Notes the first tail further past its buffer's end than one frame per caller (each caller that
-         * saw the tail in range adds once; one that sees it past the end never adds), or naming a term
-         * that its buffer cannot host (yet).
+         * Notes the first tail further past its buffer's end than one added frame per caller that has begun
+         * to append (the crossing add starts at most 8 bytes before the end; each other caller that saw the
+         * tail in range adds once; one that sees it past the end never adds; a full tail set by the journal's
+         * start or a compare-and-set is at the end exactly), or naming a term that its
+         * buffer cannot host (yet). Notes too whether an add landed on a tail already past the end.
          */
         private void watchTails(Journal journal) {
             long active = journal.activeTermCountAcquire();
+            int callers = 0;
+            for (int caller = 0; caller < MAX_CALLERS; caller++) {
+                callers += appended[caller] > 0 ? 1 : 0;
+            }
             for (int i = 0; i < BUFFER_COUNT && brokenTail == null; i++) {
                 long raw = journal.rawTailVolatile(i);
                 int termId = termId(raw);
-                pastEnd |= tailOffset(raw) > BUFFER_SIZE;
-                if (tailOffset(raw) >= BUFFER_SIZE + SCENARIO_CALLERS * ADD_LIMIT
+                addedToFullTail |= tailOffset(raw) > BUFFER_SIZE - FRAME_ALIGNMENT + ADD_LIMIT; // past one crossing add
+                if (tailOffset(raw) > Math.max(BUFFER_SIZE, BUFFER_SIZE - FRAME_ALIGNMENT + callers * ADD_LIMIT)
                         || Math.floorMod(termId, BUFFER_COUNT) != i || termId > active + 1) {
                     brokenTail = "tail of buffer " + i + " is out of place: termId=" + termId + " offset="
                             + tailOffset(raw) + " (active term " + active + ", bufferSize=" + BUFFER_SIZE + ")";
@@ -404,7 +419,7 @@ class JournalModelCheckTest {
             totals.addAndGet(3, dropped ? 1 : 0);
             totals.addAndGet(4, padded ? 1 : 0);
             totals.addAndGet(5, leftOut ? 1 : 0);
-            totals.addAndGet(6, pastEnd ? 1 : 0);
+            totals.addAndGet(6, addedToFullTail ? 1 : 0);
         }
 
         static void reset() {
@@ -417,7 +432,7 @@ class JournalModelCheckTest {
             return TOTALS.get(0) + " executions passed (" + TOTALS.get(4) + " padded a buffer's end, " + TOTALS.get(1)
                     + " rotated to the next buffer, " + TOTALS.get(2) + " reused a buffer the drainer cleaned, "
                     + TOTALS.get(3) + " dropped an event, " + TOTALS.get(5) + " left a stalled writer's frame out, "
-                    + TOTALS.get(6) + " raised a full tail past its buffer's end)";
+                    + TOTALS.get(6) + " added to a tail already past its buffer's end)";
         }
     }
 
