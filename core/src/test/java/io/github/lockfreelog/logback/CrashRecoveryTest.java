@@ -264,7 +264,8 @@ class CrashRecoveryTest {
         for (int run = 0; run < acks.length; run++) {
             for (int t = 0; t < CrashChild.THREADS; t++) {
                 long written = next.getOrDefault(run + "/" + t, 0L);
-                assertThat(written - 1).as("seed %d: run %d thread %d acknowledged %d", seed, run, t, acks[run][t])
+                assertThat(written - 1).as("seed %d: run %d thread %d acknowledged %d (lines per run/thread: %s; recovery"
+                        + " reports %d; files %s)", seed, run, t, acks[run][t], new java.util.TreeMap<>(next), reports, files)
                         .isGreaterThanOrEqualTo(acks[run][t]);
             }
         }
