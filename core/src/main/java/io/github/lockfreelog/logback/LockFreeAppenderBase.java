@@ -2,8 +2,13 @@ package io.github.lockfreelog.logback;
 
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.CoreConstants;
+import ch.qos.logback.core.status.ErrorStatus;
+import ch.qos.logback.core.status.InfoStatus;
+import ch.qos.logback.core.status.Status;
+import ch.qos.logback.core.status.WarnStatus;
 import io.github.lockfreelog.diagnostics.AppenderStatistics;
 import io.github.lockfreelog.diagnostics.DropReason;
+import io.github.lockfreelog.diagnostics.Printable;
 import io.github.lockfreelog.engine.JournalEngine;
 import io.github.lockfreelog.engine.SettingProblem;
 import io.github.lockfreelog.files.Mounts;
@@ -157,6 +162,26 @@ public abstract class LockFreeAppenderBase extends LockFreeAppenderSettings {
         main = main.substring(Math.max(main.lastIndexOf('/'), main.lastIndexOf('\\')) + 1);
         main = main.endsWith(".jar") ? main.substring(0, main.length() - 4) : main.substring(main.lastIndexOf('.') + 1);
         return main.isEmpty() ? "java" : main;
+    }
+
+    /**
+     * Every status of this appender, and of the engine through it, with its text made printable ({@link Printable}):
+     * messages name folders, files, link targets and exceptions that others may have named, and the starter logs
+     * them again; a control character in one is shown, never written, so none can end a line and forge another.
+     */
+    @Override
+    public void addStatus(Status status) {
+        String message = Printable.text(status.getMessage());
+        Throwable cause = Printable.cause(status.getThrowable());
+        if (message == status.getMessage() && cause == status.getThrowable()) {
+            super.addStatus(status);
+        } else if (status.getLevel() == Status.ERROR) {
+            super.addStatus(new ErrorStatus(message, status.getOrigin(), cause));
+        } else if (status.getLevel() == Status.WARN) {
+            super.addStatus(new WarnStatus(message, status.getOrigin(), cause));
+        } else {
+            super.addStatus(new InfoStatus(message, status.getOrigin(), cause));
+        }
     }
 
     /** What this appender writes to, for its statistics while it has no engine. */
