@@ -191,17 +191,26 @@ public final class FileLogSink implements LogSink {
      * regular file of this user or of the log's first owner, never a FIFO ({@link SafeFiles#openLiveFile}).
      */
     private FileChannel openOrCreate() throws IOException {
-        if (linkAtStart == null) {
-            try {
-                return SafeFiles.createLiveFile(file, mode);
-            } catch (FileAlreadyExistsException e) {
-                // there already (another instance made it, or someone else did): checked before it is opened
+        for (int tries = 0;; tries++) {
+            if (linkAtStart == null) {
+                try {
+                    return SafeFiles.createLiveFile(file, mode);
+                } catch (FileAlreadyExistsException e) {
+                    // there already (another instance made it, or someone else did): checked before it is opened
+                }
+            } else if (!Files.exists(file)) { // the link kept from start points nowhere: made anew, as Logback would
+                return FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
             }
-        } else if (!Files.exists(file)) { // the link kept from start points nowhere: its file is made anew, as Logback would
-            return FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
+            try {
+                return SafeFiles.openLiveFile(file, linkAtStart != null, ownerUid, StandardOpenOption.WRITE,
+                        StandardOpenOption.APPEND);
+            } catch (NoSuchFileException e) {
+                if (tries == 3 || (file.getParent() != null && !Files.isDirectory(file.getParent()))) {
+                    throw e;
+                }
+                // another instance rolled the name away between the two looks: create it, or open its newer file
+            }
         }
-        return SafeFiles.openLiveFile(file, linkAtStart != null, ownerUid, StandardOpenOption.WRITE,
-                StandardOpenOption.APPEND);
     }
 
     /** The key of what the name stands for: of the link's target for a link kept from start, else of the name itself. */
