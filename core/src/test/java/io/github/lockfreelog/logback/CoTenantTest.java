@@ -297,6 +297,23 @@ class CoTenantTest {
         awaitWritten(1);
     }
 
+    @Test
+    void aCompressionLeftoverThatAnotherUserPlantsIsNeverMadeIntoAnArchive() throws Exception {
+        Path planted = shared.resolve("app.2026-01-02.0.log.tmp");
+        asOtherUser("file", planted.toString(), "2026-01-02 00:00:00 INFO forged\n");
+        appender = TestAppenders.start(context, shared.resolve("app.log"), a -> {
+            a.setFileNamePattern(shared + "/app.%d{yyyy-MM-dd}.%i.log.gz");
+            a.setMaxFileSize(ch.qos.logback.core.util.FileSize.valueOf("1MB"));
+        });
+        log(10, "line ");
+        appender.stop(); // waits for the compressions of leftovers that start began
+        assertThat(shared.resolve("app.2026-01-02.0.log.gz")).as("no archive of their text").doesNotExist();
+        assertThat(Files.readString(planted)).isEqualTo("2026-01-02 00:00:00 INFO forged\n");
+        assertThat(TestAppenders.statusMessages(context, Status.WARN)).anySatisfy(m -> assertThat(m)
+                .contains("the file " + planted + " looks like a compression that a crash interrupted, but it belongs to"
+                        + " another user (uid 65534)"));
+    }
+
     // ---- helpers --------------------------------------------------------------------------------------------------
 
     private void awaitWritten(long events) {
