@@ -1,5 +1,6 @@
 package io.github.lockfreelog.drain;
 
+import io.github.lockfreelog.diagnostics.Printable;
 import io.github.lockfreelog.diagnostics.StatusReporter;
 import io.github.lockfreelog.sink.LogClosedException;
 import io.github.lockfreelog.sink.ReaderGoneException;
@@ -43,7 +44,7 @@ final class DrainFailures {
         state.ioFailing(true);
         counters.drainerErrors++;
         String message = e.getClass().getSimpleName() + ": " + e.getMessage();
-        counters.lastError = message;
+        counters.lastError = Printable.withoutAddresses(message); // shown to whoever reads the endpoint
         if (e instanceof LogClosedException) {
             status.warn(e.getMessage(), null); // the drainer ends: said once
             return;

@@ -1,6 +1,7 @@
 package io.github.lockfreelog.drain;
 
 import io.github.lockfreelog.diagnostics.CrashPoint;
+import io.github.lockfreelog.diagnostics.Printable;
 import io.github.lockfreelog.diagnostics.StatusReporter;
 import io.github.lockfreelog.sink.LogClosedException;
 import io.github.lockfreelog.sink.LogSink;
@@ -222,7 +223,7 @@ public final class Drainer implements Runnable {
             }
         } catch (Throwable e) { // an I/O error of the sink, a fault in mapped memory: counted, tried again later
             counters.drainerErrors++;
-            counters.lastError = e.getClass().getSimpleName() + ": " + e.getMessage();
+            counters.lastError = Printable.withoutAddresses(e.getClass().getSimpleName() + ": " + e.getMessage());
             if (backlogFailures == 0) {
                 // failing, as for the log file: health says DOWN, and a full journal's drops count as io
                 counters.failingSinceEpochMillis = System.currentTimeMillis();

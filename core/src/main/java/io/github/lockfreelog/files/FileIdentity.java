@@ -8,6 +8,8 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.PosixFileAttributes;
+import java.util.function.Consumer;
 
 /**
  * What a path names: the file's key (device and inode, {@link BasicFileAttributes#fileKey()}), the
@@ -39,6 +41,28 @@ public final class FileIdentity {
     /** As {@link #of}, but following links: the key of the file a link points to. */
     public static Object ofTarget(Path path) {
         return key(path);
+    }
+
+    /**
+     * As {@link #of} ({@link #ofTarget} with {@code followLink}), in the same look-up handing the file's POSIX
+     * attributes to {@code seen} when it is there and the file system has them (one {@code stat} for both).
+     */
+    public static Object observe(Path path, boolean followLink, Consumer<PosixFileAttributes> seen) {
+        LinkOption[] options = followLink ? new LinkOption[0] : new LinkOption[] {LinkOption.NOFOLLOW_LINKS};
+        if (!PrivateFolders.isPosix(path)) {
+            return key(path, options);
+        }
+        try {
+            PosixFileAttributes attributes = Files.readAttributes(path, PosixFileAttributes.class, options);
+            seen.accept(attributes);
+            return attributes.fileKey();
+        } catch (NoSuchFileException | NotDirectoryException e) {
+            return ABSENT;
+        } catch (FileSystemException e) {
+            return isMissingFolder(e) ? ABSENT : null;
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
     }
 
     private static Object key(Path path, LinkOption... options) {

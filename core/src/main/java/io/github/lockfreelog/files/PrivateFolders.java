@@ -1,6 +1,7 @@
 package io.github.lockfreelog.files;
 
 import java.io.IOException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -9,6 +10,9 @@ import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.nio.file.attribute.UserPrincipal;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -23,6 +27,7 @@ public final class PrivateFolders {
 
     private static final Set<PosixFilePermission> OPEN = Set.of(PosixFilePermission.GROUP_WRITE,
             PosixFilePermission.OTHERS_WRITE);
+    private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rwx------");
 
     private PrivateFolders() {
     }
@@ -56,7 +61,7 @@ public final class PrivateFolders {
         }
         try {
             if (isPosix(dir)) {
-                Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+                Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(OWNER_ONLY));
             } else {
                 Files.createDirectory(dir);
             }
@@ -67,10 +72,23 @@ public final class PrivateFolders {
         }
     }
 
-    /** Checks the folder {@code dir} (following a link to it): the process's user's, and closed to others. */
+    /**
+     * Checks the folder {@code dir}: the process's user's, and closed to others. A link at {@code dir} is followed only
+     * where its own folder is private ({@link #isPrivate}): only this user can have put it there. In a folder that
+     * others may write to, a link at the name is refused, never followed: without the sticky bit, another user may
+     * rename this user's own folder ({@link #ownFolderIn}) away and put a link to any folder of this user's in its
+     * place, between one start and a rebuild of the journal.
+     */
     public static void check(Path dir) throws IOException {
         if (!isPosix(dir)) {
             return;
+        }
+        Path parent = dir.toAbsolutePath().getParent();
+        if (Files.isSymbolicLink(dir) && parent != null && !isPrivate(parent)) {
+            throw new UnsafeFolderException("the folder " + dir + describeLink(dir) + " is a symbolic link in " + parent
+                    + ", which others may write to (mode " + mode(parent) + ", owner " + Files.getOwner(parent).getName()
+                    + "): lockfreelog never follows it there, as another user may have put it; remove it and find out"
+                    + " who made it, or set the journal to a folder of this user's own");
         }
         UserPrincipal owner = Files.getOwner(dir);
         if (!ProcessUser.owns(dir, owner)) {
@@ -99,45 +117,104 @@ public final class PrivateFolders {
 
     /**
      * This user's own folder inside {@code dir}, a folder that is not private ({@link #isPrivate}: others may write
-     * to it, or it is another user's, as a Kubernetes {@code emptyDir} of mode 0777 owned by root is), as
-     * {@code java.io.tmpdir} holds the default journals. Its name, {@code .lockfreelog-uid-<uid>}, is this user's
-     * alone: a folder of that name that another user made first is theirs, and refused. It is created owner-only in
-     * one step ({@code mkdir} with mode 0700, so it is never open to others for a moment), and whatever is found there
-     * is checked without following a link: a folder, not a link, this user's, closed to others. Others cannot plant
-     * files in it; in {@code dir} they may still rename it away when {@code dir} has no sticky bit, and the
-     * check runs again before each file is created in it ({@link #ensure}).
+     * to it, or it is another user's, as {@code java.io.tmpdir} or a Kubernetes {@code emptyDir} of mode 0777 owned by
+     * root is): {@code <base>-uid-<uid>}, a name that is this user's alone. It is created owner-only in one step
+     * ({@code mkdir} with mode 0700, so it is never open to others for a moment), and whatever is found there is
+     * checked without following a link: a folder, not a link, this user's, closed to others.
      *
-     * @throws UnsafeFolderException when the name is taken by a link, a file, another user's folder or an open one
+     * <p>Another user may make something of that name first (a folder of theirs, a link, a file) to keep lockfreelog
+     * from starting. That is never followed or used, and never stops a start: the folder is then the first of this
+     * user's own, closed folders named {@code <base>-uid-<uid>-<random>} (by name, so every start of this user finds
+     * the same one again, and with it what a crash left), created with a random name when there is none, which no one
+     * can make first. {@link OwnFolder#taken} then says what held the name, to be said once.
+     *
+     * @throws UnsafeFolderException when this user's own folder of that name is open to others (only this user can
+     *         have opened it: it is refused, with how to close it)
      */
-    public static Path ownFolderIn(Path dir) throws IOException {
-        Path own = dir.resolve(".lockfreelog-" + ProcessUser.fileNameTag());
+    public static OwnFolder ownFolderIn(Path dir, String base) throws IOException {
+        String name = base + "-" + ProcessUser.fileNameTag();
+        Path own = dir.resolve(name);
+        if (!isPosix(dir)) {
+            Files.createDirectories(own);
+            return new OwnFolder(own, null);
+        }
         try {
-            Files.createDirectory(own, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+            Files.createDirectory(own, PosixFilePermissions.asFileAttribute(OWNER_ONLY));
         } catch (FileAlreadyExistsException e) {
             // made by an earlier start, or by someone else: checked below, without following a link
         }
         PosixFileAttributes found = Files.readAttributes(own, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-        String why = "; since others may write to " + dir + " (mode " + mode(dir) + ", owner "
-                + Files.getOwner(dir).getName() + "), lockfreelog keeps this user's journals there only in a folder of that"
-                + " name that is this user's own and closed to others: ";
-        String taken = why + "remove " + own + " and find out who made it, or set the journal elsewhere";
+        String taken = takenBy(own, found);
+        if (taken == null) {
+            if (found.permissions().stream().anyMatch(OPEN::contains)) {
+                throw new UnsafeFolderException("the folder " + own + " is open to others (mode "
+                        + PosixFilePermissions.toString(found.permissions()) + "): others could plant files in it; since"
+                        + " others may write to " + dir + " (mode " + mode(dir) + ", owner " + Files.getOwner(dir).getName()
+                        + "), lockfreelog keeps this user's journals there only in a folder of that name that is closed to"
+                        + " others: chmod 700 " + own + " if you opened it yourself, else remove it");
+            }
+            return new OwnFolder(own, null);
+        }
+        String prefix = name + "-";
+        Path other = firstOwn(dir, prefix);
+        if (other == null) {
+            Files.createTempDirectory(dir, prefix, PosixFilePermissions.asFileAttribute(OWNER_ONLY));
+            other = firstOwn(dir, prefix); // two starts at once each made one: both take the first by name
+        }
+        if (other == null) {
+            throw new UnsafeFolderException("the folder made for this user's journals in " + dir + " cannot be found"
+                    + " again (" + own + " " + taken + "); set the journal to a folder of this user's own");
+        }
+        return new OwnFolder(other, own + " " + taken);
+    }
+
+    /** This user as part of a folder's name: {@code uid-<uid>} (see {@link #ownFolderIn}). */
+    public static String userTag() {
+        return ProcessUser.fileNameTag();
+    }
+
+    /**
+     * This user's own folder in a folder open to others ({@link #ownFolderIn}), and, when another user held its usual
+     * name, what held it ({@code null} when nothing did).
+     */
+    public record OwnFolder(Path folder, String taken) {
+    }
+
+    /** What holds the name {@code own} if it is not this user's own folder (a link, a file, another's); else {@code null}. */
+    private static String takenBy(Path own, PosixFileAttributes found) throws IOException {
         if (found.isSymbolicLink()) {
-            throw new UnsafeFolderException("the folder " + own + " is a symbolic link (to " + Files.readSymbolicLink(own)
-                    + "), never followed" + taken);
+            return "is a symbolic link (to " + Files.readSymbolicLink(own) + ", owner " + found.owner().getName() + ")";
         }
         if (!found.isDirectory()) {
-            throw new UnsafeFolderException("the name " + own + " is taken by a file that is not a folder" + taken);
+            return "is a file that is not a folder (owner " + found.owner().getName() + ")";
         }
         if (!ProcessUser.owns(own, found.owner(), LinkOption.NOFOLLOW_LINKS)) {
-            throw new UnsafeFolderException("the folder " + own + " is owned by " + found.owner().getName() + ", not by "
-                    + ProcessUser.name() + " who runs this process" + taken);
+            return "is a folder of " + found.owner().getName() + ", not of " + ProcessUser.name() + " who runs this process";
         }
-        if (found.permissions().stream().anyMatch(OPEN::contains)) {
-            throw new UnsafeFolderException("the folder " + own + " is open to others (mode "
-                    + PosixFilePermissions.toString(found.permissions()) + "): others could plant files in it" + why
-                    + "chmod 700 " + own + " if you opened it yourself, else remove it");
+        return null;
+    }
+
+    /** The first, by name, of this user's own folders in {@code dir} closed to others whose name starts with {@code prefix}. */
+    private static Path firstOwn(Path dir, String prefix) throws IOException {
+        List<Path> names = new ArrayList<>();
+        try (DirectoryStream<Path> found = Files.newDirectoryStream(dir, p -> p.getFileName().toString().startsWith(prefix))) {
+            found.forEach(names::add);
         }
-        return own;
+        Collections.sort(names);
+        for (Path candidate : names) {
+            PosixFileAttributes attributes;
+            try {
+                attributes = Files.readAttributes(candidate, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            } catch (IOException e) {
+                continue; // gone meanwhile
+            }
+            if (attributes.isDirectory() && !attributes.isSymbolicLink()
+                    && ProcessUser.owns(candidate, attributes.owner(), LinkOption.NOFOLLOW_LINKS)
+                    && attributes.permissions().stream().noneMatch(OPEN::contains)) {
+                return candidate;
+            }
+        }
+        return null;
     }
 
     /** The mode of {@code dir} as {@code ls -l} shows it, sticky bit included ({@code rwxrwxrwt}). */

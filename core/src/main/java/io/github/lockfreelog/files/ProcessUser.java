@@ -39,6 +39,16 @@ final class ProcessUser {
         return UID >= 0 ? "uid-" + UID : "user-" + String.valueOf(name()).replaceAll("[^A-Za-z0-9._-]", "_");
     }
 
+    /** Whether this process's numeric user id is known ({@code /proc} is there). */
+    static boolean knowsUid() {
+        return UID >= 0;
+    }
+
+    /** Whether {@code uid} is this process's user's numeric id (where it is known). */
+    static boolean isSelf(int uid) {
+        return UID >= 0 && uid == UID;
+    }
+
     /** Whether the owner of {@code path}, {@code owner}, is this process's user; {@code options}: how to read it. */
     static boolean owns(Path path, UserPrincipal owner, LinkOption... options) throws IOException {
         if (UID >= 0) {

@@ -10,6 +10,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFileAttributeView;
+import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.LocalDateTime;
@@ -44,6 +45,91 @@ public final class SafeFiles {
             return FileChannel.open(path, all, OWNER_ONLY);
         }
         return FileChannel.open(path, all);
+    }
+
+    /**
+     * Creates the live log file {@code file} and opens it for appending: {@code O_CREAT|O_EXCL}, so it never opens a
+     * file that someone else made at the name meanwhile (nor a FIFO, nor through a link), with {@code mode} from the
+     * first moment ({@code null}: the umask's default), so it is never open wider than the log it replaces; then given
+     * exactly {@code mode}, which the umask may have narrowed.
+     *
+     * @throws java.nio.file.FileAlreadyExistsException when something is at the name: see {@link #openLiveFile}
+     */
+    public static FileChannel createLiveFile(Path file, Set<PosixFilePermission> mode) throws IOException {
+        Set<OpenOption> options = Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE, StandardOpenOption.APPEND,
+                LinkOption.NOFOLLOW_LINKS);
+        if (mode == null || !PrivateFolders.isPosix(file)) {
+            return FileChannel.open(file, options);
+        }
+        FileChannel created = FileChannel.open(file, options, PosixFilePermissions.asFileAttribute(mode));
+        try {
+            setPermissions(file, mode); // the umask may have narrowed it: only ever widened to the log's own
+        } catch (IOException e) {
+            // it stays narrower than the log's mode: safe, and the log is written all the same
+        }
+        return created;
+    }
+
+    /**
+     * Opens the live log file {@code file} that is there already (made by another instance, or an operator), with
+     * {@code options} ({@link StandardOpenOption#WRITE} and {@link StandardOpenOption#APPEND}, or
+     * {@link StandardOpenOption#READ}), only when it is a regular file of this process's user or of {@code ownerUid}
+     * (the user who owned the log when the appender started; {@code -1}: any): a FIFO is never opened, as its open
+     * would block until someone reads it, nor a device, a folder or a socket; and the log is never written into a file
+     * of another user, who could read and change it. A link at the name is followed only with {@code followLink} (a
+     * log that was a link at start), and then the file it reaches is checked.
+     *
+     * @throws RefusedLiveFileException naming what was found, its owner and what to do
+     */
+    public static FileChannel openLiveFile(Path file, boolean followLink, int ownerUid, OpenOption... options)
+            throws IOException {
+        LinkOption[] how = followLink ? new LinkOption[0] : new LinkOption[] {LinkOption.NOFOLLOW_LINKS};
+        if (PrivateFolders.isPosix(file)) {
+            PosixFileAttributes found = Files.readAttributes(file, PosixFileAttributes.class, how);
+            if (!found.isRegularFile()) {
+                throw new RefusedLiveFileException("the log file " + file + " is " + kind(found) + " of "
+                        + found.owner().getName() + ", not a regular file: lockfreelog never opens it (a FIFO would stall"
+                        + " the writer until someone reads it, and takes what it reads); events wait in the journal until"
+                        + " it is removed");
+            }
+            int uid = uid(file, how);
+            if (uid >= 0 && ownerUid >= 0 && uid != ownerUid && !ProcessUser.isSelf(uid)) {
+                throw new RefusedLiveFileException("the log file " + file + " is owned by " + found.owner().getName()
+                        + " (uid " + uid + "), neither by this process's user nor by uid " + ownerUid + ", who owned the"
+                        + " log when the appender started: lockfreelog never writes its log into a file another user may"
+                        + " read and change; events wait in the journal until it is removed (find out who made it)");
+            }
+        }
+        return FileChannel.open(file, followLink ? options : withNoFollow(options));
+    }
+
+    /** The numeric owner of {@code path}, or {@code -1} where the file system does not tell it. */
+    public static int uid(Path path, LinkOption... how) throws IOException {
+        try {
+            return (Integer) Files.getAttribute(path, "unix:uid", how);
+        } catch (UnsupportedOperationException | IllegalArgumentException e) {
+            return -1;
+        }
+    }
+
+    /** Whether {@code path} (a link not followed) is known to belong to another user than this process's. */
+    public static boolean isOtherUsers(Path path) throws IOException {
+        int uid = uid(path, LinkOption.NOFOLLOW_LINKS);
+        return uid >= 0 && ProcessUser.knowsUid() && !ProcessUser.isSelf(uid);
+    }
+
+    private static String kind(PosixFileAttributes found) {
+        return found.isDirectory() ? "a folder" : found.isSymbolicLink() ? "a symbolic link"
+                : found.isOther() ? "a FIFO, socket or device" : "not a regular file";
+    }
+
+    /** A live log file that lockfreelog will not open: not a regular file, or another user's. */
+    public static final class RefusedLiveFileException extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        RefusedLiveFileException(String message) {
+            super(message);
+        }
     }
 
     private static OpenOption[] withNoFollow(OpenOption... options) {
@@ -96,6 +182,15 @@ public final class SafeFiles {
             return;
         }
         setPermissions(to, Files.getPosixFilePermissions(from, LinkOption.NOFOLLOW_LINKS));
+    }
+
+    /** The permissions of {@code path} (a link not followed), or {@code null} where they cannot be told. */
+    public static Set<PosixFilePermission> permissionsOf(Path path) {
+        try {
+            return PrivateFolders.isPosix(path) ? Files.getPosixFilePermissions(path, LinkOption.NOFOLLOW_LINKS) : null;
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
     }
 
     private static void setPermissions(Path path, Set<PosixFilePermission> permissions) throws IOException {

@@ -85,10 +85,27 @@ public final class JournalLock implements AutoCloseable {
         SafeFiles.refuseLink(journalFile, message -> status.error(message, null));
         LockedFile journal = LockedFile.tryLock(journalFile, StandardOpenOption.CREATE, StandardOpenOption.READ,
                 StandardOpenOption.WRITE);
-        if (journal != null) {
-            SafeFiles.makeOwnerOnlyByName(journalFile); // one made by an earlier version may be readable by all
+        if (journal == null) {
+            return null;
         }
-        return journal;
+        try {
+            if (SafeFiles.isOtherUsers(journalFile)) {
+                // not made by this user: whoever owns it may read it and change it at will
+                int owner = SafeFiles.uid(journalFile, LinkOption.NOFOLLOW_LINKS);
+                journal.close();
+                Path aside = SafeFiles.moveAside(journalFile);
+                status.error("the journal " + journalFile + " is owned by uid " + owner + ", not by the user"
+                        + " who runs this process: lockfreelog never keeps events in a journal"
+                        + " another user may read or change; moved it to " + aside + " (not recovered: find out who made"
+                        + " it) and made a new one", null);
+                return lockJournal(journalFile, status);
+            }
+            SafeFiles.makeOwnerOnlyByName(journalFile); // one made by an earlier version may be readable by all
+            return journal;
+        } catch (IOException | RuntimeException | Error e) {
+            journal.close(); // a failed chmod must not leave the journal locked until the JVM exits
+            throw e;
+        }
     }
 
     /**

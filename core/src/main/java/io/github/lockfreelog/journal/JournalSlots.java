@@ -44,6 +44,34 @@ public final class JournalSlots {
     private JournalSlots() {
     }
 
+    /**
+     * The hidden folder beside {@code logFile} (a real path) that holds its default journals, roll lock and write
+     * ledger: {@value #JOURNAL_FOLDER} when the log's folder is this user's and closed to others (or not there yet),
+     * else this user's own folder in it ({@link PrivateFolders#ownFolderIn}, {@code .lockfreelog-uid-<uid>}), since
+     * another user who may write to the log's folder (a sticky {@code /tmp}, an {@code emptyDir}) could make
+     * {@value #JOURNAL_FOLDER} first. The choice depends on the folder alone, so every instance of this user on one log
+     * file, and every start, makes the same.
+     */
+    public static PrivateFolders.OwnFolder hiddenFolder(Path logFile) throws IOException {
+        Path dir = logFile.toAbsolutePath().getParent();
+        if (!Files.isDirectory(dir) || PrivateFolders.isPrivate(dir)) {
+            return new PrivateFolders.OwnFolder(dir.resolve(JOURNAL_FOLDER), null);
+        }
+        return PrivateFolders.ownFolderIn(dir, JOURNAL_FOLDER);
+    }
+
+    /**
+     * {@link #hiddenFolder}'s folder; where it cannot be told (an I/O error), {@value #JOURNAL_FOLDER}, whose use then
+     * meets the error and reports it.
+     */
+    public static Path hiddenFolderOf(Path logFile) {
+        try {
+            return hiddenFolder(logFile).folder();
+        } catch (IOException | RuntimeException e) {
+            return logFile.toAbsolutePath().resolveSibling(JOURNAL_FOLDER);
+        }
+    }
+
     /** The journal of slot {@code slot}: {@code first} itself for slot 0, else {@code <name>.<slot>.journal} beside it. */
     public static Path slot(Path first, int slot) {
         if (slot == 0) {

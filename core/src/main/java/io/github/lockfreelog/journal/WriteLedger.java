@@ -105,7 +105,7 @@ public final class WriteLedger implements AutoCloseable {
 
     /** The ledger file of {@code logFile} (a real path), beside its journals. */
     public static Path fileOf(Path logFile) {
-        return logFile.resolveSibling(JournalSlots.JOURNAL_FOLDER).resolve(logFile.getFileName() + ".writes");
+        return JournalSlots.hiddenFolderOf(logFile).resolve(logFile.getFileName() + ".writes");
     }
 
     /** The entry of the journal of slot {@code slot}, or of the journal {@code explicit} (slot -1). */

@@ -5,6 +5,7 @@ import io.github.lockfreelog.files.FileClaims;
 import io.github.lockfreelog.files.FileIdentity;
 import io.github.lockfreelog.files.Mounts;
 import io.github.lockfreelog.files.PrivateFolders;
+import io.github.lockfreelog.journal.JournalSlots;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -28,16 +29,45 @@ final class AppenderFiles {
         this.appender = appender;
     }
 
+    /** The journal that was set ({@code journal}), as a real path; not created here. */
+    static Path journalOf(String journal) {
+        // not created here: its folder is made owner-only, or checked, before anything is put in it
+        return FileIdentity.canonical(Paths.get(journal.trim()));
+    }
+
     /**
-     * The journal for {@code logFile}: {@code journal} when set, else the first slot's file in the hidden folder
-     * beside the log file.
+     * The default journal of {@code logFile} (a real path): the first slot's file in the hidden folder beside it
+     * ({@link JournalSlots#hiddenFolder}: {@code .lockfreelog}, or this user's own folder where others may write to
+     * the log's folder). The log's folder is made first, so that its mode, which decides, is the one it keeps.
+     *
+     * @return the journal, or {@code null} when the folders cannot be made (reported)
      */
-    static Path journalOf(Path logFile, String journal) {
-        if (journal != null && !journal.isBlank()) {
-            // not created here: its folder is made owner-only, or checked, before anything is put in it
-            return FileIdentity.canonical(Paths.get(journal));
+    Path defaultJournal(Path logFile, String suffix) {
+        Path dir = logFile.getParent();
+        try {
+            Files.createDirectories(dir);
+            Mounts.requireLocal(dir.resolve(JournalSlots.JOURNAL_FOLDER)); // before anything is created there
+            PrivateFolders.OwnFolder hidden = JournalSlots.hiddenFolder(logFile);
+            warnIfTaken(hidden, suffix);
+            return hidden.folder().resolve(logFile.getFileName() + ".journal");
+        } catch (PrivateFolders.UnsafeFolderException e) {
+            appender.addError("Refused " + e.getMessage() + suffix);
+        } catch (IOException | RuntimeException e) {
+            appender.addError(cannotCreate(dir, "journal", suffix, e));
         }
-        return logFile.resolveSibling(LockFreeAppenderBase.JOURNAL_FOLDER).resolve(logFile.getFileName() + ".journal");
+        return null;
+    }
+
+    /**
+     * Says, once, at WARN, that another user held the name of this user's own folder ({@link PrivateFolders#ownFolderIn})
+     * and where the journals went instead.
+     */
+    void warnIfTaken(PrivateFolders.OwnFolder own, String suffix) {
+        if (own.taken() != null) {
+            appender.addWarn("The name " + own.taken() + suffix + ": lockfreelog never follows or uses it, and keeps this"
+                    + " user's journals in " + own.folder() + " instead, which every start of this user finds again;"
+                    + " remove it and find out who made it, or set the journal to a folder of this user's own");
+        }
     }
 
     /**
@@ -55,11 +85,12 @@ final class AppenderFiles {
                 return journalFile;
             }
             Mounts.requireLocal(dir); // before anything is created there
-            Path own = PrivateFolders.ownFolderIn(dir);
+            PrivateFolders.OwnFolder own = PrivateFolders.ownFolderIn(dir, JournalSlots.JOURNAL_FOLDER);
             appender.addInfo("The journal's folder " + dir + " is open to others or not this user's (mode "
                     + PrivateFolders.mode(dir) + ", owner " + Files.getOwner(dir).getName() + ")" + suffix
-                    + ": the journal is kept in " + own + ", a folder of this user's own, closed to others");
-            return own.resolve(journalFile.getFileName());
+                    + ": the journal is kept in " + own.folder() + ", a folder of this user's own, closed to others");
+            warnIfTaken(own, suffix);
+            return own.folder().resolve(journalFile.getFileName());
         } catch (PrivateFolders.UnsafeFolderException e) {
             appender.addError("Refused " + e.getMessage() + suffix);
         } catch (IOException | RuntimeException e) {

@@ -2,12 +2,20 @@ package io.github.lockfreelog.logback;
 
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.CoreConstants;
+import ch.qos.logback.core.status.ErrorStatus;
+import ch.qos.logback.core.status.InfoStatus;
+import ch.qos.logback.core.status.Status;
+import ch.qos.logback.core.status.WarnStatus;
 import io.github.lockfreelog.diagnostics.AppenderStatistics;
 import io.github.lockfreelog.diagnostics.DropReason;
+import io.github.lockfreelog.diagnostics.Printable;
 import io.github.lockfreelog.engine.JournalEngine;
 import io.github.lockfreelog.engine.SettingProblem;
+import io.github.lockfreelog.files.Mounts;
+import io.github.lockfreelog.files.PrivateFolders;
 import io.github.lockfreelog.journal.JournalSlots;
 import io.github.lockfreelog.sink.LogTarget;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.List;
@@ -111,14 +119,24 @@ public abstract class LockFreeAppenderBase extends LockFreeAppenderSettings {
     }
 
     /**
-     * A journal in a hidden folder of {@code java.io.tmpdir} named after {@code application} and the user:
-     * {@code <tmpdir>/.lockfreelog-<application>-<user>/<appender name><suffix>}.
+     * A journal in a hidden folder of {@code java.io.tmpdir} named after {@code application} and the user's numeric
+     * id: {@code <tmpdir>/.lockfreelog-<application>-uid-<uid>/<appender name><suffix>}, this user's own folder there
+     * ({@link PrivateFolders#ownFolderIn}: made owner-only, checked without following a link; when another user made
+     * something of that name first, a folder of this user's own of another name, said once at WARN).
      */
     protected final Path journalInTmp(String application, String fileSuffix) {
-        String folder = ".lockfreelog-" + fileNamePart(application) + "-"
-                + fileNamePart(System.getProperty("user.name", "user"));
-        return Paths.get(System.getProperty("java.io.tmpdir")).toAbsolutePath().resolve(folder)
-                .resolve(fileNamePart(String.valueOf(name)) + fileSuffix);
+        Path tmp = Paths.get(System.getProperty("java.io.tmpdir")).toAbsolutePath();
+        String base = ".lockfreelog-" + fileNamePart(application);
+        String file = fileNamePart(String.valueOf(name)) + fileSuffix;
+        try {
+            Mounts.requireLocal(tmp); // before anything is created there
+            PrivateFolders.OwnFolder own = PrivateFolders.ownFolderIn(tmp, base);
+            new AppenderFiles(this).warnIfTaken(own, " for the appender named \"" + name + "\"");
+            return own.folder().resolve(file);
+        } catch (IOException | RuntimeException e) {
+            // its folder cannot be made or is refused: the start that uses it meets the problem and names it
+            return tmp.resolve(base + "-" + PrivateFolders.userTag()).resolve(file);
+        }
     }
 
     /** {@code text} as part of a file name: letters, digits, {@code .}, {@code _} and {@code -}; others become {@code _}. */
@@ -144,6 +162,26 @@ public abstract class LockFreeAppenderBase extends LockFreeAppenderSettings {
         main = main.substring(Math.max(main.lastIndexOf('/'), main.lastIndexOf('\\')) + 1);
         main = main.endsWith(".jar") ? main.substring(0, main.length() - 4) : main.substring(main.lastIndexOf('.') + 1);
         return main.isEmpty() ? "java" : main;
+    }
+
+    /**
+     * Every status of this appender, and of the engine through it, with its text made printable ({@link Printable}):
+     * messages name folders, files, link targets and exceptions that others may have named, and the starter logs
+     * them again; a control character in one is shown, never written, so none can end a line and forge another.
+     */
+    @Override
+    public void addStatus(Status status) {
+        String message = Printable.text(status.getMessage());
+        Throwable cause = Printable.cause(status.getThrowable());
+        if (message == status.getMessage() && cause == status.getThrowable()) {
+            super.addStatus(status);
+        } else if (status.getLevel() == Status.ERROR) {
+            super.addStatus(new ErrorStatus(message, status.getOrigin(), cause));
+        } else if (status.getLevel() == Status.WARN) {
+            super.addStatus(new WarnStatus(message, status.getOrigin(), cause));
+        } else {
+            super.addStatus(new InfoStatus(message, status.getOrigin(), cause));
+        }
     }
 
     /** What this appender writes to, for its statistics while it has no engine. */

@@ -28,7 +28,7 @@ import java.util.function.Supplier;
  * }</pre>
  *
  * <p>The journal must outlive what it must survive: unset, it is
- * {@code <java.io.tmpdir>/.lockfreelog-<application>-<user>/<appender name>.journal} (then
+ * {@code <java.io.tmpdir>/.lockfreelog-<application>-uid-<uid>/<appender name>.journal} (then
  * {@code <appender name>.1.journal} ... for other instances), which a container's own {@code /tmp}
  * loses with the container; a volume (a Kubernetes {@code emptyDir}) outlives container restarts in
  * its pod. The settings are the file appender's, less the file and rolling ones, plus {@link #setTarget
@@ -59,7 +59,7 @@ public class LockFreeConsoleAppender extends LockFreeAppenderBase {
     protected JournalEngine startEngine(String suffix) {
         Path journalFile;
         try {
-            journalFile = isJournalSet() ? AppenderFiles.journalOf(null, getJournal()) : defaultJournal();
+            journalFile = isJournalSet() ? AppenderFiles.journalOf(getJournal()) : defaultJournal();
         } catch (RuntimeException e) {
             addError("Cannot use the journal " + getJournal() + suffix + ": " + e);
             return null;

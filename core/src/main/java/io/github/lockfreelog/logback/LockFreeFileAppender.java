@@ -49,21 +49,28 @@ public class LockFreeFileAppender extends LockFreeAppenderBase {
     @Override
     protected JournalEngine startEngine(String suffix) {
         Path logFile;
-        Path journalFile;
         try {
             // real paths: what is written is fixed at start, whatever links on the way are swapped later
             logFile = FileIdentity.realFile(Paths.get(file));
-            journalFile = AppenderFiles.journalOf(logFile, getJournal());
         } catch (IOException | RuntimeException e) {
             addError("Cannot create the directory of the log file " + file + " or of the journal" + suffix + ": " + e);
             return null;
         }
         AppenderFiles files = newClaims();
+        Path journalFile;
         if (isJournalSet()) {
-            journalFile = files.placeJournal(journalFile, suffix); // in an open folder: in this user's own inside it
-            if (journalFile == null) {
+            try {
+                journalFile = AppenderFiles.journalOf(getJournal());
+            } catch (RuntimeException e) {
+                addError("Cannot use the journal " + getJournal() + suffix + ": " + e);
                 return null;
             }
+            journalFile = files.placeJournal(journalFile, suffix); // in an open folder: in this user's own inside it
+        } else {
+            journalFile = files.defaultJournal(logFile, suffix); // in an open folder: in this user's own inside it
+        }
+        if (journalFile == null) {
+            return null;
         }
         if (!files.claim(logFile, journalFile, isJournalSet(), String.valueOf(name), suffix)) {
             return null;

@@ -7,6 +7,7 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.classic.spi.LoggingEvent;
 import ch.qos.logback.core.spi.ContextAware;
 import io.github.lockfreelog.diagnostics.AppenderStatistics;
+import io.github.lockfreelog.diagnostics.Printable;
 import java.util.function.Consumer;
 
 /**
@@ -26,7 +27,7 @@ final class RecoveryReport {
      * @param log writes an event past any filter (the appender's {@code append})
      */
     static void report(AppenderStatistics recovered, ContextAware appender, String name, Consumer<ILoggingEvent> log) {
-        String journalFile = recovered.journal();
+        String journalFile = Printable.text(recovered.journal()); // a name in the log: shown, never a line of its own
         if (recovered.recoveredFrames() == 0) {
             if (recovered.skippedFrames() > 0) {
                 appender.addInfo("Skipped " + recovered.skippedFrames() + " unfinished event(s) in the journal " + journalFile

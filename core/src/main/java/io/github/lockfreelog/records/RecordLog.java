@@ -7,6 +7,7 @@ import io.github.lockfreelog.sink.JournalPosition;
 import io.github.lockfreelog.sink.RecordBatch;
 import io.github.lockfreelog.sink.RecordSink;
 import io.github.lockfreelog.term.Journal;
+import io.github.lockfreelog.term.JournalDescriptor;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 
@@ -63,7 +64,7 @@ public final class RecordLog implements Drainer.Output {
     public int write(ByteBuffer src, int start, int[] ends, int events, long termCount, int from, int to)
             throws IOException {
         if (unsettled) {
-            JournalPosition committed = sink.committed(journal.journalId());
+            JournalPosition committed = held(journal, sink.committed(journal.journalId()));
             unsettled = false;
             if (committed != null && committed.covers(termCount, to)) {
                 src.position(src.limit());
@@ -83,6 +84,30 @@ public final class RecordLog implements Drainer.Output {
         src.position(src.limit());
         record(termCount, to);
         return batch.droppedTooLarge();
+    }
+
+    /**
+     * {@code committed} (a position read from the sink's store) when the journal could hold it, else {@code null}:
+     * its term is one of the journal's (a buffer's raw tail carries the term's id) and its offset, on a frame boundary,
+     * lies within what was reserved in that term. Whoever may write the store (a Kafka topic's {@code .positions})
+     * could otherwise make recovery and a failed delivery skip events the sink never took; a position not taken costs
+     * at most a batch delivered twice, never an event.
+     */
+    static JournalPosition held(Journal journal, JournalPosition committed) {
+        if (committed == null) {
+            return null;
+        }
+        long term = committed.termCount();
+        long offset = committed.offset();
+        int bufferSize = journal.bufferSize();
+        if (term < 0 || offset < 0 || offset > bufferSize || offset % JournalDescriptor.FRAME_ALIGNMENT != 0) {
+            return null;
+        }
+        long rawTail = journal.rawTailVolatile((int) (term % journal.bufferCount()));
+        if (JournalDescriptor.termId(rawTail) != (int) term) {
+            return null;
+        }
+        return offset <= Math.min(JournalDescriptor.tailOffset(rawTail), bufferSize) ? committed : null;
     }
 
     @Override

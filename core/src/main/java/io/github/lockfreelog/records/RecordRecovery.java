@@ -268,7 +268,7 @@ public final class RecordRecovery {
         Recovery.Result run() throws IOException {
             long term = record.termCount();
             long offset = record.offset();
-            JournalPosition committed = sink.committed(journal.journalId());
+            JournalPosition committed = RecordLog.held(journal, sink.committed(journal.journalId()));
             if (committed != null && committed.covers(term, offset)) {
                 term = committed.termCount(); // the sink holds more than the journal knows: a crash after a commit
                 offset = committed.offset();

@@ -121,7 +121,7 @@ public final class Recovery {
             Result result;
             try {
                 result = replayer.replay(journal, record);
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | OutOfMemoryError e) { // a crafted or huge journal's buffers: its arrays are garbage now
                 journal.close();
                 moveAside(hold, "journal " + journalFile + " could not be read to its end (" + e + ")", status);
                 return Result.NONE;

@@ -9,11 +9,15 @@ import java.nio.ByteBuffer;
 import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermission;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * The log file, opened for appending: every write lands at the file's current end, so when an
@@ -32,6 +36,12 @@ import java.util.Objects;
  * (planted after the file was renamed away, or repointed) is never followed: it is moved aside as
  * {@code <name>.bad-<time>} (the link, never its target), an ERROR status names it and its target,
  * and a plain file takes the name.
+ *
+ * <p><b>Another user at the name.</b> A new file is created with {@code O_EXCL} and the mode of the file it replaces
+ * from its first moment; a file found at the name is opened only when it is a regular file of this process's user or
+ * of the user who owned the log at start. A FIFO, a device, a folder, or a file of another user is never opened: the
+ * write fails with an error that names it, events wait in the journal (its backpressure applies once it is full), and
+ * writing resumes once it is gone ({@link SafeFiles#openLiveFile}).
  *
  * <p>An interrupt of the writing thread makes the JDK close the channel for good
  * ({@link ClosedByInterruptException}), even when the write itself completed. This sink then
@@ -59,16 +69,36 @@ public final class FileLogSink implements LogSink {
     private final ByteBuffer lastByte = ByteBuffer.allocate(1);
     /** Key of the open file, or {@code null} where the file system has none. */
     private Object key;
+    /** The mode a new file at the name gets: that of the file last opened ({@code null}: the umask's default). */
+    private Set<PosixFilePermission> mode;
+    /** Who owned the log when this sink first opened it; a file of another user is never opened. {@code -1}: unknown. */
+    private int ownerUid;
 
     /**
      * Opens {@code file} (a real path: see {@link FileIdentity#realFile}), creating it and its
      * folder if they are missing; reports refused links to {@code status}.
      */
     public FileLogSink(Path file, StatusReporter status) throws IOException {
+        this(file, status, null, -1);
+    }
+
+    /**
+     * As {@link #FileLogSink(Path, StatusReporter)}, for the file that follows one rolled away: a new file is created
+     * with {@code mode} ({@code null}: the umask's default), and an existing one opened only when it is a regular file
+     * of this process's user or of {@code ownerUid} ({@code -1}: any).
+     */
+    public FileLogSink(Path file, StatusReporter status, Set<PosixFilePermission> mode, int ownerUid) throws IOException {
         this.file = file;
         this.status = status;
         this.linkAtStart = Files.isSymbolicLink(file) ? Files.readSymbolicLink(file) : null;
+        this.mode = mode;
+        this.ownerUid = ownerUid;
         openByName();
+    }
+
+    /** Who owned the log when this sink first opened it (the owner a file at the name must have); {@code -1}: unknown. */
+    public int ownerUid() {
+        return ownerUid;
     }
 
     /**
@@ -100,6 +130,7 @@ public final class FileLogSink implements LogSink {
                     key = after;
                     channel = opened;
                     reader = reading;
+                    learnOwnerAndMode();
                     return null;
                 }
                 opened.close();
@@ -109,8 +140,22 @@ public final class FileLogSink implements LogSink {
     }
 
     private FileChannel openForReading() throws IOException {
-        return linkAtStart != null ? FileChannel.open(file, StandardOpenOption.READ)
-                : SafeFiles.open(file, StandardOpenOption.READ);
+        return SafeFiles.openLiveFile(file, linkAtStart != null, ownerUid, StandardOpenOption.READ);
+    }
+
+    /** After an open: the owner a later file at the name must have (the first file's), and the mode a new one gets. */
+    private void learnOwnerAndMode() {
+        LinkOption[] how = linkAtStart != null ? new LinkOption[0] : new LinkOption[] {LinkOption.NOFOLLOW_LINKS};
+        try {
+            if (ownerUid < 0) {
+                ownerUid = SafeFiles.uid(file, how);
+            }
+            if (FileIdentity.of(file) != null) { // a file system with POSIX permissions and file keys
+                mode = Files.getPosixFilePermissions(file, how);
+            }
+        } catch (IOException | RuntimeException e) {
+            // renamed away this very moment: the next open learns them
+        }
     }
 
     /** Moves a link aside that was not at the name at start (or points elsewhere now); see the class comment. */
@@ -129,16 +174,42 @@ public final class FileLogSink implements LogSink {
     }
 
     private FileChannel open() throws IOException {
-        StandardOpenOption[] options = {StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.APPEND};
         try {
-            return linkAtStart != null ? FileChannel.open(file, options) : SafeFiles.open(file, options);
+            return openOrCreate();
         } catch (NoSuchFileException e) {
             Path folder = file.getParent();
             if (folder == null || Files.isDirectory(folder)) {
                 throw e;
             }
             Files.createDirectories(folder); // deleted while we ran: the log comes back where it was
-            return linkAtStart != null ? FileChannel.open(file, options) : SafeFiles.open(file, options);
+            return openOrCreate();
+        }
+    }
+
+    /**
+     * A new file at the name, created with the log's mode at once; else the file there, opened only when it is a
+     * regular file of this user or of the log's first owner, never a FIFO ({@link SafeFiles#openLiveFile}).
+     */
+    private FileChannel openOrCreate() throws IOException {
+        for (int tries = 0;; tries++) {
+            if (linkAtStart == null) {
+                try {
+                    return SafeFiles.createLiveFile(file, mode);
+                } catch (FileAlreadyExistsException e) {
+                    // there already (another instance made it, or someone else did): checked before it is opened
+                }
+            } else if (!Files.exists(file)) { // the link kept from start points nowhere: made anew, as Logback would
+                return FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
+            }
+            try {
+                return SafeFiles.openLiveFile(file, linkAtStart != null, ownerUid, StandardOpenOption.WRITE,
+                        StandardOpenOption.APPEND);
+            } catch (NoSuchFileException e) {
+                if (tries == 3 || (file.getParent() != null && !Files.isDirectory(file.getParent()))) {
+                    throw e;
+                }
+                // another instance rolled the name away between the two looks: create it, or open its newer file
+            }
         }
     }
 
@@ -155,7 +226,11 @@ public final class FileLogSink implements LogSink {
         if (key == null) {
             return true;
         }
-        Object current = key();
+        Object current = FileIdentity.observe(file, linkAtStart != null, attributes -> {
+            if (attributes.fileKey() != null && attributes.fileKey().equals(key)) {
+                mode = attributes.permissions(); // the mode the live file has now: a file that replaces it gets it
+            }
+        });
         return current == null || (current != FileIdentity.ABSENT && current.equals(key));
     }
 

@@ -162,7 +162,7 @@ class JournalFaultsTest {
     void startsOnADiskTooFullForTheJournalPileNothingUp() throws Exception {
         Path mount = dir.resolve("tmpfs");
         Files.createDirectories(mount);
-        Process mounting = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", mount.toString())
+        Process mounting = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=256k,mode=755", "tmpfs", mount.toString())
                 .redirectErrorStream(true).start();
         boolean mounted = mounting.waitFor(10, TimeUnit.SECONDS) && mounting.exitValue() == 0;
         Assumptions.assumeTrue(mounted, "cannot mount a tmpfs here (not root)");

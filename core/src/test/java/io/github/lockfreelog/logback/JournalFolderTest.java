@@ -25,7 +25,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 /**
  * A journal set explicitly in a folder that others may write to, as a Kubernetes {@code emptyDir} is (mode 0777,
  * owned by root; 2777 with an {@code fsGroup}), or {@code /tmp} (1777): it goes into this user's own folder inside,
- * {@code .lockfreelog-uid-<uid>}, made owner-only; a link, another user's folder or an open one under that name is refused and never followed. As
+ * {@code .lockfreelog-uid-<uid>}, made owner-only; a link or another user's folder under that name is never followed
+ * or used (another folder of this user's own takes the journal), an open one of this user's is refused. As
  * root in process, and as {@code nobody} in a child JVM ({@link OtherUser}), for whom the permission bits count.
  */
 class JournalFolderTest {
@@ -74,12 +75,12 @@ class JournalFolderTest {
     }
 
     @Test
-    void aLinkPlantedUnderTheOwnFoldersNameIsRefusedAndNeverFollowed() throws Exception {
+    void aLinkPlantedUnderTheOwnFoldersNameIsNeverFollowedAndAnotherOwnFolderTakesTheJournal() throws Exception {
         Path volume = volume("1777", null);
         Path mine = Files.createDirectory(dir.resolve("mine"), PosixFilePermissions.asFileAttribute(
                 PosixFilePermissions.fromString("rwx------")));
         Path own = Files.createSymbolicLink(volume.resolve(".lockfreelog-uid-" + uid()), mine);
-        assertRefused(volume, own + " is a symbolic link (to " + mine + "), never followed");
+        assertKeptElsewhere(volume, own + " is a symbolic link (to " + mine + ", owner root)");
         assertThat(Files.isSymbolicLink(own)).as("the link left where it is").isTrue();
         try (Stream<Path> files = Files.list(mine)) {
             assertThat(files).as("nothing written through the link").isEmpty();
@@ -87,12 +88,12 @@ class JournalFolderTest {
     }
 
     @Test
-    void anOwnFolderThatAnotherUserMadeFirstIsRefused() throws Exception {
+    void anOwnFolderThatAnotherUserMadeFirstIsNeverUsedAndAnotherOwnFolderTakesTheJournal() throws Exception {
         UserPrincipal nobody = OtherUser.nobody();
         Path volume = volume("777", null);
         Path own = Files.createDirectory(volume.resolve(".lockfreelog-uid-" + uid()));
         Files.setOwner(own, nobody);
-        assertRefused(volume, own + " is owned by nobody, not by");
+        assertKeptElsewhere(volume, own + " is a folder of nobody, not of root who runs this process");
         try (Stream<Path> files = Files.list(own)) {
             assertThat(files).as("nothing created in their folder").isEmpty();
         }
@@ -123,7 +124,7 @@ class JournalFolderTest {
     }
 
     @Test
-    void aNonRootApplicationRefusesALinkRootPlantedUnderItsName() throws Exception {
+    void aNonRootApplicationNeverFollowsALinkRootPlantedUnderItsName() throws Exception {
         OtherUser.assumeAvailable();
         Path volume = volume("1777", null);
         Path victim = Files.createDirectories(dir.resolve("victim"));
@@ -132,8 +133,8 @@ class JournalFolderTest {
         Path logs = volume("777", null, "logs");
         OtherUser.Run run = OtherUser.run(dir, JournalFolderChild.class, logs + "/app.log", volume + "/console.journal",
                 "10");
-        assertThat(run.output()).contains("STARTED false", "STATUS ERROR Refused the folder " + own
-                + " is a symbolic link (to " + victim + "), never followed");
+        assertThat(run.output()).contains("STARTED true", "WRITTEN 10", "STATUS WARN The name " + own
+                + " is a symbolic link (to " + victim + ", owner root)", "JOURNAL " + own + "-");
         try (Stream<Path> files = Files.list(victim)) {
             assertThat(files).as("nothing written through the link").isEmpty();
         }
@@ -163,6 +164,22 @@ class JournalFolderTest {
         }
         assertThat(new ProcessBuilder("chmod", mode, volume.toString()).start().waitFor()).as("chmod").isZero();
         return volume;
+    }
+
+    /** The journal goes into another folder of this user's own in {@code volume}, with one WARN that says {@code why}. */
+    private void assertKeptElsewhere(Path volume, String why) throws IOException {
+        appender = TestAppenders.start(context, dir.resolve("app.log"), a -> a.setJournal(volume + "/console.journal"));
+        log(10);
+        Path journal = Path.of(appender.getStatistics().journal());
+        assertThat(journal.getParent().getParent()).isEqualTo(volume);
+        assertThat(journal.getParent().getFileName().toString()).startsWith(".lockfreelog-uid-" + uid() + "-");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(journal.getParent(),
+                LinkOption.NOFOLLOW_LINKS))).isEqualTo("rwx------");
+        assertThat(TestAppenders.statusMessages(context, Status.WARN)).singleElement().satisfies(m -> assertThat(m)
+                .contains("The name " + why).contains("never follows or uses it")
+                .contains("for the appender named \"TEST\""));
+        appender.stop();
+        assertThat(TestAppenders.lines(dir.resolve("app.log"))).containsExactlyElementsOf(numbered(10));
     }
 
     private void assertRefused(Path volume, String why) throws IOException {

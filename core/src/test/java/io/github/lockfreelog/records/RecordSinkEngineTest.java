@@ -7,6 +7,7 @@ import io.github.lockfreelog.engine.Backpressure;
 import io.github.lockfreelog.engine.EngineConfig;
 import io.github.lockfreelog.engine.JournalEngine;
 import io.github.lockfreelog.journal.JournalLock;
+import io.github.lockfreelog.sink.JournalPosition;
 import io.github.lockfreelog.sink.LogTarget;
 import io.github.lockfreelog.testing.TestStatus;
 import java.io.IOException;
@@ -118,6 +119,25 @@ class RecordSinkEngineTest {
         second.stop(); // the left-over journal goes out first (the drainer's), then the new one's events
         assertThat(second.statistics().recoveredFrames()).isPositive();
 
+        assertExactlyOnceInOrder(sink.events(), acknowledged);
+    }
+
+    /**
+     * Anyone who may write the sink's position store (a Kafka topic's {@code .positions}) can write a position far
+     * ahead of what the journal holds; recovery must not take it, or it skips every event not yet delivered.
+     */
+    @Test
+    void aPositionBeyondWhatTheJournalCanHoldIsNotTakenAndNothingIsSkipped() throws Exception {
+        MemoryRecordSink sink = new MemoryRecordSink();
+        sink.available = false;
+        EngineConfig config = config("forged", 300, Backpressure.DROP);
+        JournalEngine first = JournalEngine.startRecords(config, TestStatus.QUIET, slot -> sink);
+        List<String> acknowledged = appendFromThreads(first, 0, THREADS, 500);
+        first.stop(); // times out: nothing could be delivered, so the journal stays on disk
+        sink.forged = journalId -> new JournalPosition(journalId, 1_000_000, 64);
+        sink.available = true;
+        JournalEngine second = JournalEngine.startRecords(config, TestStatus.QUIET, slot -> sink);
+        second.stop();
         assertExactlyOnceInOrder(sink.events(), acknowledged);
     }
 

@@ -48,7 +48,7 @@ public final class OtherUser {
 
     /**
      * Runs {@code main} with {@code args} as {@code nobody}, with the class path copied under {@code shared} (a folder
-     * that user may enter), and waits for it (60 s at most).
+     * that user may enter; once, for every run with the same {@code shared}), and waits for it (60 s at most).
      */
     public static Run run(Path shared, Class<?> main, String... args) throws Exception {
         Path classPath = Files.createDirectories(shared.resolve("classpath"));
@@ -59,7 +59,9 @@ public final class OtherUser {
             String name = from.getFileName().toString();
             if (Files.isDirectory(from) || name.startsWith("logback-") || name.startsWith("slf4j-")) {
                 Path to = classPath.resolve((n++) + "-" + name);
-                copy(from, to);
+                if (!Files.exists(to)) { // copied by an earlier run into the same folder
+                    copy(from, to);
+                }
                 entries.add(to.toString());
             }
         }

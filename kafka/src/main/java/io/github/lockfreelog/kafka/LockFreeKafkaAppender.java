@@ -45,7 +45,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
  *
  * <p>Events of the Kafka client's own loggers ({@code org.apache.kafka.*}) are not sent (the producer would log
  * into itself): give them another appender. The journal, unset, is
- * {@code <java.io.tmpdir>/.lockfreelog-<application>-<user>/<appender name>.journal} (then
+ * {@code <java.io.tmpdir>/.lockfreelog-<application>-uid-<uid>/<appender name>.journal} (then
  * {@code <appender name>.1.journal} ... for other instances), as for the console appender.
  */
 public class LockFreeKafkaAppender extends LockFreeAppenderBase {

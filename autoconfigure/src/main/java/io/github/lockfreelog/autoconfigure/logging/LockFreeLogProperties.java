@@ -202,7 +202,7 @@ public class LockFreeLogProperties {
         /** Whether to replace Spring Boot's CONSOLE appender with the lock-free console. */
         private boolean enabled;
 
-        /** Journal of the console. When unset, the first free one of "<java.io.tmpdir>/.lockfreelog-<application>-<user>/LOCKFREE_CONSOLE.journal", ".1.journal", ..., the application being spring.application.name, else the main class. Put it on a volume that outlives what it must survive (a Kubernetes emptyDir outlives container restarts, not the pod). */
+        /** Journal of the console. When unset, the first free one of "<java.io.tmpdir>/.lockfreelog-<application>-uid-<uid>/LOCKFREE_CONSOLE.journal", ".1.journal", ..., the application being spring.application.name, else the main class. Put it on a volume that outlives what it must survive (a Kubernetes emptyDir outlives container restarts, not the pod). */
         private String journal;
 
         public boolean isEnabled() {
@@ -260,7 +260,7 @@ public class LockFreeLogProperties {
         /** Producer configs, as Kafka names them, over those Spring Boot's "spring.kafka.*" properties give. */
         private Map<String, String> producer = new LinkedHashMap<>();
 
-        /** Journal of the Kafka sink. When unset, the first free one of "<java.io.tmpdir>/.lockfreelog-<application>-<user>/LOCKFREE_KAFKA.journal", ".1.journal", ..., as for the console. */
+        /** Journal of the Kafka sink. When unset, the first free one of "<java.io.tmpdir>/.lockfreelog-<application>-uid-<uid>/LOCKFREE_KAFKA.journal", ".1.journal", ..., as for the console. */
         private String journal;
 
         public Boolean getEnabled() {

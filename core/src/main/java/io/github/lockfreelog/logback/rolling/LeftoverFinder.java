@@ -3,6 +3,7 @@ package io.github.lockfreelog.logback.rolling;
 import ch.qos.logback.core.Context;
 import ch.qos.logback.core.rolling.helper.FileNamePattern;
 import io.github.lockfreelog.diagnostics.StatusReporter;
+import io.github.lockfreelog.files.SafeFiles;
 import io.github.lockfreelog.logback.rolling.RolledFileCompressor.Leftover;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -21,7 +22,8 @@ import java.util.stream.Stream;
  * pattern: every source and partial file (and the {@code <name>.<digits>.tmp} /
  * {@code <name><digits>.tmp} sources of earlier versions and of Logback's
  * {@code RollingFileAppender}, whose archive may be truncated), each with the archive it belongs to.
- * {@link RolledFileCompressor#finish} completes them.
+ * {@link RolledFileCompressor#finish} completes them. A file of another user is left alone, with a WARN: in a folder
+ * that others may write to, it may have been planted there to be made into an archive that looks like ours.
  */
 final class LeftoverFinder {
 
@@ -76,6 +78,13 @@ final class LeftoverFinder {
         try (Stream<Path> paths = Files.find(folder, depth, (p, attributes) -> attributes.isRegularFile())) {
             for (Path file : (Iterable<Path>) paths::iterator) {
                 String name = folder.relativize(file).toString().replace(file.getFileSystem().getSeparator(), "/");
+                if ((source.matcher(name).matches() || partial.matcher(name).matches()) && SafeFiles.isOtherUsers(file)) {
+                    // planted where others may write: compressing it would make an archive of their text, ours by name
+                    status.warn("the file " + file + " looks like a compression that a crash interrupted, but it belongs"
+                            + " to another user (uid " + SafeFiles.uid(file) + "): left alone, never made into an archive;"
+                            + " remove it and find out who made it", null);
+                    continue;
+                }
                 Matcher m = source.matcher(name);
                 if (m.matches()) {
                     found.add(new Leftover(file, folder.resolve(m.group("stem") + files.suffix()), false));

@@ -21,9 +21,9 @@ final class RollLock {
     private RollLock() {
     }
 
-    /** The roll lock file of {@code logFile} (a real path): {@code <log folder>/.lockfreelog/<log file name>.roll.lock}. */
+    /** The roll lock file of {@code logFile} (a real path): {@code <log folder>/.lockfreelog/<log file name>.roll.lock}, in the folder {@link JournalSlots#hiddenFolder} chooses. */
     static Path fileOf(Path logFile) {
-        return logFile.resolveSibling(JournalSlots.JOURNAL_FOLDER).resolve(logFile.getFileName() + ".roll.lock");
+        return JournalSlots.hiddenFolderOf(logFile).resolve(logFile.getFileName() + ".roll.lock");
     }
 
     /** Opens the roll lock of {@code logFile}. */

@@ -286,12 +286,9 @@ public final class RollingLogSink implements LogSink {
         Files.createDirectories(targetPath.toAbsolutePath().getParent());
         Path source = files.compressed() ? files.sourceFor(targetPath) : targetPath;
         FileMove.move(file, source);
-        FileLogSink next = new FileLogSink(file, status);
-        try {
-            SafeFiles.copyPermissions(source, file); // the new live file keeps the mode an operator gave the old one
-        } catch (IOException e) {
-            status.warn("could not give the new log file " + file + " the permissions of the one rolled to " + source, e);
-        }
+        // the new live file has the mode an operator gave the old one from its first moment, and a file found at the
+        // name (another instance's) is opened only when it is a regular file of this user or of the log's first owner
+        FileLogSink next = new FileLogSink(file, status, SafeFiles.permissionsOf(source), live.ownerUid());
         // The drainer's descriptor of the rolled file is closed before the archiver locks that file:
         // closing any descriptor of a file releases this process's lock on it.
         live.close();
