@@ -145,7 +145,8 @@ record Answer(int status, String message, long retryAfterNanos, long rejected) {
                 if (wire == Protobuf.VARINT && tag >>> 3 == number) {
                     found = varint(at);
                 } else if (wire == Protobuf.LEN) {
-                    at[0] += (int) varint(at);
+                    int length = (int) varint(at); // read first: "at[0] += varint(at)" would add to the old at[0]
+                    at[0] += length;
                 } else {
                     skip(wire, at);
                 }
