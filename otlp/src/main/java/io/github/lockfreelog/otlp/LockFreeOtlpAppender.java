@@ -65,9 +65,10 @@ public class LockFreeOtlpAppender extends LockFreeAppenderBase {
     private String application;
     private final OtlpCounters counters = new OtlpCounters();
 
+    /** Checks the settings, once the body's encoder is there: {@link #DEFAULT_PATTERN} unless one was given. */
     @Override
-    public void start() {
-        if (!isStarted() && getEncoder() == null) {
+    public List<SettingProblem> checkSettings() {
+        if (getEncoder() == null) {
             PatternLayoutEncoder body = new PatternLayoutEncoder();
             body.setContext(getContext());
             body.setPattern(DEFAULT_PATTERN);
@@ -75,11 +76,6 @@ public class LockFreeOtlpAppender extends LockFreeAppenderBase {
             body.start();
             setEncoder(body);
         }
-        super.start();
-    }
-
-    @Override
-    public List<SettingProblem> checkSettings() {
         List<SettingProblem> problems = new ArrayList<>();
         if (logsUri(endpoint) == null) {
             problems.add(new SettingProblem("endpoint", endpoint,

@@ -24,41 +24,41 @@ import java.util.concurrent.Executors;
 import java.util.zip.GZIPInputStream;
 
 /**
- * An OTLP/HTTP logs receiver for the tests, on 127.0.0.1: {@code POST /v1/logs} with a protobuf body (gzipped or
+ * An OTLP/HTTP logs receiver for the tests (this module's and, through its test-jar, the starter's), on 127.0.0.1: {@code POST /v1/logs} with a protobuf body (gzipped or
  * not), parsed with the official generated classes ({@code opentelemetry-proto}), answered as the specification
  * says (an {@code ExportLogsServiceResponse}). Faults are scripted: each request takes the next {@link Fault} of the
  * queue, if any (its status, {@code Retry-After}, a delay before the answer, a partial success); a request whose
  * answer is not a 2xx is still recorded in {@link #requests}, but its records are kept in {@link #records} only when
  * it is answered with a 2xx (what a collector acknowledged).
  */
-final class TestCollector implements AutoCloseable {
+public final class TestCollector implements AutoCloseable {
 
     /** One scripted answer. {@code status} 200 with {@code rejected > 0} is a partial success. */
-    record Fault(int status, String retryAfter, long delayMillis, long rejected, String message) {
-        static Fault status(int status, String message) {
+    public record Fault(int status, String retryAfter, long delayMillis, long rejected, String message) {
+        public static Fault status(int status, String message) {
             return new Fault(status, null, 0, 0, message);
         }
 
-        static Fault retryAfter(int status, String retryAfter) {
+        public static Fault retryAfter(int status, String retryAfter) {
             return new Fault(status, retryAfter, 0, 0, "try later");
         }
 
-        static Fault slow(long delayMillis) {
+        public static Fault slow(long delayMillis) {
             return new Fault(200, null, delayMillis, 0, null);
         }
 
-        static Fault partial(long rejected, String message) {
+        public static Fault partial(long rejected, String message) {
             return new Fault(200, null, 0, rejected, message);
         }
     }
 
     /** One record as acknowledged: its resource, its scope's name and itself. */
-    record Received(Resource resource, String scope, LogRecord record) {
-        String body() {
+    public record Received(Resource resource, String scope, LogRecord record) {
+        public String body() {
             return record.getBody().getStringValue();
         }
 
-        String attribute(String key) {
+        public String attribute(String key) {
             for (KeyValue kv : record.getAttributesList()) {
                 if (kv.getKey().equals(key)) {
                     AnyValue value = kv.getValue();
@@ -70,34 +70,34 @@ final class TestCollector implements AutoCloseable {
             return null;
         }
 
-        String uid() {
+        public String uid() {
             return attribute(ExportRequest.RECORD_UID);
         }
     }
 
     /** What one request was: when it came, its headers of interest, its records, the status it was answered. */
-    record Request(long nanos, String contentType, String contentEncoding, Map<String, List<String>> headers,
+    public record Request(long nanos, String contentType, String contentEncoding, Map<String, List<String>> headers,
             int records, int status) {
     }
 
     private final HttpServer server;
-    final ConcurrentLinkedQueue<Fault> faults = new ConcurrentLinkedQueue<>();
-    final List<Received> records = new CopyOnWriteArrayList<>();
-    final List<Request> requests = new CopyOnWriteArrayList<>();
+    public final ConcurrentLinkedQueue<Fault> faults = new ConcurrentLinkedQueue<>();
+    public final List<Received> records = new CopyOnWriteArrayList<>();
+    public final List<Request> requests = new CopyOnWriteArrayList<>();
     /** What the receiver itself failed with: a test that finds one here failed, whatever else it saw. */
-    final List<Throwable> failures = new CopyOnWriteArrayList<>();
+    public final List<Throwable> failures = new CopyOnWriteArrayList<>();
 
     private TestCollector(HttpServer server) {
         this.server = server;
     }
 
     /** A receiver on a free port of 127.0.0.1. */
-    static TestCollector start() throws IOException {
+    public static TestCollector start() throws IOException {
         return start(0);
     }
 
     /** A receiver on {@code port} of 127.0.0.1 (0: a free one). */
-    static TestCollector start(int port) throws IOException {
+    public static TestCollector start(int port) throws IOException {
         HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 50);
         TestCollector collector = new TestCollector(server);
         server.createContext("/v1/logs", collector::handle);
@@ -107,22 +107,22 @@ final class TestCollector implements AutoCloseable {
     }
 
     /** A port of 127.0.0.1 that nothing listens on now (taken, then let go). */
-    static int freePort() throws IOException {
+    public static int freePort() throws IOException {
         try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1,
                 java.net.InetAddress.getByName("127.0.0.1"))) {
             return socket.getLocalPort();
         }
     }
 
-    int port() {
+    public int port() {
         return server.getAddress().getPort();
     }
 
-    String endpoint() {
+    public String endpoint() {
         return "http://127.0.0.1:" + port();
     }
 
-    List<String> bodies() {
+    public List<String> bodies() {
         List<String> bodies = new ArrayList<>();
         for (Received received : records) {
             bodies.add(received.body());
