@@ -7,8 +7,11 @@ import static org.awaitility.Awaitility.await;
 import io.github.lockfreelog.autoconfigure.actuate.LockFreeLogAppenders;
 import io.github.lockfreelog.autoconfigure.actuate.LockFreeLogEndpoint;
 import io.github.lockfreelog.autoconfigure.actuate.LockFreeLogEndpoint.AppenderDescriptor;
+import io.github.lockfreelog.autoconfigure.actuate.LockFreeLogMetrics;
 import io.github.lockfreelog.logback.LockFreeAppenderBase;
 import io.github.lockfreelog.otlp.TestCollector;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -67,7 +70,24 @@ class LockFreeLogOtlpTests {
                     new LockFreeLogAppenders(LogbackTestSupport.loggerContext(), runtime())).appender("LOCKFREE_OTLP");
             assertThat(described.autoConfigured()).isTrue();
             assertThat(described.statistics().target()).isEqualTo("otlp");
+            assertThat(described.kafka()).isNull();
+            assertThat(described.otlp()).containsOnlyKeys("connected", "oldestUnacknowledgedMillis", "requestsSent",
+                    "requestsRetried", "requestsRejected", "recordsAcknowledged", "recordsRejected", "bytesSent",
+                    "lastCollectorError");
+            SimpleMeterRegistry registry = new SimpleMeterRegistry();
+            new LockFreeLogMetrics(new LockFreeLogAppenders(LogbackTestSupport.loggerContext(), runtime()))
+                    .bindTo(registry);
             await().atMost(20, TimeUnit.SECONDS).until(() -> collector.bodies().contains("after the start"));
+            FunctionCounter acknowledged = registry.get("lockfreelog.otlp.records")
+                    .tags("appender", "LOCKFREE_OTLP", "target", "otlp", "outcome", "acknowledged").functionCounter();
+            await().atMost(20, TimeUnit.SECONDS).until(() -> acknowledged.count() >= collector.records.size());
+            assertThat(registry.get("lockfreelog.otlp.connected").gauge().value()).isEqualTo(1);
+            assertThat(registry.get("lockfreelog.otlp.requests").tags("outcome", "retried").functionCounter().count())
+                    .isZero();
+            AppenderDescriptor after = new LockFreeLogEndpoint(
+                    new LockFreeLogAppenders(LogbackTestSupport.loggerContext(), runtime())).appender("LOCKFREE_OTLP");
+            assertThat((Long) after.otlp().get("recordsAcknowledged")).isEqualTo((long) collector.records.size());
+            assertThat((Long) after.otlp().get("bytesSent")).isPositive();
         }
         List<String> bodies = collector.bodies();
         assertThat(bodies.get(0)).as("the first start-up line, before any OpenTelemetry SDK could exist")
