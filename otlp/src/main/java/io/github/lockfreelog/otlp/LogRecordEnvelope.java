@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiConsumer;
 import org.slf4j.event.KeyValuePair;
 
 /**
@@ -81,14 +82,12 @@ final class LogRecordEnvelope {
             if (mdc != null && !mdc.isEmpty()) {
                 traceId = validId(mdc.get(TRACE_ID), 32);
                 spanId = traceId == null ? null : validId(mdc.get(SPAN_ID), 16);
-                for (Map.Entry<String, String> entry : mdc.entrySet()) {
-                    String key = entry.getKey();
-                    String value = entry.getValue();
-                    if (key == null || value == null || (traceId != null && key.equals(TRACE_ID))
-                            || (spanId != null && key.equals(SPAN_ID))) {
-                        continue; // the ids have fields of their own
-                    }
-                    putStringAttribute(frame, ATTRIBUTES, key, utf8Length(key), value, utf8Length(value));
+                MdcWriter writer = MDC_WRITERS.get();
+                writer.start(frame, traceId != null, spanId != null);
+                try {
+                    mdc.forEach(writer); // a HashMap's (Logback's MDC) walks its table: no iterator, no entry
+                } finally {
+                    writer.frame = null;
                 }
             }
             List<KeyValuePair> pairs = event.getKeyValuePairs();
@@ -116,6 +115,31 @@ final class LogRecordEnvelope {
                 if (spanId != null) {
                     putHexId(frame, SPAN_ID_FIELD, spanId);
                 }
+            }
+        }
+
+        /** Each thread's writer of MDC entries, so that walking the MDC allocates nothing per event. */
+        private static final ThreadLocal<MdcWriter> MDC_WRITERS = ThreadLocal.withInitial(MdcWriter::new);
+
+        /** Writes each MDC entry as a string attribute, but the trace and span ids that have fields of their own. */
+        private static final class MdcWriter implements BiConsumer<String, String> {
+            FrameBuffer frame;
+            private boolean skipTrace;
+            private boolean skipSpan;
+
+            void start(FrameBuffer frame, boolean skipTrace, boolean skipSpan) {
+                this.frame = frame;
+                this.skipTrace = skipTrace;
+                this.skipSpan = skipSpan;
+            }
+
+            @Override
+            public void accept(String key, String value) {
+                if (key == null || value == null || (skipTrace && key.equals(TRACE_ID))
+                        || (skipSpan && key.equals(SPAN_ID))) {
+                    return;
+                }
+                putStringAttribute(frame, ATTRIBUTES, key, utf8Length(key), value, utf8Length(value));
             }
         }
 
