@@ -205,6 +205,39 @@ class LockFreeOtlpAppenderTest {
     }
 
     @Test
+    void aLogbackXmlDeclaresItWithItsSettings() throws Exception {
+        collector = TestCollector.start();
+        LoggerContext context = TestAppenders.newContext();
+        String xml = "<configuration>"
+                + "<appender name='OTLP' class='io.github.lockfreelog.otlp.LockFreeOtlpAppender'>"
+                + "<endpoint>" + collector.endpoint() + "</endpoint>"
+                + "<journal>" + dir.resolve("xml.journal") + "</journal>"
+                + "<serviceName>billing</serviceName>"
+                + "<resourceAttribute>deployment.environment=xml</resourceAttribute>"
+                + "<header>X-Tenant=acme</header>"
+                + "<compression>gzip</compression>"
+                + "<timeout>5 seconds</timeout>"
+                + "</appender>"
+                + "<root level='INFO'><appender-ref ref='OTLP'/></root></configuration>";
+        ch.qos.logback.classic.joran.JoranConfigurator configurator = new ch.qos.logback.classic.joran.JoranConfigurator();
+        configurator.setContext(context);
+        configurator.doConfigure(new java.io.ByteArrayInputStream(xml.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        LockFreeOtlpAppender appender = (LockFreeOtlpAppender) context.getLogger(Logger.ROOT_LOGGER_NAME)
+                .getAppender("OTLP");
+        assertThat(appender).as(TestAppenders.statuses(context)).isNotNull();
+        started.add(appender);
+        assertThat(appender.isStarted()).as(TestAppenders.statuses(context)).isTrue();
+        context.getLogger("from.xml").info("declared in logback.xml");
+        await().atMost(20, TimeUnit.SECONDS).until(() -> collector.bodies().contains("declared in logback.xml"));
+        TestCollector.Received received = collector.records.get(collector.records.size() - 1);
+        assertThat(received.resource().getAttributesList()).extracting(kv -> kv.getKey() + "=" + kv.getValue()
+                .getStringValue()).containsExactly("service.name=billing", "deployment.environment=xml");
+        TestCollector.Request request = collector.requests.get(collector.requests.size() - 1);
+        assertThat(request.contentEncoding()).isEqualTo("gzip");
+        assertThat(request.headers().get("X-tenant")).containsExactly("acme");
+    }
+
+    @Test
     void badSettingsAreNamedWithWhatIsAllowedAndTheAppenderDoesNotStart() {
         LoggerContext context = TestAppenders.newContext();
         LockFreeOtlpAppender appender = appender(context, "localhost:4318", dir.resolve("bad.journal"), a -> {
