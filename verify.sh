@@ -31,6 +31,8 @@ mvn -B verify -pl core -Dlogback.version=1.6.6 \
 # the starter's tests on it, so the build stays free of JDK 25's warnings and its tests pass there too, and the
 # sample app's comparison with Spring Boot's own patterns (its bytes, and no allocation on the caller's path). The
 # Kafka sink's Spring Boot tests run on JDK 17 only: its journal is the engine's, which the tests here cover on JDK 25.
+# The OTLP sink's tests do run here (its HTTP client and hand-written protobuf are the JDK's and its own, and its
+# crash test kills a child JVM whose journal is mapped through the FFM API).
 # Left to JDK 17 as well: the model checks, the file-system and folder rules, and the shipper that follows the log:
 # what they test does not change with the JDK (the journal's mapping does; the crash and engine tests cover it here).
 jdk25="${JAVA25_HOME:-}"
@@ -41,7 +43,7 @@ if [ -z "$jdk25" ]; then
 fi
 if [ -n "$jdk25" ] && [ -x "$jdk25/bin/javac" ]; then
   echo "verify.sh: core and the starter on JDK 25 ($jdk25)"
-  JAVA_HOME="$jdk25" mvn -B verify -pl core,autoconfigure,starter,sample-app \
+  JAVA_HOME="$jdk25" mvn -B verify -pl core,otlp,autoconfigure,starter,sample-app \
       -Dtest='!JournalModelCheckTest,!RecordDeliveryModelCheckTest,!FileSystemKindsTest,!LogFolderTest,!RsyslogShippingTest,!SampleApplicationTests,!DocumentedOutputTests,!LockFreeLogKafkaTests' \
       -Dsurefire.failIfNoSpecifiedTests=false "$@"
 else

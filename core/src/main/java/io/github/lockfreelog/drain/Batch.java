@@ -30,6 +30,8 @@ final class Batch {
     private long bytes;
     /** Where each gathered event ends, relative to the first byte of {@link #out}: records are delivered one per event. */
     private int[] ends = new int[1024];
+    /** Where each gathered event's frame starts in its term: a record sink names each record by it. */
+    private int[] offsets = new int[1024];
 
     /** A batch that gathers at most {@code stagingBytes} bytes of events for one write ({@link Drainer.Output.Factory#batchBytes}). */
     Batch(JournalCounters counters, int stagingBytes) {
@@ -57,23 +59,28 @@ final class Batch {
         return payload > staging.capacity();
     }
 
-    /** Copies the payload of the data frame at {@code at} of {@code journal} into staging. */
-    void add(Journal journal, int at, int payload) {
+    /**
+     * Copies the payload of the data frame at {@code at} of {@code journal} (at {@code offset} of its term) into
+     * staging.
+     */
+    void add(Journal journal, int at, int offset, int payload) {
         journal.getBytes(at + HEADER_LENGTH, staging, staging.position(), payload);
         staging.position(staging.position() + payload);
         if (events == ends.length) {
             ends = java.util.Arrays.copyOf(ends, events * 2);
+            offsets = java.util.Arrays.copyOf(offsets, events * 2);
         }
         ends[events] = staging.position();
+        offsets[events] = offset;
         events++;
         bytes += payload;
     }
 
     /**
-     * Sets up the write of one large event, the frame of {@code length} bytes at {@code at}, whose
-     * journal range ends at {@code to}; {@link #resume} writes it. Staging must be written first.
+     * Sets up the write of one large event, the frame of {@code length} bytes at {@code at} (at {@code offset} of
+     * its term), whose journal range ends at {@code to}; {@link #resume} writes it. Staging must be written first.
      */
-    void stageLarge(Journal journal, int at, int length, int to) {
+    void stageLarge(Journal journal, int at, int offset, int length, int to) {
         if (large == null) {
             large = journal.duplicate();
         }
@@ -83,6 +90,7 @@ final class Batch {
         events = 1;
         bytes = length - HEADER_LENGTH;
         ends[0] = length - HEADER_LENGTH;
+        offsets[0] = offset;
     }
 
     /** Whether a write was begun and has not finished (it failed, or it is a large event's). */
@@ -108,7 +116,7 @@ final class Batch {
      * @return the end of its range, how far the log file now reaches in the term
      */
     int resume(Drainer.Output log, long term, int from) throws IOException {
-        int leftOut = log.write(out, outStart, ends, events, term, from, outTo);
+        int leftOut = log.write(out, outStart, ends, offsets, events, term, from, outTo);
         out = null;
         staging.clear();
         if (leftOut > 0) {

@@ -355,14 +355,14 @@ public final class Drainer implements Runnable {
 
         /**
          * Writes the {@code events} events held in {@code src} from {@code start} to its limit (the {@code i}-th
-         * ends at {@code start + ends[i]}): the data frames of term {@code termCount} in {@code [from, to)}; then
-         * records the drain position {@code (termCount, to)}. Resumes a write that failed when called again with the
+         * ends at {@code start + ends[i]}, and its frame began at {@code offsets[i]} of the term): the data frames of
+         * term {@code termCount} in {@code [from, to)}; then records the drain position {@code (termCount, to)}. Resumes a write that failed when called again with the
          * same arguments.
          *
          * @return how many of the events it left out as too large for it ({@link RecordBatch#dropTooLarge}): dropped,
          *         not written; {@code 0} for a log file
          */
-        int write(ByteBuffer src, int start, int[] ends, int events, long termCount, int from, int to)
+        int write(ByteBuffer src, int start, int[] ends, int[] offsets, int events, long termCount, int from, int to)
                 throws IOException;
 
         /** Records that everything of term {@code termCount} below {@code offset} went out. */
@@ -412,8 +412,8 @@ public final class Drainer implements Runnable {
         }
 
         @Override
-        public int write(ByteBuffer src, int start, int[] ends, int events, long termCount, int from, int to)
-                throws IOException {
+        public int write(ByteBuffer src, int start, int[] ends, int[] offsets, int events, long termCount, int from,
+                int to) throws IOException {
             log.write(src, start, termCount, from, to);
             return 0;
         }

@@ -231,12 +231,13 @@ final class TermDrain implements TermReader.FrameHandler {
                 writeBatch();
             }
             if (batch.isLarge(payload)) {
+                int offset = scanOffset;
                 scanOffset += align(length);
-                batch.stageLarge(journal, at, length, scanOffset);
+                batch.stageLarge(journal, at, offset, length, scanOffset);
                 writeBatch();
                 return;
             }
-            batch.add(journal, at, payload);
+            batch.add(journal, at, scanOffset, payload);
         }
         scanOffset += align(length);
     }

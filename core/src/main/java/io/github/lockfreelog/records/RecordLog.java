@@ -61,8 +61,8 @@ public final class RecordLog implements Drainer.Output {
 
     /** Delivers the events, and records them; returns how many the sink left out as too large. */
     @Override
-    public int write(ByteBuffer src, int start, int[] ends, int events, long termCount, int from, int to)
-            throws IOException {
+    public int write(ByteBuffer src, int start, int[] ends, int[] offsets, int events, long termCount, int from,
+            int to) throws IOException {
         if (unsettled) {
             JournalPosition committed = held(journal, sink.committed(journal.journalId()));
             unsettled = false;
@@ -72,7 +72,8 @@ public final class RecordLog implements Drainer.Output {
                 return unsettledTooLarge;
             }
         }
-        RecordBatch batch = new RecordBatch(journal.journalId(), termCount, from, to, src, start, ends, events);
+        RecordBatch batch = new RecordBatch(journal.journalId(), termCount, from, to, src, start, ends, offsets,
+                events);
         try {
             sink.deliver(batch);
         } catch (IOException | RuntimeException | Error e) {

@@ -251,6 +251,7 @@ public final class RecordRecovery {
         private final Journal.DrainRecord record;
         private final ByteBuffer batch;
         private int[] ends = new int[1024];
+        private int[] offsets = new int[1024];
         private int events;
         private int batchFrom;
         private long recovered;
@@ -319,14 +320,16 @@ public final class RecordRecovery {
             if (payload > batch.capacity()) {
                 ByteBuffer large = ByteBuffer.allocate(payload);
                 journal.getBytes(base + at + HEADER_LENGTH, large, 0, payload);
-                log.write(large, 0, new int[] {payload}, 1, term, at, at + align(length));
+                log.write(large, 0, new int[] {payload}, new int[] {at}, 1, term, at, at + align(length));
                 batchFrom = at + align(length);
             } else {
                 journal.getBytes(base + at + HEADER_LENGTH, batch, batch.position(), payload);
                 batch.position(batch.position() + payload);
                 if (events == ends.length) {
                     ends = Arrays.copyOf(ends, events * 2);
+                    offsets = Arrays.copyOf(offsets, events * 2);
                 }
+                offsets[events] = at;
                 ends[events++] = batch.position();
             }
             recovered++;
@@ -337,7 +340,7 @@ public final class RecordRecovery {
         private void deliver(long term, int to) throws IOException {
             batch.flip();
             if (events > 0) {
-                log.write(batch, 0, ends, events, term, batchFrom, to);
+                log.write(batch, 0, ends, offsets, events, term, batchFrom, to);
                 CrashPoint.reached(CrashPoint.MID_RECOVERY);
             } else if (to > batchFrom) {
                 log.record(term, to);

@@ -20,16 +20,17 @@ public final class RecordBatch {
     private final ByteBuffer bytes;
     private final int start;
     private final int[] ends;
+    private final int[] offsets;
     private final int count;
     /** Events the delivery leaves out as too large; the drainer's thread alone. */
     private int droppedTooLarge;
 
     /**
      * A batch of the {@code count} events held in {@code bytes} from index {@code start}, the
-     * {@code i}-th ending at {@code start + ends[i]}.
+     * {@code i}-th ending at {@code start + ends[i]}, its frame at {@code offsets[i]} of the term.
      */
     public RecordBatch(long journalId, long termCount, int from, int to, ByteBuffer bytes, int start, int[] ends,
-            int count) {
+            int[] offsets, int count) {
         this.journalId = journalId;
         this.termCount = termCount;
         this.from = from;
@@ -37,6 +38,7 @@ public final class RecordBatch {
         this.bytes = bytes;
         this.start = start;
         this.ends = ends;
+        this.offsets = offsets;
         this.count = count;
     }
 
@@ -85,6 +87,17 @@ public final class RecordBatch {
     /** How many events of this batch the delivery leaves out as too large ({@link #dropTooLarge}). */
     public int droppedTooLarge() {
         return droppedTooLarge;
+    }
+
+    /**
+     * Where the {@code i}-th event's frame starts in the batch's term: with the journal id and the term, the event's
+     * place in the journal, the same whenever the event is delivered (again, by the drainer or by recovery).
+     */
+    public int offset(int i) {
+        if (i < 0 || i >= count) {
+            throw new IndexOutOfBoundsException("event " + i + " of " + count);
+        }
+        return offsets[i];
     }
 
     /** The {@code i}-th event's bytes, as a read-only buffer of its own (position 0, limit its length). */

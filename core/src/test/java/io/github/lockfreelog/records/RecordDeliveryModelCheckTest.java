@@ -23,7 +23,9 @@ import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
@@ -611,6 +613,13 @@ class RecordDeliveryModelCheckTest {
                     ByteBuffer event = batch.event(i);
                     byte[] bytes = new byte[event.remaining()];
                     event.get(bytes);
+                    int[] who = identify(bytes);
+                    String place = batch.journalId() + "/" + batch.termCount() + "/" + batch.offset(i);
+                    String before = world.places.putIfAbsent((long) who[0] << 32 | who[1], place);
+                    if (before != null && !before.equals(place)) {
+                        throw new AssertionError("event " + who[1] + " of caller " + who[0] + " delivered from "
+                                + place + ", and before from " + before);
+                    }
                     world.point("before sending an event");
                     send(bytes, null);
                 }
@@ -821,10 +830,10 @@ class RecordDeliveryModelCheckTest {
                 RecordLog log = new RecordLog(active.journal, sink, 1);
                 return new Drainer.Output() {
                     @Override
-                    public int write(ByteBuffer src, int start, int[] ends, int events, long termCount, int from,
-                            int to) throws IOException {
+                    public int write(ByteBuffer src, int start, int[] ends, int[] offsets, int events, long termCount,
+                            int from, int to) throws IOException {
                         log.record(termCount, to); // broken: the journal claims the batch before the sink holds it
-                        return log.write(src, start, ends, events, termCount, from, to);
+                        return log.write(src, start, ends, offsets, events, termCount, from, to);
                     }
 
                     @Override
@@ -967,6 +976,12 @@ class RecordDeliveryModelCheckTest {
         /** Every journal made, for names in the trace. */
         final List<ModelJournal> names = new ArrayList<>();
         final List<String> trace = new ArrayList<>();
+        /**
+         * Where each event was delivered from, {@code journal/term/offset}, by {@code caller << 32 | seq}: every
+         * delivery of an event, by the drainer or by recovery, must name the same place (a record sink that cannot
+         * commit its position, OTLP's, names each record by it).
+         */
+        final Map<Long, String> places = new HashMap<>();
         private final boolean tracing;
         private ModelJournal live;
         private Process process;

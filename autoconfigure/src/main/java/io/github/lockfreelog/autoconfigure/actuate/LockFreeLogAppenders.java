@@ -112,7 +112,7 @@ public class LockFreeLogAppenders {
      */
     public boolean isAutoConfigured(LockFreeAppenderBase appender) {
         return appender != null && (appender == starter.appender() || appender == starter.console()
-                || appender == starter.kafka());
+                || appender == starter.kafka() || appender == starter.otlp());
     }
 
     /** Every lock-free appender attached to a logger of this context, sorted by name. */

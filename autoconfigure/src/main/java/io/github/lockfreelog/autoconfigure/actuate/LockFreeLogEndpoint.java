@@ -50,7 +50,7 @@ public class LockFreeLogEndpoint {
 
     private AppenderDescriptor describe(LockFreeAppenderBase appender, List<String> loggers) {
         return new AppenderDescriptor(appender.getName(), appenders.isAutoConfigured(appender), loggers,
-                appender.getStatistics(), KafkaDetails.of(appender));
+                appender.getStatistics(), KafkaDetails.of(appender), OtlpDetails.of(appender));
     }
 
     /**
@@ -81,9 +81,14 @@ public class LockFreeLogEndpoint {
      * {@code tooLarge} (events the broker refused, left out); {@code null} (left out of the JSON) for the others. The
      * latest error is {@code lastError}; the events and bytes not yet delivered, {@code inFlight} and
      * {@code drainLagBytes}.
+     * @param otlp for an OTLP appender ({@code "target": "otlp"}), its sink: {@code connected} (the collector answered
+     * its latest request), {@code oldestUnacknowledgedMillis}, {@code requestsSent}, {@code requestsRetried},
+     * {@code requestsRejected} (set aside after a 4xx), {@code recordsAcknowledged}, {@code recordsRejected} (those and
+     * partial successes' rejections), {@code bytesSent} and {@code lastCollectorError}; {@code null} for the others
      */
     public record AppenderDescriptor(String name, boolean autoConfigured, List<String> loggers,
             @JsonUnwrapped @JsonIgnoreProperties("name") AppenderStatistics statistics,
-            @JsonInclude(JsonInclude.Include.NON_NULL) Map<String, Object> kafka) implements OperationResponseBody {
+            @JsonInclude(JsonInclude.Include.NON_NULL) Map<String, Object> kafka,
+            @JsonInclude(JsonInclude.Include.NON_NULL) Map<String, Object> otlp) implements OperationResponseBody {
     }
 }

@@ -82,6 +82,8 @@ public class LockFreeLogMetrics implements MeterBinder {
             bind(registry, tags, reading, procAvailable);
             if (LogTarget.KAFKA.id().equals(target)) {
                 bindKafka(registry, tags, reading);
+            } else if (LogTarget.OTLP.id().equals(target)) {
+                bindOtlp(registry, tags, reading);
             }
         });
         bindProcessPageFaults(registry, procAvailable);
@@ -140,27 +142,53 @@ public class LockFreeLogMetrics implements MeterBinder {
      * events delivered, transactions, events too large.
      */
     private static void bindKafka(MeterRegistry registry, Tags tags, Reading reading) {
-        Gauge.builder("lockfreelog.kafka.connected", reading, r -> r.kafkaGauge(KafkaDetails.CONNECTED)).tags(tags)
+        Gauge.builder("lockfreelog.kafka.connected", reading, r -> r.sinkGauge(KafkaDetails.CONNECTED)).tags(tags)
                 .description("1 while the sink's latest exchange with the cluster succeeded, else 0; NaN while no Kafka"
                         + " appender of this name is attached")
                 .register(registry);
         TimeGauge.builder("lockfreelog.kafka.oldest.undelivered", reading, TimeUnit.MILLISECONDS,
-                r -> r.kafkaGauge(KafkaDetails.OLDEST_UNDELIVERED_MILLIS)).tags(tags)
+                r -> r.sinkGauge(KafkaDetails.OLDEST_UNDELIVERED_MILLIS)).tags(tags)
                 .description("How long the events the sink is delivering have waited; 0 while it holds none")
                 .register(registry);
-        kafkaCounter(registry, reading, tags, "lockfreelog.kafka.events.delivered", "Events committed to the topic",
+        sinkCounter(registry, reading, tags, "lockfreelog.kafka.events.delivered", "Events committed to the topic",
                 KafkaDetails.EVENTS_DELIVERED);
-        kafkaCounter(registry, reading, tags.and("outcome", "committed"), "lockfreelog.kafka.transactions",
+        sinkCounter(registry, reading, tags.and("outcome", "committed"), "lockfreelog.kafka.transactions",
                 "Transactions of the Kafka sink, by outcome", KafkaDetails.TRANSACTIONS_COMMITTED);
-        kafkaCounter(registry, reading, tags.and("outcome", "aborted"), "lockfreelog.kafka.transactions",
+        sinkCounter(registry, reading, tags.and("outcome", "aborted"), "lockfreelog.kafka.transactions",
                 "Transactions of the Kafka sink, by outcome", KafkaDetails.TRANSACTIONS_ABORTED);
-        kafkaCounter(registry, reading, tags, "lockfreelog.kafka.events.too.large",
+        sinkCounter(registry, reading, tags, "lockfreelog.kafka.events.too.large",
                 "Events the broker refused as too large, left out", KafkaDetails.TOO_LARGE);
     }
 
-    private static void kafkaCounter(MeterRegistry registry, Reading reading, Tags tags, String name,
+    /**
+     * What an OTLP appender's sink did ({@link OtlpDetails}): whether the collector answered, the oldest record's wait,
+     * requests by outcome, records by outcome, bytes sent.
+     */
+    private static void bindOtlp(MeterRegistry registry, Tags tags, Reading reading) {
+        Gauge.builder("lockfreelog.otlp.connected", reading, r -> r.sinkGauge(OtlpDetails.CONNECTED)).tags(tags)
+                .description("1 while the collector answered the sink's latest request, else 0; NaN while no OTLP"
+                        + " appender of this name is attached").register(registry);
+        TimeGauge.builder("lockfreelog.otlp.oldest.unacknowledged", reading, TimeUnit.MILLISECONDS,
+                r -> r.sinkGauge(OtlpDetails.OLDEST_UNACKNOWLEDGED_MILLIS)).tags(tags)
+                .description("How long the oldest record the sink is sending has waited for its acknowledgement")
+                .register(registry);
+        sinkCounter(registry, reading, tags.and("outcome", "sent"), "lockfreelog.otlp.requests",
+                "Requests of the OTLP sink, by outcome", OtlpDetails.REQUESTS_SENT);
+        sinkCounter(registry, reading, tags.and("outcome", "retried"), "lockfreelog.otlp.requests",
+                "Requests of the OTLP sink, by outcome", OtlpDetails.REQUESTS_RETRIED);
+        sinkCounter(registry, reading, tags.and("outcome", "rejected"), "lockfreelog.otlp.requests",
+                "Requests of the OTLP sink, by outcome", OtlpDetails.REQUESTS_REJECTED);
+        sinkCounter(registry, reading, tags.and("outcome", "acknowledged"), "lockfreelog.otlp.records",
+                "Records of the OTLP sink, by the collector's answer", OtlpDetails.RECORDS_ACKNOWLEDGED);
+        sinkCounter(registry, reading, tags.and("outcome", "rejected"), "lockfreelog.otlp.records",
+                "Records of the OTLP sink, by the collector's answer", OtlpDetails.RECORDS_REJECTED);
+        sinkCounter(registry, reading, tags, "lockfreelog.otlp.bytes.sent", "Bytes of requests sent, as sent",
+                OtlpDetails.BYTES_SENT);
+    }
+
+    private static void sinkCounter(MeterRegistry registry, Reading reading, Tags tags, String name,
             String description, String counter) {
-        FunctionCounter.builder(name, reading, r -> r.kafkaCount(counter)).tags(tags).description(description)
+        FunctionCounter.builder(name, reading, r -> r.sinkCount(counter)).tags(tags).description(description)
                 .register(registry);
     }
 
@@ -201,37 +229,41 @@ public class LockFreeLogMetrics implements MeterBinder {
 
         private final Snapshot<AppenderStatistics> current;
 
-        /** The Kafka counters of the appender of this name, or {@code null} (not attached, or not Kafka's). */
-        private final Snapshot<Map<String, Object>> kafka;
+        /** The record sink's counters (Kafka's or OTLP's) of the appender of this name, or {@code null} (not attached, or neither). */
+        private final Snapshot<Map<String, Object>> sink;
 
         /** The latest statistics read while an appender of this name was attached; {@code null} before. */
         private volatile AppenderStatistics last;
 
-        /** The latest Kafka values read; {@code null} before. */
-        private volatile Map<String, Object> lastKafka;
+        /** The latest record sink values read; {@code null} before. */
+        private volatile Map<String, Object> lastSink;
 
         Reading(LockFreeLogAppenders appenders, String name) {
             this.current = new Snapshot<>(() -> {
                 LockFreeAppenderBase appender = appenders.get(name);
                 return (appender != null) ? appender.getStatistics() : null;
             });
-            this.kafka = new Snapshot<>(() -> KafkaDetails.of(appenders.get(name)));
+            this.sink = new Snapshot<>(() -> {
+                LockFreeAppenderBase appender = appenders.get(name);
+                Map<String, Object> kafka = KafkaDetails.of(appender);
+                return (kafka != null) ? kafka : OtlpDetails.of(appender); // a record sink's own values
+            });
         }
 
-        /** A Kafka counter's value, kept as {@link #count} keeps others while no such appender is attached. */
-        double kafkaCount(String counter) {
-            Map<String, Object> now = kafka.get();
+        /** A record sink's counter value, kept as {@link #count} keeps others while no such appender is attached. */
+        double sinkCount(String counter) {
+            Map<String, Object> now = sink.get();
             if (now != null) {
-                lastKafka = now;
+                lastSink = now;
             } else {
-                now = lastKafka;
+                now = lastSink;
             }
             return (now != null && now.get(counter) instanceof Number n) ? n.doubleValue() : 0;
         }
 
-        /** A Kafka gauge's value ({@code true} 1, {@code false} 0): {@code NaN} while no Kafka appender of this name is attached. */
-        double kafkaGauge(String value) {
-            Map<String, Object> now = kafka.get();
+        /** A record sink's gauge value ({@code true} 1, {@code false} 0): {@code NaN} while no Kafka appender of this name is attached. */
+        double sinkGauge(String value) {
+            Map<String, Object> now = sink.get();
             Object v = (now != null) ? now.get(value) : null;
             if (v instanceof Boolean b) {
                 return b ? 1 : 0;

@@ -44,6 +44,10 @@ public class LockFreeLogProperties {
     /** The Kafka sink: every event in a Kafka topic, exactly once (needs lockfreelog-kafka on the class path). */
     private final Kafka kafka = new Kafka();
 
+    /** The OTLP sink: every event to an OpenTelemetry collector (needs lockfreelog-otlp on the class path). */
+    @org.springframework.boot.context.properties.NestedConfigurationProperty
+    private final LockFreeLogOtlpProperties otlp = new LockFreeLogOtlpProperties();
+
     public boolean isEnabled() {
         return enabled;
     }
@@ -70,6 +74,10 @@ public class LockFreeLogProperties {
 
     public Kafka getKafka() {
         return kafka;
+    }
+
+    public LockFreeLogOtlpProperties getOtlp() {
+        return otlp;
     }
 
     /**

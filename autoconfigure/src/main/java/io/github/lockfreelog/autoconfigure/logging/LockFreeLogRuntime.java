@@ -51,6 +51,10 @@ public final class LockFreeLogRuntime implements StarterAppender {
     private static final boolean KAFKA_PRESENT = ClassUtils.isPresent(StarterKafkaAppender.APPENDER_CLASS,
             LockFreeLogRuntime.class.getClassLoader());
 
+    /** Whether lockfreelog-otlp is on the class path: only then is {@link StarterOtlpAppender} loaded. */
+    private static final boolean OTLP_PRESENT = ClassUtils.isPresent(StarterOtlpAppender.APPENDER_CLASS,
+            LockFreeLogRuntime.class.getClassLoader());
+
     private final LoggerContext loggerContext;
     private final RemovedProperties removed;
     /** What Spring Boot runs at JVM shutdown, after it has stopped Logback: one object, as Spring Boot keeps a set. */
@@ -61,6 +65,8 @@ public final class LockFreeLogRuntime implements StarterAppender {
     private final ManagedAppender<LockFreeConsoleAppender> console;
     /** The Kafka sink ({@code lockfreelog.kafka.*}), typed by core's base class so that this class names no Kafka type. */
     private final ManagedAppender<LockFreeAppenderBase> kafka;
+    /** The OTLP sink (Spring Boot's OTLP logging endpoint), typed by core's base class, as the Kafka sink. */
+    private final ManagedAppender<LockFreeAppenderBase> otlp;
     /** {@code lockfreelog.loggers} of the latest run. */
     private List<String> loggers = List.of();
     /** Whether the file appender writes in place of Spring Boot's {@code FILE} (else a file of the starter's own). */
@@ -76,6 +82,7 @@ public final class LockFreeLogRuntime implements StarterAppender {
         this.file = new ManagedAppender<>(loggerContext);
         this.console = new ManagedAppender<>(loggerContext);
         this.kafka = new ManagedAppender<>(loggerContext);
+        this.otlp = new ManagedAppender<>(loggerContext);
     }
 
     /** The runtime kept in this Logback context; a new one, kept there, when there is none. */
@@ -115,6 +122,11 @@ public final class LockFreeLogRuntime implements StarterAppender {
     }
 
     @Override
+    public synchronized LockFreeAppenderBase otlp() {
+        return otlp.get();
+    }
+
+    @Override
     public String absence() {
         return absence;
     }
@@ -145,7 +157,8 @@ public final class LockFreeLogRuntime implements StarterAppender {
         keepInContext();
         // Before anything binds lockfreelog.*, this run's context too, even when the starter leaves logging alone.
         RenamedProperties.apply(environment, removed.renamed());
-        if ((file.get() != null || console.get() != null || kafka.get() != null) && watcher != null && watcher.untouched()) {
+        if ((file.get() != null || console.get() != null || kafka.get() != null || otlp.get() != null)
+                && watcher != null && watcher.untouched()) {
             return; // Spring Boot left logging as it was for this run, and so does the starter
         }
         StarterProperties starter = StarterProperties.of(environment, sources);
@@ -160,6 +173,9 @@ public final class LockFreeLogRuntime implements StarterAppender {
         applyFile(starter, environment);
         ConsoleTakeOver.apply(loggerContext, console, starter, environment);
         applyKafka(starter, environment);
+        if (OTLP_PRESENT) {
+            StarterOtlpAppender.apply(otlp, loggerContext, starter, environment);
+        }
         attachToLoggers();
         warnWhereLoggersCannotNarrow();
         if (watcher != null) {
@@ -281,6 +297,7 @@ public final class LockFreeLogRuntime implements StarterAppender {
         file.close();
         console.close();
         kafka.close();
+        otlp.close();
         if (watcher != null) {
             loggerContext.removeListener(watcher);
         }
@@ -304,6 +321,7 @@ public final class LockFreeLogRuntime implements StarterAppender {
             file.restart();
             console.restart();
             kafka.restart();
+            otlp.restart();
             attachToLoggers();
         }
     }
@@ -318,6 +336,7 @@ public final class LockFreeLogRuntime implements StarterAppender {
         file.attach(AttachPoints.exactlyOnce(loggerContext, fileReplacesBoots ? AttachPoints.withRoot(loggers) : loggers));
         console.attach(AttachPoints.exactlyOnce(loggerContext, AttachPoints.withRoot(loggers)));
         kafka.attach(AttachPoints.exactlyOnce(loggerContext, loggers));
+        otlp.attach(AttachPoints.exactlyOnce(loggerContext, loggers));
     }
 
     /** One WARN line where {@code lockfreelog.loggers} leaves out the root of an appender that replaces Spring Boot's. */
@@ -339,6 +358,7 @@ public final class LockFreeLogRuntime implements StarterAppender {
         file.detach();
         console.detach();
         kafka.detach();
+        otlp.detach();
     }
 
     /**

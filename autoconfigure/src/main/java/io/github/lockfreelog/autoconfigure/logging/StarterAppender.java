@@ -35,4 +35,12 @@ public interface StarterAppender {
     default LockFreeAppenderBase kafka() {
         return null;
     }
+
+    /**
+     * The OTLP appender the starter runs now (Spring Boot's OTLP logging endpoint, a
+     * {@code io.github.lockfreelog.otlp.LockFreeOtlpAppender}), or {@code null}.
+     */
+    default LockFreeAppenderBase otlp() {
+        return null;
+    }
 }

@@ -52,7 +52,12 @@ class ConfigurationMetadataTests {
             entry("lockfreelog.kafka.buffer-count", "3"),
             entry("lockfreelog.kafka.backpressure", "BLOCK"),
             entry("lockfreelog.kafka.max-block-time", "1s"),
-            entry("lockfreelog.kafka.flush-interval", "200ms"));
+            entry("lockfreelog.kafka.flush-interval", "200ms"),
+            entry("lockfreelog.otlp.buffer-size", "8MB"),
+            entry("lockfreelog.otlp.buffer-count", "3"),
+            entry("lockfreelog.otlp.backpressure", "BLOCK"),
+            entry("lockfreelog.otlp.max-block-time", "1s"),
+            entry("lockfreelog.otlp.flush-interval", "200ms"));
 
     /** The properties without a default: the documentation says what leaving them unset does. */
     private static final Set<String> UNSET = Set.of("lockfreelog.file.name", "lockfreelog.file.journal",
@@ -61,7 +66,8 @@ class ConfigurationMetadataTests {
             "lockfreelog.kafka.topic", "lockfreelog.kafka.position-topic", "lockfreelog.kafka.transactional-id-prefix",
             "lockfreelog.kafka.key", "lockfreelog.kafka.headers", "lockfreelog.kafka.structured-format",
             "lockfreelog.kafka.pattern", "lockfreelog.kafka.journal", "lockfreelog.kafka.max-event-size",
-            "lockfreelog.kafka.drop-below-level");
+            "lockfreelog.kafka.drop-below-level", "lockfreelog.otlp.enabled", "lockfreelog.otlp.journal",
+            "lockfreelog.otlp.max-event-size", "lockfreelog.otlp.drop-below-level");
 
     /** Maps without a default: empty when unset. */
     private static final Set<String> EMPTY = Set.of("lockfreelog.kafka.producer");

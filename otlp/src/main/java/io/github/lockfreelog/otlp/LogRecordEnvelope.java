@@ -1,0 +1,222 @@
+package io.github.lockfreelog.otlp;
+
+import static io.github.lockfreelog.otlp.Protobuf.*;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.classic.spi.IThrowableProxy;
+import ch.qos.logback.classic.spi.ThrowableProxyUtil;
+import io.github.lockfreelog.logback.EventEnvelope;
+import io.github.lockfreelog.records.FrameBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BiConsumer;
+import org.slf4j.event.KeyValuePair;
+
+/**
+ * What one journal frame of a {@link LockFreeOtlpAppender} holds, written on the caller's thread: the event as
+ * OTLP's {@code LogRecord} message, ready to be copied into a request, after the name of its instrumentation
+ * scope (the logger), which a request holds once per run of records of one scope:
+ * <pre>
+ *   version (1 byte, 1) | scope length (varint) | scope name (UTF-8)
+ *   | the LogRecord's fields (protobuf), to the end of the frame
+ * </pre>
+ * The record carries time, observed time, severity number and text, body (the encoded event: the encoder's
+ * pattern, {@code %m} by default), attributes ({@code thread.name}, {@code thread.id}, the MDC, the event's key-value
+ * pairs, {@code exception.*}) and trace and span ids from the MDC's {@code traceId} and {@code spanId}. One attribute
+ * is added by the drainer as it copies the record: {@code log.record.uid}, the frame's place in the journal, which
+ * only the drainer knows.
+ */
+final class LogRecordEnvelope {
+
+    static final byte VERSION = 1;
+    static final String TRACE_ID = "traceId";
+    static final String SPAN_ID = "spanId";
+
+    private LogRecordEnvelope() {
+    }
+
+    /** Writes each event's frame; allocates nothing per event, except for an exception's stack trace text. */
+    static final class Writer implements EventEnvelope {
+
+        private static final byte[] THREAD_NAME = ascii("thread.name");
+        private static final byte[] THREAD_ID = ascii("thread.id");
+        private static final byte[] EXCEPTION_TYPE = ascii("exception.type");
+        private static final byte[] EXCEPTION_MESSAGE = ascii("exception.message");
+        private static final byte[] EXCEPTION_STACKTRACE = ascii("exception.stacktrace");
+
+        @Override
+        public void wrap(ILoggingEvent event, byte[] encoded, int length, FrameBuffer frame) {
+            frame.put(VERSION);
+            String scope = event.getLoggerName() == null ? "" : event.getLoggerName();
+            int scopeLength = utf8Length(scope);
+            putVarint(frame, scopeLength);
+            frame.putUtf8(scope);
+
+            Instant instant = event.getInstant();
+            long time = instant != null ? instant.getEpochSecond() * 1_000_000_000L + instant.getNano()
+                    : event.getTimeStamp() * 1_000_000L;
+            putFixed64(frame, TIME_UNIX_NANO, time);
+            putFixed64(frame, OBSERVED_TIME_UNIX_NANO, System.currentTimeMillis() * 1_000_000L);
+            Level level = event.getLevel();
+            putTag(frame, SEVERITY_NUMBER, VARINT);
+            putVarint(frame, severityNumber(level));
+            putString(frame, SEVERITY_TEXT, level.levelStr, level.levelStr.length());
+            putTag(frame, BODY, LEN);
+            putVarint(frame, lenFieldSize(length));
+            putBytes(frame, STRING_VALUE, encoded, length);
+
+            String threadName = event.getThreadName();
+            if (threadName != null) {
+                putStringAttribute(frame, ATTRIBUTES, THREAD_NAME, threadName, utf8Length(threadName));
+                Thread current = Thread.currentThread();
+                if (threadName.equals(current.getName())) { // the caller's own thread (not an async appender's)
+                    putScalar(frame, THREAD_ID, INT_VALUE, current.getId());
+                }
+            }
+            String traceId = null;
+            String spanId = null;
+            Map<String, String> mdc = event.getMDCPropertyMap();
+            if (mdc != null && !mdc.isEmpty()) {
+                traceId = validId(mdc.get(TRACE_ID), 32);
+                spanId = traceId == null ? null : validId(mdc.get(SPAN_ID), 16);
+                MdcWriter writer = MDC_WRITERS.get();
+                writer.start(frame, traceId != null, spanId != null);
+                try {
+                    mdc.forEach(writer); // a HashMap's (Logback's MDC) walks its table: no iterator, no entry
+                } finally {
+                    writer.frame = null;
+                }
+            }
+            List<KeyValuePair> pairs = event.getKeyValuePairs();
+            if (pairs != null) {
+                for (int i = 0; i < pairs.size(); i++) {
+                    KeyValuePair pair = pairs.get(i);
+                    if (pair != null && pair.key != null) {
+                        putPair(frame, pair.key, pair.value);
+                    }
+                }
+            }
+            IThrowableProxy thrown = event.getThrowableProxy();
+            if (thrown != null) {
+                String type = thrown.getClassName();
+                putStringAttribute(frame, ATTRIBUTES, EXCEPTION_TYPE, type, utf8Length(type));
+                String message = thrown.getMessage();
+                if (message != null) {
+                    putStringAttribute(frame, ATTRIBUTES, EXCEPTION_MESSAGE, message, utf8Length(message));
+                }
+                String trace = ThrowableProxyUtil.asString(thrown);
+                putStringAttribute(frame, ATTRIBUTES, EXCEPTION_STACKTRACE, trace, utf8Length(trace));
+            }
+            if (traceId != null) {
+                putHexId(frame, TRACE_ID_FIELD, traceId);
+                if (spanId != null) {
+                    putHexId(frame, SPAN_ID_FIELD, spanId);
+                }
+            }
+        }
+
+        /** Each thread's writer of MDC entries, so that walking the MDC allocates nothing per event. */
+        private static final ThreadLocal<MdcWriter> MDC_WRITERS = ThreadLocal.withInitial(MdcWriter::new);
+
+        /** Writes each MDC entry as a string attribute, but the trace and span ids that have fields of their own. */
+        private static final class MdcWriter implements BiConsumer<String, String> {
+            FrameBuffer frame;
+            private boolean skipTrace;
+            private boolean skipSpan;
+
+            void start(FrameBuffer frame, boolean skipTrace, boolean skipSpan) {
+                this.frame = frame;
+                this.skipTrace = skipTrace;
+                this.skipSpan = skipSpan;
+            }
+
+            @Override
+            public void accept(String key, String value) {
+                if (key == null || value == null || (skipTrace && key.equals(TRACE_ID))
+                        || (skipSpan && key.equals(SPAN_ID))) {
+                    return;
+                }
+                putStringAttribute(frame, ATTRIBUTES, key, utf8Length(key), value, utf8Length(value));
+            }
+        }
+
+        private static final int TRACE_ID_FIELD = Protobuf.TRACE_ID;
+        private static final int SPAN_ID_FIELD = Protobuf.SPAN_ID;
+
+        private static void putScalar(FrameBuffer frame, byte[] key, int field, long bits) {
+            int any = field == DOUBLE_VALUE ? 9 : 1 + varintSize(bits);
+            putTag(frame, ATTRIBUTES, LEN);
+            putVarint(frame, lenFieldSize(key.length) + lenFieldSize(any));
+            putBytes(frame, KEY, key, key.length);
+            putTag(frame, VALUE, LEN);
+            putVarint(frame, any);
+            putTag(frame, field, VARINT);
+            putVarint(frame, bits);
+        }
+
+        /** A key-value pair of the event: numbers and booleans keep their type, anything else is its text. */
+        private static void putPair(FrameBuffer frame, String key, Object value) {
+            int keyLength = utf8Length(key);
+            if (value instanceof Long || value instanceof Integer || value instanceof Short || value instanceof Byte) {
+                putScalarAttribute(frame, ATTRIBUTES, key, keyLength, INT_VALUE, ((Number) value).longValue());
+            } else if (value instanceof Double || value instanceof Float) {
+                putScalarAttribute(frame, ATTRIBUTES, key, keyLength, DOUBLE_VALUE,
+                        Double.doubleToRawLongBits(((Number) value).doubleValue()));
+            } else if (value instanceof Boolean) {
+                putScalarAttribute(frame, ATTRIBUTES, key, keyLength, BOOL_VALUE, (Boolean) value ? 1 : 0);
+            } else {
+                CharSequence text = value instanceof CharSequence chars ? chars : String.valueOf(value);
+                putStringAttribute(frame, ATTRIBUTES, key, keyLength, text, utf8Length(text));
+            }
+        }
+
+        /** {@code id} when it is {@code hexDigits} hexadecimal digits, not all zero (W3C's invalid id); else null. */
+        static String validId(String id, int hexDigits) {
+            if (id == null || id.length() != hexDigits) {
+                return null;
+            }
+            boolean nonZero = false;
+            for (int i = 0; i < hexDigits; i++) {
+                int digit = Character.digit(id.charAt(i), 16);
+                if (digit < 0) {
+                    return null;
+                }
+                nonZero |= digit != 0;
+            }
+            return nonZero ? id : null;
+        }
+
+        private static void putHexId(FrameBuffer frame, int field, String hex) {
+            putTag(frame, field, LEN);
+            putVarint(frame, hex.length() / 2);
+            for (int i = 0; i < hex.length(); i += 2) {
+                frame.put((byte) (Character.digit(hex.charAt(i), 16) << 4 | Character.digit(hex.charAt(i + 1), 16)));
+            }
+        }
+
+        /** OpenTelemetry's severity number of a Logback level (the first of each range: TRACE 1 ... ERROR 17). */
+        static int severityNumber(Level level) {
+            switch (level.levelInt) {
+                case Level.TRACE_INT:
+                    return 1;
+                case Level.DEBUG_INT:
+                    return 5;
+                case Level.INFO_INT:
+                    return 9;
+                case Level.WARN_INT:
+                    return 13;
+                case Level.ERROR_INT:
+                    return 17;
+                default:
+                    return 0; // SEVERITY_NUMBER_UNSPECIFIED
+            }
+        }
+
+        private static byte[] ascii(String text) {
+            return text.getBytes(StandardCharsets.US_ASCII);
+        }
+    }
+}

@@ -1,0 +1,79 @@
+package io.github.lockfreelog.otlp;
+
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.LoggerContext;
+import io.github.lockfreelog.testing.TestAppenders;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The process {@link OtlpCrashTest} kills with SIGKILL or halts at a crash point, as the Kafka module's crash child
+ * does: arguments endpoint, journal, ack file, run, mode ({@code burst}, {@code steady}). Four threads log numbered
+ * events ({@code t<id> e<n>}, {@code id = run * 4 + t}); after each {@code doAppend} returns, the thread stores the
+ * number in its slot of a memory-mapped ack file (the page cache outlives the process), so the parent knows which
+ * events were acknowledged.
+ */
+public final class OtlpCrashChild {
+
+    static final int THREADS = 4;
+    static final int SLOT = 128;
+    static final int MAX_EVENTS = 25_000;
+    private static final VarHandle LONG = MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
+    private OtlpCrashChild() {
+    }
+
+    static String event(int thread, int number) {
+        return "t" + thread + " e" + number + " " + "x".repeat(number % 40);
+    }
+
+    public static void main(String[] args) throws Exception {
+        String endpoint = args[0];
+        Path journal = Path.of(args[1]);
+        Path ackFile = Path.of(args[2]);
+        int run = Integer.parseInt(args[3]);
+        boolean steady = args[4].equals("steady");
+        LoggerContext context = TestAppenders.newContext();
+        LockFreeOtlpAppender appender = LockFreeOtlpAppenderTest.appender(context, endpoint, journal, a -> { });
+        appender.start();
+        if (!appender.isStarted()) {
+            System.out.println("FAILED " + TestAppenders.statuses(context).replace('\n', '|'));
+            System.exit(2);
+        }
+        MappedByteBuffer acks;
+        try (FileChannel channel = FileChannel.open(ackFile, StandardOpenOption.CREATE, StandardOpenOption.READ,
+                StandardOpenOption.WRITE)) {
+            acks = channel.map(FileChannel.MapMode.READ_WRITE, 0, (long) THREADS * SLOT);
+        }
+        for (int t = 0; t < THREADS; t++) {
+            LONG.setVolatile(acks, t * SLOT, -1L);
+        }
+        Logger logger = LockFreeOtlpAppenderTest.logger(context, appender, "crash");
+        for (int t = 0; t < THREADS; t++) {
+            int slot = t;
+            int id = run * THREADS + t;
+            Thread thread = new Thread(() -> {
+                for (int n = 0; n < MAX_EVENTS; n++) {
+                    logger.info(event(id, n));
+                    LONG.setVolatile(acks, slot * SLOT, (long) n);
+                    if (steady && n % 2 == 1) {
+                        LockSupport.parkNanos(1_000_000);
+                    }
+                }
+            }, "crash-caller-" + t);
+            thread.setDaemon(true);
+            thread.start();
+        }
+        System.out.println("READY");
+        System.out.flush();
+        Thread.sleep(60_000);
+        System.out.println("NOT KILLED " + appender.getStatistics());
+        System.exit(3);
+    }
+}

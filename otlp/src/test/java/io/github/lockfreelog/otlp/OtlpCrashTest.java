@@ -1,0 +1,227 @@
+package io.github.lockfreelog.otlp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import ch.qos.logback.classic.LoggerContext;
+import io.github.lockfreelog.diagnostics.CrashPoint;
+import io.github.lockfreelog.records.RecordLog;
+import io.github.lockfreelog.testing.TestAppenders;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The promise under kill -9: a child JVM ({@link OtlpCrashChild}) logs from four threads and is killed at a random
+ * moment, or halted at a crash point of the sink's protocol; the next start (this JVM) sends what the journal holds.
+ * Then the collector holds every acknowledged event at least once, each thread's events in order on first arrival;
+ * every copy of an event carries the same {@code log.record.uid}; and the repeats are only those of the batch in
+ * flight at each death: at most one journal buffer's worth of events per death.
+ */
+class OtlpCrashTest {
+
+    private static final String MARKER = "restart marker";
+
+    @TempDir
+    Path dir;
+
+    private final List<Process> children = new ArrayList<>();
+    private TestCollector collector;
+
+    @AfterEach
+    void cleanUp() throws InterruptedException {
+        for (Process child : children) {
+            child.destroyForcibly();
+            child.waitFor(30, TimeUnit.SECONDS);
+        }
+        if (collector != null) {
+            collector.close();
+        }
+    }
+
+    @Test
+    void killNineAtRandomMomentsLosesNoAcknowledgedEventAndRepeatsOnlyTheBatchInFlight() throws Exception {
+        long seed = Long.getLong("lockfreelog.crashSeed", System.nanoTime());
+        Random random = new Random(seed);
+        collector = TestCollector.start();
+        Path journal = dir.resolve("otlp.journal");
+        List<long[]> acks = new ArrayList<>();
+        int runs = 3;
+        for (int run = 0; run < runs; run++) {
+            Path ackFile = dir.resolve("ack-" + run);
+            Process child = child(journal, ackFile, run, run % 2 == 0 ? "burst" : "steady", null);
+            int delay = 300 + random.nextInt(1200);
+            Thread.sleep(delay);
+            child.destroyForcibly(); // SIGKILL on Linux
+            assertThat(child.waitFor(30, TimeUnit.SECONDS)).isTrue();
+            assertThat(child.exitValue()).as("seed %d: run %d killed", seed, run).isEqualTo(128 + 9);
+            acks.add(readAcks(ackFile));
+        }
+        recoverHere(journal);
+        Tally tally = check(acks, runs);
+        System.out.printf("otlp kill -9: seed %d: %s%n", seed, tally);
+    }
+
+    /**
+     * Halted once the collector acknowledged the third batch, before the journal recorded it (and, the other case,
+     * before the third request went out): the next start sends that batch again, whole; its repeats carry the uids
+     * of the first copies.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {RecordLog.AFTER_RECORD_COMMIT + ":3", OtlpRecordSink.BEFORE_EXPORT + ":3"})
+    void aHaltAtEachCrashPointLosesNoAcknowledgedEventAndRepeatsOnlyTheBatchInFlight(String point) throws Exception {
+        collector = TestCollector.start();
+        Path journal = dir.resolve("otlp.journal");
+        Process child = child(journal, dir.resolve("ack-0"), 0, "burst", point);
+        assertThat(child.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(child.exitValue()).as("halted at %s", point).isEqualTo(CrashPoint.HALT_STATUS);
+        List<long[]> acks = List.of(readAcks(dir.resolve("ack-0")));
+        recoverHere(journal);
+        Tally tally = check(acks, 1);
+        if (point.startsWith(RecordLog.AFTER_RECORD_COMMIT)) {
+            assertThat(tally.repeated).as("the acknowledged batch the journal never recorded comes again: %s", tally)
+                    .isPositive();
+        } else {
+            assertThat(tally.repeated).as("a batch never sent is not a repeat: %s", tally).isZero();
+        }
+        System.out.printf("otlp halted at %s: %s%n", point, tally);
+    }
+
+    private Process child(Path journal, Path ackFile, int run, String mode, String crashPoint) throws Exception {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> command = List.of(java, "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+                "-Dlockfreelog.crashPoint=" + (crashPoint == null ? "" : crashPoint), "-cp",
+                System.getProperty("java.class.path"), OtlpCrashChild.class.getName(), collector.endpoint(),
+                journal.toString(), ackFile.toString(), Integer.toString(run), mode);
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        children.add(process);
+        BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+        Thread reader = new Thread(() -> {
+            try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(),
+                    StandardCharsets.UTF_8))) {
+                for (String line; (line = in.readLine()) != null;) {
+                    lines.add(line);
+                }
+            } catch (IOException e) {
+                lines.add("IO " + e);
+            }
+        });
+        reader.setDaemon(true);
+        reader.start();
+        if (crashPoint == null) { // one halted at a crash point may halt before it says so
+            String line = lines.poll(60, TimeUnit.SECONDS);
+            assertThat(line).as("the child's first line").isEqualTo("READY");
+        }
+        return process;
+    }
+
+    /** Starts an appender on the journal in this JVM (it sends what the dead process left), and stops it once sent. */
+    private void recoverHere(Path journal) {
+        LoggerContext context = TestAppenders.newContext();
+        LockFreeOtlpAppender appender = LockFreeOtlpAppenderTest.appender(context, collector.endpoint(), journal,
+                a -> { });
+        appender.start();
+        assertThat(appender.isStarted()).as(TestAppenders.statuses(context)).isTrue();
+        LockFreeOtlpAppenderTest.logger(context, appender, "crash").info(MARKER);
+        // what the dead process left goes before any new event: once the marker is there, all of it is
+        await().atMost(60, TimeUnit.SECONDS).until(() -> collector.bodies().contains(MARKER));
+        appender.stop();
+    }
+
+    /**
+     * The bytes the record took in the journal, as a batch counts them (a frame's payload: the version, the scope's
+     * length and name, the record less the uid the drainer added); a batch holds at most a buffer's worth.
+     */
+    private static long framePayload(TestCollector.Received received) {
+        int uid = received.record().getAttributesList().stream()
+                .filter(kv -> kv.getKey().equals(ExportRequest.RECORD_UID)).mapToInt(kv -> kv.getSerializedSize() + 2)
+                .sum(); // tag and one byte of length: a uid's KeyValue is under 128 bytes
+        int scope = received.scope().length();
+        return received.record().getSerializedSize() - uid + 1 + (scope < 128 ? 1 : 2) + scope;
+    }
+
+    private static long[] readAcks(Path ackFile) throws IOException {
+        long[] acks = new long[OtlpCrashChild.THREADS];
+        Arrays.fill(acks, -1);
+        if (!Files.exists(ackFile)) {
+            return acks;
+        }
+        ByteBuffer bytes = ByteBuffer.wrap(Files.readAllBytes(ackFile)).order(ByteOrder.LITTLE_ENDIAN);
+        for (int t = 0; t < acks.length && bytes.capacity() >= (t + 1) * OtlpCrashChild.SLOT; t++) {
+            acks[t] = bytes.getLong(t * OtlpCrashChild.SLOT);
+        }
+        return acks;
+    }
+
+    record Tally(long acknowledged, long received, long repeated, long repeatedBytes) {
+    }
+
+    /**
+     * Checks the collector's records against the acknowledgements of each run: every acknowledged event there; on
+     * first arrival, each thread's events in order from its first, beyond the acknowledged at most the one it was
+     * logging; every copy of an event with one uid; repeats of at most {@code deaths} journal buffers.
+     */
+    private Tally check(List<long[]> acks, int deaths) {
+        await().atMost(30, TimeUnit.SECONDS).until(() -> !collector.records.isEmpty());
+        Map<String, String> uidOf = new HashMap<>();
+        Map<Integer, Integer> next = new HashMap<>();
+        long repeated = 0;
+        long repeatedBytes = 0;
+        for (TestCollector.Received received : collector.records) {
+            String body = received.body();
+            if (body.equals(MARKER) || body.startsWith("Recovered ")) {
+                continue;
+            }
+            String uid = received.uid();
+            assertThat(uid).as("every record has its uid").isNotNull();
+            String before = uidOf.putIfAbsent(body, uid);
+            if (before != null) {
+                assertThat(uid).as("a repeat of %s carries its first copy's uid", body).isEqualTo(before);
+                repeated++;
+                repeatedBytes += framePayload(received);
+                continue;
+            }
+            int thread = Integer.parseInt(body.substring(1, body.indexOf(' ')));
+            int number = Integer.parseInt(body.substring(body.indexOf(" e") + 2, body.indexOf(' ', body.indexOf(" e") + 1)));
+            assertThat(body).isEqualTo(OtlpCrashChild.event(thread, number));
+            assertThat(number).as("thread %d's next event on first arrival", thread).isEqualTo(
+                    next.getOrDefault(thread, 0));
+            next.put(thread, number + 1);
+        }
+        long acknowledged = 0;
+        for (int run = 0; run < acks.size(); run++) {
+            for (int t = 0; t < OtlpCrashChild.THREADS; t++) {
+                int id = run * OtlpCrashChild.THREADS + t;
+                long acked = acks.get(run)[t];
+                acknowledged += acked + 1;
+                int received = next.getOrDefault(id, 0);
+                assertThat((long) received).as("thread %d: acknowledged up to %d, received up to %d", id, acked,
+                        received - 1).isGreaterThanOrEqualTo(acked + 1).isLessThanOrEqualTo(acked + 2);
+            }
+        }
+        assertThat(next.keySet()).as("events of threads that never logged").allMatch(id -> id < acks.size()
+                * OtlpCrashChild.THREADS);
+        assertThat(repeatedBytes).as("repeats of at most one batch (a journal buffer) per death")
+                .isLessThanOrEqualTo((long) deaths * 64 * 1024);
+        return new Tally(acknowledged, collector.records.size(), repeated, repeatedBytes);
+    }
+}
