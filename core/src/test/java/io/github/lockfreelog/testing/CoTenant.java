@@ -21,7 +21,9 @@ public final class CoTenant {
             Path path = Path.of(args[i++]);
             switch (step) {
                 case "mkdir" -> Files.createDirectory(path);
-                case "rename" -> Files.move(path, Path.of(args[i++]));
+                // rename(2) itself: JDK 25's plain Files.move of a folder first looks into it, which another user's
+                // closed folder refuses, where the system call (and mv) may rename it
+                case "rename" -> Files.move(path, Path.of(args[i++]), java.nio.file.StandardCopyOption.ATOMIC_MOVE);
                 case "link" -> Files.createSymbolicLink(path, Path.of(args[i++]));
                 case "file" -> Files.writeString(path, args[i++]);
                 case "fifo" -> {
