@@ -84,6 +84,9 @@ public final class TestCollector implements AutoCloseable {
     public final ConcurrentLinkedQueue<Fault> faults = new ConcurrentLinkedQueue<>();
     public final List<Received> records = new CopyOnWriteArrayList<>();
     public final List<Request> requests = new CopyOnWriteArrayList<>();
+    /** Requests whose client went away before the body was whole (nothing of them was received or answered). */
+    public final java.util.concurrent.atomic.AtomicInteger requestsCutShort = new java.util.concurrent.atomic.AtomicInteger();
+
     /** What the receiver itself failed with: a test that finds one here failed, whatever else it saw. */
     public final List<Throwable> failures = new CopyOnWriteArrayList<>();
 
@@ -152,6 +155,12 @@ public final class TestCollector implements AutoCloseable {
             try (InputStream in = "gzip".equalsIgnoreCase(encoding) ? new GZIPInputStream(exchange.getRequestBody())
                     : exchange.getRequestBody()) {
                 body = in.readAllBytes();
+            } catch (IOException e) {
+                // the client went away before its request was whole (a process killed mid-send): nothing was received
+                // and no answer can reach it, as at a real collector; not the receiver's failure (JDK 25's server
+                // reports the short body here, JDK 17's passed it on as it was)
+                requestsCutShort.incrementAndGet();
+                return;
             }
             ExportLogsServiceRequest request;
             try {
