@@ -85,6 +85,19 @@ public abstract class LockFreeAppenderBase extends LockFreeAppenderSettings {
     }
 
     /**
+     * Puts a setting given as {@code name=value} ({@code <setting>} may be given many times) into {@code into}, both
+     * halves trimmed; one that is not {@code name=value} is reported as an error naming {@code setting}, and left out.
+     */
+    protected final void putNameValue(String setting, String nameValue, java.util.Map<String, ? super String> into) {
+        int equals = nameValue == null ? -1 : nameValue.indexOf('=');
+        if (equals <= 0) {
+            addError(setting + " \"" + nameValue + "\" is not name=value for the appender named \"" + name + "\"");
+            return;
+        }
+        into.put(nameValue.substring(0, equals).trim(), nameValue.substring(equals + 1).trim());
+    }
+
+    /**
      * Claims {@code journalFile} for this appender alone (no other appender of the JVM may use it, by any path) and
      * checks that its folder is this user's, closed to others, and writable; for an appender outside this package
      * that has no log file. A journal set explicitly in a folder open to others goes into this user's own folder

@@ -54,6 +54,23 @@ class EncoderAndConfigurationTest {
     }
 
     @Test
+    void aNameValueSettingIsSplitAtItsFirstEqualsAndOneWithoutAnIsReportedNamingTheSetting() {
+        LoggerContext context = TestAppenders.newContext();
+        LockFreeFileAppender appender = new LockFreeFileAppender();
+        appender.setContext(context);
+        appender.setName("NV");
+        java.util.Map<String, Object> into = new java.util.LinkedHashMap<>();
+        appender.putNameValue("producerConfig", " linger.ms = 5 ", into);
+        appender.putNameValue("producerConfig", "a=b=c", into);
+        appender.putNameValue("producerConfig", "=5", into);
+        appender.putNameValue("producerConfig", "no-equals", into);
+        assertThat(into).containsExactly(java.util.Map.entry("linger.ms", "5"), java.util.Map.entry("a", "b=c"));
+        assertThat(TestAppenders.statusMessages(context, Status.ERROR)).containsExactly(
+                "producerConfig \"=5\" is not name=value for the appender named \"NV\"",
+                "producerConfig \"no-equals\" is not name=value for the appender named \"NV\"");
+    }
+
+    @Test
     void logbackXmlConfiguresEverySettingWithLogbackSyntax() throws Exception {
         Path log = dir.resolve("xml/app.log");
         Path journal = dir.resolve("elsewhere/app.journal");

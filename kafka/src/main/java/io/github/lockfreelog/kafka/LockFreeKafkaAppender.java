@@ -343,12 +343,7 @@ public class LockFreeKafkaAppender extends LockFreeAppenderBase {
 
     /** One producer setting as {@code name=value} ({@code <producerConfig>} may be given many times). */
     public void addProducerConfig(String nameValue) {
-        int equals = nameValue == null ? -1 : nameValue.indexOf('=');
-        if (equals <= 0) {
-            addError("producerConfig \"" + nameValue + "\" is not name=value for the appender named \"" + name + "\"");
-            return;
-        }
-        producerConfig.put(nameValue.substring(0, equals).trim(), nameValue.substring(equals + 1).trim());
+        putNameValue("producerConfig", nameValue, producerConfig);
     }
 
     /** Producer settings, as Kafka names them (bootstrap.servers among them); before start. */

@@ -205,12 +205,7 @@ public class LockFreeOtlpAppender extends LockFreeAppenderBase {
 
     /** One header of each request as {@code name=value} ({@code <header>} may be given many times). */
     public void addHeader(String nameValue) {
-        int equals = nameValue == null ? -1 : nameValue.indexOf('=');
-        if (equals <= 0) {
-            addError("header \"" + nameValue + "\" is not name=value for the appender named \"" + name + "\"");
-            return;
-        }
-        headers.put(nameValue.substring(0, equals).trim(), nameValue.substring(equals + 1).trim());
+        putNameValue("header", nameValue, headers);
     }
 
     /** Headers of each request (an authorization, say); before start. */
@@ -251,13 +246,7 @@ public class LockFreeOtlpAppender extends LockFreeAppenderBase {
 
     /** One resource attribute as {@code name=value} ({@code <resourceAttribute>} may be given many times). */
     public void addResourceAttribute(String nameValue) {
-        int equals = nameValue == null ? -1 : nameValue.indexOf('=');
-        if (equals <= 0) {
-            addError("resourceAttribute \"" + nameValue + "\" is not name=value for the appender named \"" + name
-                    + "\"");
-            return;
-        }
-        resourceAttributes.put(nameValue.substring(0, equals).trim(), nameValue.substring(equals + 1).trim());
+        putNameValue("resourceAttribute", nameValue, resourceAttributes);
     }
 
     /** Resource attributes beside {@code service.name}; before start. */
