@@ -3,9 +3,6 @@ package io.github.lockfreelog.logback;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -15,6 +12,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import io.github.lockfreelog.testing.AckFile;
 import io.github.lockfreelog.testing.PipedChild;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -219,12 +217,7 @@ class ConsoleAppenderTest {
     }
 
     private static long[] readAcks(Path ackFile) throws IOException {
-        ByteBuffer bytes = ByteBuffer.wrap(Files.readAllBytes(ackFile)).order(ByteOrder.LITTLE_ENDIAN);
-        long[] acks = new long[THREADS];
-        for (int t = 0; t < THREADS; t++) {
-            acks[t] = bytes.getLong(t * ConsoleChild.SLOT);
-        }
-        return acks;
+        return AckFile.read(ackFile, THREADS);
     }
 
     // ---- child processes --------------------------------------------------------------------------

@@ -5,19 +5,14 @@ import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
 import ch.qos.logback.core.util.Duration;
 import ch.qos.logback.core.util.FileSize;
+import io.github.lockfreelog.testing.AckFile;
 import io.github.lockfreelog.diagnostics.AppenderStatistics;
 import io.github.lockfreelog.engine.Backpressure;
 import io.github.lockfreelog.testing.TestAppenders;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
-import java.nio.MappedByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
@@ -39,8 +34,6 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class ConsoleChild {
 
-    static final int SLOT = CrashChild.SLOT;
-    private static final VarHandle LONG = MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
     private ConsoleChild() {
     }
@@ -88,14 +81,7 @@ public final class ConsoleChild {
             System.err.println("STOPPED " + TestAppenders.statuses(context).replace('\n', ' '));
             return;
         }
-        MappedByteBuffer acks;
-        try (FileChannel channel = FileChannel.open(ackFile, StandardOpenOption.CREATE, StandardOpenOption.READ,
-                StandardOpenOption.WRITE)) {
-            acks = channel.map(FileChannel.MapMode.READ_WRITE, 0, (long) CrashChild.THREADS * SLOT);
-        }
-        for (int t = 0; t < CrashChild.THREADS; t++) {
-            LONG.setVolatile(acks, t * SLOT, -1L);
-        }
+        AckFile acks = AckFile.create(ackFile, CrashChild.THREADS);
         boolean burst = mode.equals("burst");
         AtomicLong longestAppendNanos = new AtomicLong();
         List<Thread> threads = new ArrayList<>();
@@ -106,7 +92,7 @@ public final class ConsoleChild {
                     long begin = System.nanoTime();
                     appender.doAppend(TestAppenders.event(context, Level.INFO, CrashChild.line(run, id, n)));
                     longestAppendNanos.accumulateAndGet(System.nanoTime() - begin, Math::max);
-                    LONG.setVolatile(acks, id * SLOT, n);
+                    acks.acknowledge(id, n);
                 }
             }, "console-writer-" + t));
         }

@@ -4,18 +4,13 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.core.util.Duration;
 import ch.qos.logback.core.util.FileSize;
+import io.github.lockfreelog.testing.AckFile;
 import io.github.lockfreelog.diagnostics.AppenderStatistics;
 import io.github.lockfreelog.sink.ForwardingLogSink;
 import io.github.lockfreelog.testing.TestAppenders;
 import java.io.IOException;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.nio.MappedByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -34,8 +29,6 @@ import java.util.concurrent.locks.LockSupport;
 public final class CrashChild {
 
     static final int THREADS = 4;
-    static final int SLOT = 128;
-    private static final VarHandle LONG = MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
     private CrashChild() {
     }
@@ -80,21 +73,14 @@ public final class CrashChild {
             System.out.flush();
             return;
         }
-        MappedByteBuffer acks;
-        try (FileChannel channel = FileChannel.open(ackFile, StandardOpenOption.CREATE, StandardOpenOption.READ,
-                StandardOpenOption.WRITE)) {
-            acks = channel.map(FileChannel.MapMode.READ_WRITE, 0, (long) THREADS * SLOT);
-        }
-        for (int t = 0; t < THREADS; t++) {
-            LONG.setVolatile(acks, t * SLOT, -1L);
-        }
+        AckFile acks = AckFile.create(ackFile, THREADS);
         if (undrained) {
             for (long n = 0;; n++) {
                 appender.doAppend(TestAppenders.event(context, Level.INFO, line(run, 0, n)));
                 if (appender.getStatistics().dropped() > 0) {
                     break; // this one was dropped: the journal is full
                 }
-                LONG.setVolatile(acks, 0, n);
+                acks.acknowledge(0, n);
             }
             System.out.println("FILLED");
             System.out.flush();
@@ -105,7 +91,7 @@ public final class CrashChild {
             Thread thread = new Thread(() -> {
                 for (long n = 0;; n++) {
                     appender.doAppend(TestAppenders.event(context, Level.INFO, line(run, id, n)));
-                    LONG.setVolatile(acks, id * SLOT, n);
+                    acks.acknowledge(id, n);
                     if (n % 64 == 63) {
                         LockSupport.parkNanos(50_000);
                     }

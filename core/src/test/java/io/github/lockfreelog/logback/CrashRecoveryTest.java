@@ -2,12 +2,11 @@ package io.github.lockfreelog.logback;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.lockfreelog.testing.AckFile;
 import io.github.lockfreelog.diagnostics.CrashPoint;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -178,7 +177,7 @@ class CrashRecoveryTest {
             Child child = Child.start(log, ackFile, run, "64KB", "log", rolling, point + ":2");
             assertThat(child.process.waitFor(60, TimeUnit.SECONDS)).as("run %d halted at %s", run, point).isTrue();
             assertThat(child.process.exitValue()).as("run %d halted at %s", run, point).isEqualTo(CrashPoint.HALT_STATUS);
-            acks[run] = Files.exists(ackFile) ? readAcks(ackFile) : new long[] {-1, -1, -1, -1};
+            acks[run] = readAcks(ackFile);
         }
         recoverLast(log, runs, rolling);
         List<Path> archives = RollingTest.listArchives(dir);
@@ -275,12 +274,7 @@ class CrashRecoveryTest {
     }
 
     private static long[] readAcks(Path ackFile) throws IOException {
-        ByteBuffer bytes = ByteBuffer.wrap(Files.readAllBytes(ackFile)).order(ByteOrder.LITTLE_ENDIAN);
-        long[] acks = new long[CrashChild.THREADS];
-        for (int t = 0; t < acks.length; t++) {
-            acks[t] = bytes.getLong(t * CrashChild.SLOT);
-        }
-        return acks;
+        return AckFile.read(ackFile, CrashChild.THREADS);
     }
 
     /** A child JVM and the lines it prints. */

@@ -4,21 +4,16 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.core.util.Duration;
 import ch.qos.logback.core.util.FileSize;
+import io.github.lockfreelog.testing.AckFile;
 import io.github.lockfreelog.diagnostics.AppenderStatistics;
 import io.github.lockfreelog.sink.ForwardingLogSink;
 import io.github.lockfreelog.testing.TestAppenders;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.nio.MappedByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -52,7 +47,6 @@ import java.util.concurrent.locks.LockSupport;
  */
 public final class SharedLogChild {
 
-    private static final VarHandle LONG = MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
     /** When {@code GO} arrived ({@link System#nanoTime()}), 0 before. */
     private static volatile long goNanos;
@@ -135,16 +129,7 @@ public final class SharedLogChild {
             Map<String, String> options, BufferedReader in) throws Exception {
         long lines = Long.parseLong(options.getOrDefault("lines", String.valueOf(Long.MAX_VALUE)));
         long pauseNanos = Long.parseLong(options.getOrDefault("pauseMicros", "50")) * 1000; // after every 64 lines
-        MappedByteBuffer acks = null;
-        if (options.containsKey("ack")) {
-            try (FileChannel channel = FileChannel.open(Path.of(options.get("ack")), StandardOpenOption.CREATE,
-                    StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-                acks = channel.map(FileChannel.MapMode.READ_WRITE, 0, (long) CrashChild.THREADS * CrashChild.SLOT);
-            }
-            for (int t = 0; t < CrashChild.THREADS; t++) {
-                LONG.setVolatile(acks, t * CrashChild.SLOT, -1L);
-            }
-        }
+        AckFile acks = options.containsKey("ack") ? AckFile.create(Path.of(options.get("ack")), CrashChild.THREADS) : null;
         System.out.println("READY");
         System.out.flush();
         if (!"GO".equals(in.readLine())) {
@@ -154,7 +139,7 @@ public final class SharedLogChild {
         int writer = Boolean.parseBoolean(options.get("same")) ? 0 : instance;
         boolean tick = Boolean.parseBoolean(options.get("tick"));
         AtomicBoolean stop = new AtomicBoolean();
-        MappedByteBuffer ackSlots = acks;
+        AckFile ackSlots = acks;
         List<Thread> threads = new ArrayList<>();
         for (int t = 0; t < CrashChild.THREADS; t++) {
             int id = t;
@@ -162,7 +147,7 @@ public final class SharedLogChild {
                 for (long n = 0; n < lines && !stop.get(); n++) {
                     appender.doAppend(TestAppenders.event(context, Level.INFO, tick ? "tick" : CrashChild.line(writer, id, n)));
                     if (ackSlots != null) {
-                        LONG.setVolatile(ackSlots, id * CrashChild.SLOT, n);
+                        ackSlots.acknowledge(id, n);
                     }
                     if (n % 64 == 63) {
                         LockSupport.parkNanos(pauseNanos);

@@ -4,14 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.core.status.Status;
+import io.github.lockfreelog.testing.AckFile;
 import io.github.lockfreelog.diagnostics.CrashPoint;
 import io.github.lockfreelog.testing.TestAppenders;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -873,12 +872,7 @@ class SharedLogFileTest {
     }
 
     private static long[] readAcks(Path ackFile) throws IOException {
-        ByteBuffer bytes = ByteBuffer.wrap(Files.readAllBytes(ackFile)).order(ByteOrder.LITTLE_ENDIAN);
-        long[] acks = new long[THREADS];
-        for (int t = 0; t < THREADS; t++) {
-            acks[t] = bytes.getLong(t * CrashChild.SLOT);
-        }
-        return acks;
+        return AckFile.read(ackFile, THREADS);
     }
 
     // ---- child processes --------------------------------------------------------------------------
