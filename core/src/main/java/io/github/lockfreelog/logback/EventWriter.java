@@ -4,9 +4,10 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.encoder.Encoder;
 import io.github.lockfreelog.engine.JournalEngine;
-import io.github.lockfreelog.logback.encoding.EncoderSafety;
-import io.github.lockfreelog.logback.encoding.EncodingFailures;
+import io.github.lockfreelog.logback.encoder.EncoderSafety;
+import io.github.lockfreelog.logback.encoder.EncodingFailures;
 import io.github.lockfreelog.records.FrameBuffer;
+import io.github.lockfreelog.logback.encoding.EncodingScratch;
 import io.github.lockfreelog.logback.encoding.PatternEncoding;
 
 /**
@@ -78,7 +79,7 @@ final class EventWriter {
     void write(JournalEngine engine, ILoggingEvent event) {
         PatternEncoding fast = patternEncoding;
         if (fast != null) {
-            PatternEncoding.Scratch encoded;
+            EncodingScratch encoded;
             try {
                 encoded = fast.encode(event); // gives a pooled scratch back itself when it throws
             } catch (RuntimeException | Error failure) {

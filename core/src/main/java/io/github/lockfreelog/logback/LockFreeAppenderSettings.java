@@ -10,7 +10,7 @@ import io.github.lockfreelog.engine.Backpressure;
 import io.github.lockfreelog.engine.EngineConfig;
 import io.github.lockfreelog.engine.SettingProblem;
 import io.github.lockfreelog.journal.JournalSlots;
-import io.github.lockfreelog.logback.encoding.EncoderCharset;
+import io.github.lockfreelog.logback.encoder.EncoderCharset;
 import io.github.lockfreelog.sink.LogSink;
 import java.nio.file.Path;
 import java.util.List;

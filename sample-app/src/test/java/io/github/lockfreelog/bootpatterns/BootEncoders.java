@@ -8,6 +8,7 @@ import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.OutputStreamAppender;
 import ch.qos.logback.core.encoder.Encoder;
+import io.github.lockfreelog.logback.encoding.EncodingScratch;
 import io.github.lockfreelog.logback.encoding.PatternEncoding;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -69,7 +70,7 @@ final class BootEncoders {
         for (int i = 0; i < count; i++) {
             ILoggingEvent event = events.apply(i);
             byte[] expected = encoder.encode(event);
-            PatternEncoding.Scratch actual = fast.encode(event);
+            EncodingScratch actual = fast.encode(event);
             assertThat(actual).as("event %d", i).isNotNull();
             assertThat(new String(actual.bytes, 0, actual.length, StandardCharsets.UTF_8)).as("event %d", i)
                     .isEqualTo(new String(expected, StandardCharsets.UTF_8));

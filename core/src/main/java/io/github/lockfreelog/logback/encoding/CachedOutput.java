@@ -35,8 +35,8 @@ final class CachedOutput {
         return true;
     }
 
-    /** As {@link #fill(Segment, ILoggingEvent, PatternEncoding.Scratch, Object, long)}, kept under the values {@code keyed} reads. */
-    boolean fill(Segment segment, ILoggingEvent event, PatternEncoding.Scratch s, ConverterShapes.Keyed keyed) {
+    /** As {@link #fill(Segment, ILoggingEvent, EncodingScratch, Object, long)}, kept under the values {@code keyed} reads. */
+    boolean fill(Segment segment, ILoggingEvent event, EncodingScratch s, ConverterShapes.Keyed keyed) {
         filled = false;
         if (values == null) {
             values = new Object[keyed.count()];
@@ -52,7 +52,7 @@ final class CachedOutput {
      * {@code key} or {@code millis}; {@code false} (and empty) when it is longer than the fast path
      * takes.
      */
-    boolean fill(Segment segment, ILoggingEvent event, PatternEncoding.Scratch s, Object key, long millis) {
+    boolean fill(Segment segment, ILoggingEvent event, EncodingScratch s, Object key, long millis) {
         filled = false;
         StringBuilder text = s.text;
         text.setLength(0);

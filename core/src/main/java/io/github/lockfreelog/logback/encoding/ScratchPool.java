@@ -5,7 +5,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * Lends the fast path's working memory to virtual threads: a fixed number of
- * {@link PatternEncoding.Scratch}es, so that memory does not grow with the number of threads that
+ * {@link EncodingScratch}es, so that memory does not grow with the number of threads that
  * ever logged (each task of a virtual-thread executor is a new thread), and a new thread's first
  * event costs what a later one costs. A thread takes one with a compare-and-set and gives it back
  * with a release store; when all are lent, the event is encoded the ordinary way.
@@ -18,14 +18,14 @@ final class ScratchPool {
      */
     private static final int SPREAD = 32;
 
-    private final AtomicReferenceArray<PatternEncoding.Scratch> entries;
+    private final AtomicReferenceArray<EncodingScratch> entries;
     private final int size;
 
     ScratchPool(int size) {
         this.size = size;
         this.entries = new AtomicReferenceArray<>(size * SPREAD);
         for (int i = 0; i < size; i++) {
-            entries.set(i * SPREAD, new PatternEncoding.Scratch(i * SPREAD));
+            entries.set(i * SPREAD, new EncodingScratch(i * SPREAD));
         }
     }
 
@@ -40,11 +40,11 @@ final class ScratchPool {
     }
 
     /** Takes a scratch, or returns {@code null} when every one is lent. */
-    PatternEncoding.Scratch take() {
+    EncodingScratch take() {
         int start = ThreadLocalRandom.current().nextInt(size);
         for (int i = 0; i < size; i++) {
             int at = ((start + i) % size) * SPREAD;
-            PatternEncoding.Scratch s = entries.get(at);
+            EncodingScratch s = entries.get(at);
             if (s != null && entries.compareAndSet(at, s, null)) {
                 return s;
             }
@@ -53,7 +53,7 @@ final class ScratchPool {
     }
 
     /** Gives back {@code s}, taken from this pool. */
-    void give(PatternEncoding.Scratch s) {
+    void give(EncodingScratch s) {
         entries.setRelease(s.home, s);
     }
 }

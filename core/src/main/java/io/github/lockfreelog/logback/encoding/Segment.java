@@ -131,7 +131,7 @@ final class Segment {
      * Appends this segment's bytes for the event, using and refreshing the thread's {@code cache};
      * {@code false} if the event is too long for the fast path.
      */
-    boolean write(ILoggingEvent event, PatternEncoding.Scratch s, CachedOutput[] cache) {
+    boolean write(ILoggingEvent event, EncodingScratch s, CachedOutput[] cache) {
         return switch (kind) {
             case CONSTANT -> s.put(constant, constant.length);
             case MESSAGE -> {
@@ -168,7 +168,7 @@ final class Segment {
     }
 
     /** The way for any converter: it writes into the reused builder, whose characters are then encoded. */
-    private boolean writeOther(ILoggingEvent event, PatternEncoding.Scratch s) {
+    private boolean writeOther(ILoggingEvent event, EncodingScratch s) {
         StringBuilder text = s.text;
         text.setLength(0);
         converter.write(text, event);

@@ -63,7 +63,7 @@ class ConverterShapesTest {
         return event;
     }
 
-    private static String text(PatternEncoding.Scratch s) {
+    private static String text(EncodingScratch s) {
         return new String(s.bytes, 0, s.length, StandardCharsets.UTF_8);
     }
 
@@ -75,7 +75,7 @@ class ConverterShapesTest {
     @Test
     void aWrapperIsTakenApartAndAKeyedConverterKeptAroundTheSegmentsOfItsChildren() {
         PatternEncoding fast = PatternEncoding.of(encoder("%bracket(%d{HH:mm:ss.SSS} %5level [%thread]) %tenant %bracket(%logger) : %m%n"));
-        PatternEncoding.Scratch s = fast.encode(event(Level.INFO, "com.example.A", "main", Map.of(), 0));
+        EncodingScratch s = fast.encode(event(Level.INFO, "com.example.A", "main", Map.of(), 0));
         // the first wrapper's suffix is the same for every level: a constant, joined with the text around it
         // (Logback's PatternLayout adds %ex at the end of a pattern without one)
         assertThat(Arrays.stream(s.plan.segments).map(segment -> segment.kind).toList()).containsExactly(
@@ -97,10 +97,10 @@ class ConverterShapesTest {
                 + "%plain(%-40.40logger{39}){cyan} %plain(:){faint} %m%n"));
         PatternEncoding bare = PatternEncoding.of(encoder("%d{HH:mm:ss.SSS} %5p --- [%15.15t]%-40.40logger{39} : %m%n"));
         LoggingEvent event = event(Level.INFO, "com.example.A", "main", Map.of(), 0);
-        PatternEncoding.Scratch a = wrapped.encode(event);
+        EncodingScratch a = wrapped.encode(event);
         List<SegmentKind> wrappedKinds = Arrays.stream(a.plan.segments).map(segment -> segment.kind).toList();
         String wrappedText = text(a);
-        PatternEncoding.Scratch b = bare.encode(event);
+        EncodingScratch b = bare.encode(event);
         assertThat(wrappedKinds).isEqualTo(Arrays.stream(b.plan.segments).map(segment -> segment.kind).toList());
         assertThat(wrappedText).isEqualTo(text(b));
         assertThat(a.plan.runs[0].end).isEqualTo(b.plan.runs[0].end);
@@ -133,7 +133,7 @@ class ConverterShapesTest {
                 event.setThrowableProxy(new ThrowableProxy(error));
             }
             byte[] expected = encoder.encode(event);
-            PatternEncoding.Scratch actual = fast.encode(event);
+            EncodingScratch actual = fast.encode(event);
             assertThat(actual).isNotNull();
             assertThat(text(actual)).as("event %d", i).isEqualTo(new String(expected, StandardCharsets.UTF_8));
             assertThat(Arrays.copyOf(actual.bytes, actual.length)).isEqualTo(expected);
@@ -143,7 +143,7 @@ class ConverterShapesTest {
     @Test
     void whereTheDescriptionCannotBeUsedTheConverterWritesAsAnyOther() {
         PatternEncoding fast = PatternEncoding.of(encoder("%-30bracket(%level)|%liar(%level)|%unanswerable|%m"));
-        PatternEncoding.Scratch s = fast.encode(event(Level.WARN, "com.example.A", "main", Map.of(), 0));
+        EncodingScratch s = fast.encode(event(Level.WARN, "com.example.A", "main", Map.of(), 0));
         assertThat(text(s)).isEqualTo("<W:WARN>                      |WARNWARN|(WARN)|message 0 ✓");
         assertThat(Arrays.stream(s.plan.segments).map(segment -> segment.kind).toList()).containsExactly(
                 SegmentKind.OTHER, SegmentKind.CONSTANT, SegmentKind.OTHER, SegmentKind.CONSTANT, SegmentKind.OTHER,

@@ -87,7 +87,7 @@ class PatternEncodingTest {
             for (Throwable error : Arrays.asList(null, shallow(new IllegalStateException("bad ✓", shallow(new RuntimeException("cause")))))) {
                 ILoggingEvent event = event(message, error, 42, "ärg");
                 byte[] expected = encoder.encode(event);
-                PatternEncoding.Scratch actual = fast.encode(event);
+                EncodingScratch actual = fast.encode(event);
                 assertThat(actual).isNotNull();
                 assertThat(Arrays.copyOf(actual.bytes, actual.length)).as("%s / %s", pattern, message).isEqualTo(expected);
             }
@@ -124,7 +124,7 @@ class PatternEncodingTest {
             event.setThreadName(random.nextInt(50) == 0 ? "ünï-thread" : thread);
             event.setTimeStamp(start + i / 3 + (random.nextInt(20) == 0 ? 86_400_000L : 0));
             byte[] expected = encoder.encode(event);
-            PatternEncoding.Scratch actual = fast.encode(event);
+            EncodingScratch actual = fast.encode(event);
             assertThat(actual).isNotNull();
             assertThat(new String(actual.bytes, 0, actual.length, StandardCharsets.UTF_8)).as("event %d", i)
                     .isEqualTo(new String(expected, StandardCharsets.UTF_8));
@@ -144,7 +144,7 @@ class PatternEncodingTest {
                                 "from another thread", null, null);
                         event.setTimeStamp(start + i);
                         byte[] expected = encoder.encode(event);
-                        PatternEncoding.Scratch actual = fast.encode(event);
+                        EncodingScratch actual = fast.encode(event);
                         assertThat(Arrays.copyOf(actual.bytes, actual.length)).isEqualTo(expected);
                     }
                 } catch (Throwable e) {
@@ -170,7 +170,7 @@ class PatternEncodingTest {
         encoder.getLayout().stop();
         ((ch.qos.logback.classic.PatternLayout) encoder.getLayout()).setPattern("%level %m%n");
         encoder.getLayout().start();
-        PatternEncoding.Scratch again = fast.encode(event);
+        EncodingScratch again = fast.encode(event);
         assertThat(new String(again.bytes, 0, again.length, StandardCharsets.UTF_8)).isEqualTo("WARN first\n");
     }
 
@@ -214,7 +214,7 @@ class PatternEncodingTest {
         PatternEncoding fast = PatternEncoding.of(encoder);
         assertThat(fast).isNotNull();
         ILoggingEvent event = event("quiet ü 😀", null);
-        PatternEncoding.Scratch actual = fast.encode(event);
+        EncodingScratch actual = fast.encode(event);
         assertThat(new String(actual.bytes, 0, actual.length, StandardCharsets.UTF_8)).isEqualTo("WARN  QUIET Ü 😀 [worker-7]\n");
         assertThat(Arrays.copyOf(actual.bytes, actual.length)).isEqualTo(encoder.encode(event));
     }
@@ -245,7 +245,7 @@ class PatternEncodingTest {
     void anEventTooLongForTheFastPathIsEncodedTheOrdinaryWay() throws Exception {
         PatternLayoutEncoder encoder = encoder("%m%n");
         PatternEncoding fast = PatternEncoding.of(encoder);
-        String longer = "y".repeat(PatternEncoding.MAX_BYTES + 1);
+        String longer = "y".repeat(EncodingScratch.MAX_BYTES + 1);
         assertThat(fast.encode(event(longer, null))).isNull();
 
         Path log = dir.resolve("long.log");
@@ -289,19 +289,19 @@ class PatternEncodingTest {
         assumeTrue(executor != null, "virtual threads need Java 21");
         PatternLayoutEncoder encoder = encoder("%-5level [%thread] %logger{36} - %msg%n");
         PatternEncoding fast = PatternEncoding.of(encoder);
-        Set<PatternEncoding.Scratch> used = ConcurrentHashMap.newKeySet();
+        Set<EncodingScratch> used = ConcurrentHashMap.newKeySet();
         List<Future<String>> results = new ArrayList<>();
         try {
             for (int i = 0; i < 2_000; i++) {
                 ILoggingEvent event = event("event " + i, null);
                 results.add(executor.submit(() -> {
-                    PatternEncoding.Scratch s = fast.encode(event);
+                    EncodingScratch s = fast.encode(event);
                     if (s == null) {
                         return "every pooled scratch lent";
                     }
                     try {
                         used.add(s);
-                        return s.home == PatternEncoding.Scratch.OWN ? "a thread-local scratch"
+                        return s.home == EncodingScratch.OWN ? "a thread-local scratch"
                                 : new String(Arrays.copyOf(s.bytes, s.length), StandardCharsets.UTF_8);
                     } finally {
                         fast.release(s);
@@ -339,9 +339,9 @@ class PatternEncodingTest {
             }
             ILoggingEvent good = event("good", null);
             Future<Boolean> pooled = executor.submit(() -> {
-                PatternEncoding.Scratch s = fast.encode(good);
+                EncodingScratch s = fast.encode(good);
                 try {
-                    return s != null && s.home != PatternEncoding.Scratch.OWN;
+                    return s != null && s.home != EncodingScratch.OWN;
                 } finally {
                     if (s != null) {
                         fast.release(s);
@@ -359,8 +359,8 @@ class PatternEncodingTest {
     @Test
     void aPoolLendsEachScratchOnceAndNoneWhenAllAreLent() {
         ScratchPool pool = new ScratchPool(2);
-        PatternEncoding.Scratch first = pool.take();
-        PatternEncoding.Scratch second = pool.take();
+        EncodingScratch first = pool.take();
+        EncodingScratch second = pool.take();
         assertThat(first).isNotNull().isNotSameAs(second);
         assertThat(second).isNotNull();
         assertThat(pool.take()).as("every scratch is lent").isNull();

@@ -109,7 +109,7 @@ class SegmentRunTest {
         int fromKept = 0;
         for (int i = 0; i < events.size(); i++) {
             LoggingEvent event = events.get(i);
-            PatternEncoding.Scratch s = fast.encode(event);
+            EncodingScratch s = fast.encode(event);
             assertThat(new String(Arrays.copyOf(s.bytes, s.length), StandardCharsets.UTF_8)).as("event %d", i)
                     .isEqualTo(new String(encoder.encode(event), StandardCharsets.UTF_8));
             SegmentRun run = s.plan.runs[0];

@@ -1,4 +1,4 @@
-package io.github.lockfreelog.logback.encoding;
+package io.github.lockfreelog.logback.encoder;
 
 import ch.qos.logback.classic.PatternLayout;
 import ch.qos.logback.classic.encoder.JsonEncoder;

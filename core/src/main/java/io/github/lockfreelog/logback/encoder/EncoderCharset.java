@@ -1,4 +1,4 @@
-package io.github.lockfreelog.logback.encoding;
+package io.github.lockfreelog.logback.encoder;
 
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.encoder.Encoder;
