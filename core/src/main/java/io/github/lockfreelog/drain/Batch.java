@@ -9,7 +9,7 @@ import java.nio.ByteBuffer;
 
 /**
  * Gathers the payloads of committed frames for one write to the log file (or one delivery to a
- * record sink), with where each event ends, and writes them through the {@link Drainer.Output}. Payloads are copied from the mapping into a staging buffer and written
+ * record sink), with where each event ends, and writes them through the {@link DrainOutput}. Payloads are copied from the mapping into a staging buffer and written
  * with one call (docs/design-notes.md says why not a gathering write). An event larger than staging is written straight from the
  * mapping, on its own. A write that failed is kept, and finished by {@link #resume}.
  */
@@ -33,7 +33,7 @@ final class Batch {
     /** Where each gathered event's frame starts in its term: a record sink names each record by it. */
     private int[] offsets = new int[1024];
 
-    /** A batch that gathers at most {@code stagingBytes} bytes of events for one write ({@link Drainer.Output.Factory#batchBytes}). */
+    /** A batch that gathers at most {@code stagingBytes} bytes of events for one write ({@link DrainOutput.Factory#batchBytes}). */
     Batch(JournalCounters counters, int stagingBytes) {
         this.counters = counters;
         this.staging = ByteBuffer.allocateDirect(stagingBytes);
@@ -103,7 +103,7 @@ final class Batch {
      *
      * @return {@code to}, how far the log file now reaches in the term
      */
-    int write(Drainer.Output log, long term, int from, int to) throws IOException {
+    int write(DrainOutput log, long term, int from, int to) throws IOException {
         out = staging.flip();
         outStart = 0;
         outTo = to;
@@ -115,7 +115,7 @@ final class Batch {
      *
      * @return the end of its range, how far the log file now reaches in the term
      */
-    int resume(Drainer.Output log, long term, int from) throws IOException {
+    int resume(DrainOutput log, long term, int from) throws IOException {
         int leftOut = log.write(out, outStart, ends, offsets, events, term, from, outTo);
         out = null;
         staging.clear();

@@ -4,6 +4,8 @@ import io.github.lockfreelog.diagnostics.Printable;
 import io.github.lockfreelog.diagnostics.StatusReporter;
 import io.github.lockfreelog.sink.LogClosedException;
 import io.github.lockfreelog.sink.ReaderGoneException;
+import io.github.lockfreelog.sink.RecordSink;
+import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -57,6 +59,38 @@ final class DrainFailures {
             status.error(action + " failed (retrying every " + TimeUnit.NANOSECONDS.toMillis(RETRY_NANOS)
                     + " ms; events stay in the journal meanwhile): " + message, e);
         }
+    }
+
+    /**
+     * Records a failed try of the backlog (what a record sink must take before the journal's events): counted and
+     * kept as {@link #failed} does; the first of an outage ({@code first}) marks it (health says DOWN, a full
+     * journal's drops count as {@code io}) and says once where the events wait: an ERROR where the sink refused
+     * them (a setting or a grant to change), a WARN for an outage. The drainer tries again, with growing waits.
+     */
+    void backlogFailed(Throwable e, boolean first, Path journal, long retryMaxNanos) {
+        counters.drainerErrors++;
+        counters.lastError = Printable.withoutAddresses(e.getClass().getSimpleName() + ": " + e.getMessage());
+        if (!first) {
+            return;
+        }
+        counters.failingSinceEpochMillis = System.currentTimeMillis();
+        state.ioFailing(true);
+        String message = "the sink cannot take events yet (" + e.getMessage() + "); events gather in the journal "
+                + journal + " and go out, oldest first, once it can (retrying every "
+                + TimeUnit.NANOSECONDS.toMillis(retryMaxNanos) + " ms at most); this is said once";
+        if (e instanceof RecordSink.RefusedException) {
+            status.error(message, null);
+        } else {
+            status.warn(message, null);
+        }
+    }
+
+    /** Records that the backlog went out after {@code failedTries} failed tries; ends the outage. */
+    void backlogSent(int failedTries) {
+        state.ioFailing(false);
+        counters.failingSinceEpochMillis = 0;
+        status.info("the sink takes events again after " + failedTries + " failed tries; the events that gathered"
+                + " meanwhile go out now, in order");
     }
 
     /** Records that a write to the log file worked; ends an episode of failures. */

@@ -211,4 +211,43 @@ public final class DrainLog {
         logSize = sink.size();
         record(termCount, offset);
     }
+
+    /** The log file's output: every write through a {@link DrainLog}, rolls by the sink's policy. */
+    static final class FileOutput implements DrainOutput {
+        private final LogSink sink;
+        private final DrainLog log;
+
+        private FileOutput(LogSink sink, DrainLog log) {
+            this.sink = sink;
+            this.log = log;
+        }
+
+        static DrainOutput.Factory factory(LogSink sink) {
+            return journal -> new FileOutput(sink, new DrainLog(journal.journal, sink, 1, 0, journal.ledgerEntry));
+        }
+
+        @Override
+        public int write(ByteBuffer src, int start, int[] ends, int[] offsets, int events, long termCount, int from,
+                int to) throws IOException {
+            log.write(src, start, termCount, from, to);
+            return 0;
+        }
+
+        @Override
+        public void record(long termCount, int offset) {
+            log.record(termCount, offset);
+        }
+
+        @Override
+        public boolean shouldRoll(long pendingBytes, int nextBytes) {
+            return sink.shouldRoll(pendingBytes, nextBytes);
+        }
+
+        @Override
+        public void roll(long termCount, int offset) throws IOException {
+            sink.roll();
+            CrashPoint.reached(CrashPoint.AFTER_ROLL_MOVE);
+            log.rolled(termCount, offset);
+        }
+    }
 }

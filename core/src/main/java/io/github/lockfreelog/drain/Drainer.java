@@ -1,15 +1,11 @@
 package io.github.lockfreelog.drain;
 
-import io.github.lockfreelog.diagnostics.CrashPoint;
-import io.github.lockfreelog.diagnostics.Printable;
 import io.github.lockfreelog.diagnostics.StatusReporter;
+import io.github.lockfreelog.diagnostics.ThreadFaults;
 import io.github.lockfreelog.sink.LogClosedException;
 import io.github.lockfreelog.sink.LogSink;
-import io.github.lockfreelog.sink.RecordBatch;
-import io.github.lockfreelog.sink.RecordSink;
 import io.github.lockfreelog.term.TermUnblocker;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
@@ -42,7 +38,7 @@ public final class Drainer implements Runnable {
     private final JournalCounters counters;
     private final long flushIntervalNanos;
     private final StatusReporter status;
-    private final Backlog backlog;
+    private final DrainOutput.Backlog backlog;
     /** Whether {@link #backlog} still holds something; only the drainer's thread reads and writes it. */
     private boolean backlogLeft;
     /** Failures of the backlog in a row; the first of an outage is reported, the rest are counted. */
@@ -71,29 +67,29 @@ public final class Drainer implements Runnable {
      */
     public Drainer(EngineState state, LogSink sink, StatusReporter status, long flushIntervalNanos,
             long unblockTimeoutNanos, JournalReplacer replacer, Runnable onExit) throws IOException {
-        this(state, FileOutput.factory(sink), status, flushIntervalNanos, unblockTimeoutNanos, replacer, onExit);
+        this(state, DrainLog.FileOutput.factory(sink), status, flushIntervalNanos, unblockTimeoutNanos, replacer, onExit);
     }
 
     /**
      * A drainer of {@code state}'s journal into the outputs that {@code outputs} opens, one per journal
      * drained; see {@link #Drainer(EngineState, LogSink, StatusReporter, long, long, JournalReplacer, Runnable)}.
      */
-    public Drainer(EngineState state, Output.Factory outputs, StatusReporter status, long flushIntervalNanos,
+    public Drainer(EngineState state, DrainOutput.Factory outputs, StatusReporter status, long flushIntervalNanos,
             long unblockTimeoutNanos, JournalReplacer replacer, Runnable onExit) throws IOException {
-        this(state, outputs, Backlog.NONE, status, flushIntervalNanos, unblockTimeoutNanos, replacer, onExit);
+        this(state, outputs, DrainOutput.Backlog.NONE, status, flushIntervalNanos, unblockTimeoutNanos, replacer, onExit);
     }
 
     /**
      * A drainer that first sends out {@code backlog} (what must reach the sink before any event of the journal),
-     * then drains as {@link #Drainer(EngineState, Output.Factory, StatusReporter, long, long, JournalReplacer, Runnable)}.
+     * then drains as {@link #Drainer(EngineState, DrainOutput.Factory, StatusReporter, long, long, JournalReplacer, Runnable)}.
      */
-    public Drainer(EngineState state, Output.Factory outputs, Backlog backlog, StatusReporter status,
+    public Drainer(EngineState state, DrainOutput.Factory outputs, DrainOutput.Backlog backlog, StatusReporter status,
             long flushIntervalNanos, long unblockTimeoutNanos, JournalReplacer replacer, Runnable onExit)
             throws IOException {
         this.state = state;
         this.status = status;
         this.backlog = backlog;
-        this.backlogLeft = backlog != Backlog.NONE;
+        this.backlogLeft = backlog != DrainOutput.Backlog.NONE;
         this.counters = state.counters;
         this.onExit = onExit;
         this.failures = new DrainFailures(state, status, outputs.action());
@@ -105,8 +101,8 @@ public final class Drainer implements Runnable {
     }
 
     /** The output factory of a log file (or the console): writes through a {@link DrainLog}, rolls by the sink's policy. */
-    public static Output.Factory fileOutputs(LogSink sink) {
-        return FileOutput.factory(sink);
+    public static DrainOutput.Factory fileOutputs(LogSink sink) {
+        return DrainLog.FileOutput.factory(sink);
     }
 
     /** Starts draining {@code journal} from its first term. */
@@ -214,29 +210,12 @@ public final class Drainer implements Runnable {
             if (backlog.sendNext()) {
                 backlogLeft = false;
                 if (backlogFailures > 0) {
-                    state.ioFailing(false);
-                    counters.failingSinceEpochMillis = 0;
-                    status.info("the sink takes events again after " + backlogFailures + " failed tries; the events"
-                            + " that gathered meanwhile go out now, in order");
+                    failures.backlogSent(backlogFailures);
                 }
                 backlogFailures = 0;
             }
         } catch (Throwable e) { // an I/O error of the sink, a fault in mapped memory: counted, tried again later
-            counters.drainerErrors++;
-            counters.lastError = Printable.withoutAddresses(e.getClass().getSimpleName() + ": " + e.getMessage());
-            if (backlogFailures == 0) {
-                // failing, as for the log file: health says DOWN, and a full journal's drops count as io
-                counters.failingSinceEpochMillis = System.currentTimeMillis();
-                state.ioFailing(true);
-                String message = "the sink cannot take events yet (" + e.getMessage() + "); events gather in the"
-                        + " journal " + draining.journal.path() + " and go out, oldest first, once it can (retrying every "
-                        + TimeUnit.NANOSECONDS.toMillis(BACKLOG_RETRY_MAX_NANOS) + " ms at most); this is said once";
-                if (e instanceof RecordSink.RefusedException) {
-                    status.error(message, null); // a setting or a grant to change, not an outage
-                } else {
-                    status.warn(message, null);
-                }
-            }
+            failures.backlogFailed(e, backlogFailures == 0, draining.journal.path(), BACKLOG_RETRY_MAX_NANOS);
             backlogFailures++;
             backlogRetryAt = System.nanoTime() + backlogRetryNanos(backlogFailures);
         }
@@ -327,113 +306,6 @@ public final class Drainer implements Runnable {
      */
     public void drainTerm(boolean toTail) throws IOException {
         term.drainTerm(toTail);
-    }
-
-    /**
-     * What must reach the sink before any event of the journal the drainer drains: for a record sink, what a
-     * process that died left in this slot (set aside at start) and in free slots. Sent by the drainer's thread
-     * before anything else, part after part, and tried again, with growing waits, while the sink fails.
-     */
-    @FunctionalInterface
-    public interface Backlog {
-        /** No backlog. */
-        Backlog NONE = () -> true;
-
-        /**
-         * Sends the next part of the backlog; returns whether nothing is left. Throws while the sink cannot take
-         * it: what was sent before stays sent, and the next call goes on from there.
-         */
-        boolean sendNext() throws IOException;
-    }
-
-    /**
-     * Where the drainer puts what it drains from one journal: the log file (through a {@link DrainLog}) or a
-     * record sink. Every batch of events ends with the drain position recorded in the journal, so a buffer is
-     * reclaimed only once its whole term went out.
-     */
-    public interface Output {
-
-        /**
-         * Writes the {@code events} events held in {@code src} from {@code start} to its limit (the {@code i}-th
-         * ends at {@code start + ends[i]}, and its frame began at {@code offsets[i]} of the term): the data frames of
-         * term {@code termCount} in {@code [from, to)}; then records the drain position {@code (termCount, to)}. Resumes a write that failed when called again with the
-         * same arguments.
-         *
-         * @return how many of the events it left out as too large for it ({@link RecordBatch#dropTooLarge}): dropped,
-         *         not written; {@code 0} for a log file
-         */
-        int write(ByteBuffer src, int start, int[] ends, int[] offsets, int events, long termCount, int from, int to)
-                throws IOException;
-
-        /** Records that everything of term {@code termCount} below {@code offset} went out. */
-        void record(long termCount, int offset);
-
-        /** Whether to roll before another event of {@code nextBytes} after {@code pendingBytes} gathered; see {@link LogSink#shouldRoll}. */
-        default boolean shouldRoll(long pendingBytes, int nextBytes) {
-            return false;
-        }
-
-        /** Rolls, at drain position {@code (termCount, offset)}, everything before it written and recorded. */
-        default void roll(long termCount, int offset) throws IOException {
-        }
-
-        /** Opens the output of one journal, which it drains from its first term. */
-        @FunctionalInterface
-        interface Factory {
-            Output open(ActiveJournal journal) throws IOException;
-
-            /** What the outputs do, as the drainer's reports name it ("writing the log file failed ..."). */
-            default String action() {
-                return "writing the log file";
-            }
-
-            /**
-             * How many bytes of events one write (one delivery) gathers at most, for a journal of buffers of
-             * {@code bufferSize} bytes; a larger event goes alone. A log file's writes: 1 MiB (or a buffer, if smaller).
-             */
-            default int batchBytes(int bufferSize) {
-                return Math.min(Batch.STAGING_BYTES, bufferSize);
-            }
-        }
-    }
-
-    /** The log file's output: every write through a {@link DrainLog}, rolls by the sink's policy. */
-    static final class FileOutput implements Output {
-        private final LogSink sink;
-        private final DrainLog log;
-
-        private FileOutput(LogSink sink, DrainLog log) {
-            this.sink = sink;
-            this.log = log;
-        }
-
-        static Output.Factory factory(LogSink sink) {
-            return journal -> new FileOutput(sink, new DrainLog(journal.journal, sink, 1, 0, journal.ledgerEntry));
-        }
-
-        @Override
-        public int write(ByteBuffer src, int start, int[] ends, int[] offsets, int events, long termCount, int from,
-                int to) throws IOException {
-            log.write(src, start, termCount, from, to);
-            return 0;
-        }
-
-        @Override
-        public void record(long termCount, int offset) {
-            log.record(termCount, offset);
-        }
-
-        @Override
-        public boolean shouldRoll(long pendingBytes, int nextBytes) {
-            return sink.shouldRoll(pendingBytes, nextBytes);
-        }
-
-        @Override
-        public void roll(long termCount, int offset) throws IOException {
-            sink.roll();
-            CrashPoint.reached(CrashPoint.AFTER_ROLL_MOVE);
-            log.rolled(termCount, offset);
-        }
     }
 
     /** The drainer thread's page faults since it started, {@code {minor, major}} as last sampled; {@code null} where unknown. */

@@ -17,7 +17,7 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * Drains one journal term by term, for the {@link Drainer}: walks a term's frames with the
  * {@link TermReader}, gathers committed payloads into a {@link Batch} and writes them through the
- * journal's {@link Drainer.Output} (a {@link DrainLog} for the log file), waits for unfinished frames (and has {@link UnfinishedFrames} settle them once
+ * journal's {@link DrainOutput} (a {@link DrainLog} for the log file), waits for unfinished frames (and has {@link UnfinishedFrames} settle them once
  * overdue), rolls the log between two events, and refills each drained buffer for the term it
  * hosts next. It holds the drain position: the term being drained and how far it reached the log.
  */
@@ -25,7 +25,7 @@ final class TermDrain implements TermReader.FrameHandler {
 
     private static final long COMMIT_PARK_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
 
-    private final Drainer.Output.Factory outputs;
+    private final DrainOutput.Factory outputs;
     private final StatusReporter status;
     private final DrainFailures failures;
     private final JournalCounters counters;
@@ -37,7 +37,7 @@ final class TermDrain implements TermReader.FrameHandler {
     private Journal journal;
     private BufferStates states;
     private TermUnblocker unblocker;
-    private Drainer.Output log;
+    private DrainOutput log;
     private int bufferCount;
     private int bufferSize;
 
@@ -52,7 +52,7 @@ final class TermDrain implements TermReader.FrameHandler {
     private int walkLimit;
     private boolean walkWaits;
 
-    TermDrain(Drainer.Output.Factory outputs, StatusReporter status, DrainFailures failures, JournalCounters counters,
+    TermDrain(DrainOutput.Factory outputs, StatusReporter status, DrainFailures failures, JournalCounters counters,
             long unblockTimeoutNanos, int batchBytes) {
         this.outputs = outputs;
         this.status = status;

@@ -2,6 +2,7 @@ package io.github.lockfreelog.engine;
 
 import io.github.lockfreelog.diagnostics.StatusReporter;
 import io.github.lockfreelog.drain.ActiveJournal;
+import io.github.lockfreelog.drain.DrainOutput;
 import io.github.lockfreelog.drain.Drainer;
 import io.github.lockfreelog.drain.EngineState;
 import io.github.lockfreelog.drain.JournalCounters;
@@ -86,7 +87,7 @@ final class EngineStart implements JournalReplacer {
             EngineStart replacer = new EngineStart(config, requested.journalFile(), requested.journalSlots(), sink, status,
                     state.counters);
             replacer.count(recovered);
-            Drainer.Backlog backlog = sink.backlog(config.journalFile(), journal.journalId(), requested.journalFile(),
+            DrainOutput.Backlog backlog = sink.backlog(config.journalFile(), journal.journalId(), requested.journalFile(),
                     requested.journalSlots(), status, state.counters);
             JournalEngine engine = new JournalEngine(config, state, sink.outputs(), backlog, sink::close, status,
                     replacer);
@@ -185,12 +186,12 @@ final class EngineStart implements JournalReplacer {
                 throws IOException;
 
         /** What the drainer sends before the new journal's events; nothing unless recovery was left to it. */
-        default Drainer.Backlog backlog(Path journal, long journalId, Path first, int slots, StatusReporter status,
+        default DrainOutput.Backlog backlog(Path journal, long journalId, Path first, int slots, StatusReporter status,
                 JournalCounters counters) {
-            return Drainer.Backlog.NONE;
+            return DrainOutput.Backlog.NONE;
         }
 
-        Drainer.Output.Factory outputs();
+        DrainOutput.Factory outputs();
 
         void close(long timeoutNanos) throws IOException;
 
@@ -213,7 +214,7 @@ final class EngineStart implements JournalReplacer {
         }
 
         @Override
-        public Drainer.Output.Factory outputs() {
+        public DrainOutput.Factory outputs() {
             return Drainer.fileOutputs(sink);
         }
 
@@ -254,14 +255,14 @@ final class EngineStart implements JournalReplacer {
         }
 
         @Override
-        public Drainer.Backlog backlog(Path journal, long journalId, Path first, int slots, StatusReporter status,
+        public DrainOutput.Backlog backlog(Path journal, long journalId, Path first, int slots, StatusReporter status,
                 JournalCounters counters) {
             return new RecordBacklog(journal, journalId, sink, sinks, first, slots, closeTimeoutNanos, status,
                     counters);
         }
 
         @Override
-        public Drainer.Output.Factory outputs() {
+        public DrainOutput.Factory outputs() {
             return RecordLog.factory(sink);
         }
 

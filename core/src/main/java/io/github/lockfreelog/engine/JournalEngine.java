@@ -6,6 +6,7 @@ import io.github.lockfreelog.diagnostics.AppenderStatistics;
 import io.github.lockfreelog.diagnostics.DropReason;
 import io.github.lockfreelog.diagnostics.StatusReporter;
 import io.github.lockfreelog.drain.ActiveJournal;
+import io.github.lockfreelog.drain.DrainOutput;
 import io.github.lockfreelog.drain.Drainer;
 import io.github.lockfreelog.drain.EngineState;
 import io.github.lockfreelog.drain.JournalCounters;
@@ -54,12 +55,12 @@ public final class JournalEngine {
     private final EngineStatistics statistics;
     private final NextBufferWait nextBuffer;
 
-    JournalEngine(EngineConfig config, EngineState state, Drainer.Output.Factory outputs, EngineStop.SinkClose sink,
+    JournalEngine(EngineConfig config, EngineState state, DrainOutput.Factory outputs, EngineStop.SinkClose sink,
             StatusReporter status, EngineStart replacer) throws IOException {
-        this(config, state, outputs, Drainer.Backlog.NONE, sink, status, replacer);
+        this(config, state, outputs, DrainOutput.Backlog.NONE, sink, status, replacer);
     }
 
-    JournalEngine(EngineConfig config, EngineState state, Drainer.Output.Factory outputs, Drainer.Backlog backlog,
+    JournalEngine(EngineConfig config, EngineState state, DrainOutput.Factory outputs, DrainOutput.Backlog backlog,
             EngineStop.SinkClose sink, StatusReporter status, EngineStart replacer) throws IOException {
         this.state = state;
         this.counters = state.counters;
@@ -296,7 +297,7 @@ public final class JournalEngine {
      * As {@link #withoutDrainerThread(EngineConfig, Journal, LogSink, StatusReporter)}, the drainer writing
      * through the outputs of {@code outputs} (the record path's model check gives it a record sink's).
      */
-    public static JournalEngine withoutDrainerThread(EngineConfig config, Journal journal, Drainer.Output.Factory outputs,
+    public static JournalEngine withoutDrainerThread(EngineConfig config, Journal journal, DrainOutput.Factory outputs,
             StatusReporter status) throws IOException {
         return new JournalEngine(config, new EngineState(new ActiveJournal(journal, null, null, 0)), outputs,
                 timeoutNanos -> { }, status, null);

@@ -1,6 +1,7 @@
 package io.github.lockfreelog.records;
 
 import io.github.lockfreelog.diagnostics.StatusReporter;
+import io.github.lockfreelog.drain.DrainOutput;
 import io.github.lockfreelog.drain.Drainer;
 import io.github.lockfreelog.drain.JournalCounters;
 import io.github.lockfreelog.recovery.Recovery;
@@ -22,7 +23,7 @@ import java.util.List;
  * record, a batch that committed just before a crash. So nothing of a later journal goes out while an earlier one
  * of the same slot is pending.
  */
-public final class RecordBacklog implements Drainer.Backlog {
+public final class RecordBacklog implements DrainOutput.Backlog {
 
     private final Path journal;
     private final long journalId;

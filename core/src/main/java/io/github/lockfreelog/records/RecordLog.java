@@ -2,6 +2,7 @@ package io.github.lockfreelog.records;
 
 import io.github.lockfreelog.diagnostics.CrashPoint;
 import io.github.lockfreelog.drain.ActiveJournal;
+import io.github.lockfreelog.drain.DrainOutput;
 import io.github.lockfreelog.drain.Drainer;
 import io.github.lockfreelog.sink.JournalPosition;
 import io.github.lockfreelog.sink.RecordBatch;
@@ -20,7 +21,7 @@ import java.nio.ByteBuffer;
  * <p>A delivery that failed may have committed all the same (its answer was lost): before the same batch is
  * delivered again, the sink is asked how far it is, and a batch it holds already is only recorded.
  */
-public final class RecordLog implements Drainer.Output {
+public final class RecordLog implements DrainOutput {
 
     /** Between a batch's commit in the sink and its drain record in the journal. */
     public static final String AFTER_RECORD_COMMIT = "after-record-commit";
@@ -40,10 +41,10 @@ public final class RecordLog implements Drainer.Output {
     }
 
     /** The factory the drainer opens one with for each journal it drains; the journal's records start at 1. */
-    public static Drainer.Output.Factory factory(RecordSink sink) {
-        return new Drainer.Output.Factory() {
+    public static DrainOutput.Factory factory(RecordSink sink) {
+        return new DrainOutput.Factory() {
             @Override
-            public Drainer.Output open(ActiveJournal active) {
+            public DrainOutput open(ActiveJournal active) {
                 return new RecordLog(active.journal, sink, 1);
             }
 

@@ -6,6 +6,7 @@ import static io.github.lockfreelog.term.JournalDescriptor.DRAIN_RECORD_OFFSET;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.lockfreelog.drain.DrainOutput;
 import io.github.lockfreelog.drain.Drainer;
 import io.github.lockfreelog.engine.Backpressure;
 import io.github.lockfreelog.engine.EngineConfig;
@@ -822,13 +823,13 @@ class RecordDeliveryModelCheckTest {
             this.drainer = engine.drainer();
         }
 
-        private Drainer.Output.Factory outputs() {
+        private DrainOutput.Factory outputs() {
             if (world.variant != Variant.RECORD_BEFORE_DELIVERY) {
                 return RecordLog.factory(sink);
             }
             return active -> {
                 RecordLog log = new RecordLog(active.journal, sink, 1);
-                return new Drainer.Output() {
+                return new DrainOutput() {
                     @Override
                     public int write(ByteBuffer src, int start, int[] ends, int[] offsets, int events, long termCount,
                             int from, int to) throws IOException {

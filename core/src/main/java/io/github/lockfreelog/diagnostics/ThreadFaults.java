@@ -1,13 +1,12 @@
-package io.github.lockfreelog.drain;
+package io.github.lockfreelog.diagnostics;
 
-import io.github.lockfreelog.diagnostics.ProcStat;
 import java.util.concurrent.TimeUnit;
 
 /**
  * Samples, once a second, the page faults of the thread that calls it (the drainer's), so that
  * statistics can report them from another thread.
  */
-final class ThreadFaults {
+public final class ThreadFaults {
 
     private static final long SAMPLE_NANOS = TimeUnit.SECONDS.toNanos(1);
 
@@ -16,14 +15,14 @@ final class ThreadFaults {
     private volatile long[] latest;
 
     /** Takes the first sample; called on the sampled thread. */
-    void start() {
+    public void start() {
         atStart = ProcStat.threadFaults();
         latest = atStart;
         lastSample = System.nanoTime();
     }
 
     /** Takes a sample if one is due; called on the sampled thread. */
-    void sample() {
+    public void sample() {
         long now = System.nanoTime();
         if (now - lastSample >= SAMPLE_NANOS) {
             lastSample = now;
@@ -35,7 +34,7 @@ final class ThreadFaults {
     }
 
     /** The thread's page faults since {@link #start}, {@code {minor, major}} as last sampled; {@code null} where unknown. */
-    long[] sinceStart() {
+    public long[] sinceStart() {
         long[] now = latest;
         long[] start = atStart;
         return now == null || start == null ? null : new long[] {now[0] - start[0], now[1] - start[1]};
