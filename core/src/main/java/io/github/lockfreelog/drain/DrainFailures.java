@@ -41,12 +41,11 @@ final class DrainFailures {
      */
     void failed(Throwable e) {
         if (!state.ioFailing()) {
-            counters.failingSinceEpochMillis = System.currentTimeMillis(); // retries keep the episode's start
+            counters.failingSince(System.currentTimeMillis()); // retries keep the episode's start
         }
         state.ioFailing(true);
-        counters.drainerErrors++;
         String message = e.getClass().getSimpleName() + ": " + e.getMessage();
-        counters.lastError = Printable.withoutAddresses(message); // shown to whoever reads the endpoint
+        counters.countDrainerError(Printable.withoutAddresses(message)); // shown to whoever reads the endpoint
         if (e instanceof LogClosedException) {
             status.warn(e.getMessage(), null); // the drainer ends: said once
             return;
@@ -68,12 +67,11 @@ final class DrainFailures {
      * them (a setting or a grant to change), a WARN for an outage. The drainer tries again, with growing waits.
      */
     void backlogFailed(Throwable e, boolean first, Path journal, long retryMaxNanos) {
-        counters.drainerErrors++;
-        counters.lastError = Printable.withoutAddresses(e.getClass().getSimpleName() + ": " + e.getMessage());
+        counters.countDrainerError(Printable.withoutAddresses(e.getClass().getSimpleName() + ": " + e.getMessage()));
         if (!first) {
             return;
         }
-        counters.failingSinceEpochMillis = System.currentTimeMillis();
+        counters.failingSince(System.currentTimeMillis());
         state.ioFailing(true);
         String message = "the sink cannot take events yet (" + e.getMessage() + "); events gather in the journal "
                 + journal + " and go out, oldest first, once it can (retrying every "
@@ -88,7 +86,7 @@ final class DrainFailures {
     /** Records that the backlog went out after {@code failedTries} failed tries; ends the outage. */
     void backlogSent(int failedTries) {
         state.ioFailing(false);
-        counters.failingSinceEpochMillis = 0;
+        counters.failingSince(0);
         status.info("the sink takes events again after " + failedTries + " failed tries; the events that gathered"
                 + " meanwhile go out now, in order");
     }
@@ -98,7 +96,7 @@ final class DrainFailures {
         readerGone = false;
         if (state.ioFailing()) {
             state.ioFailing(false);
-            counters.failingSinceEpochMillis = 0;
+            counters.failingSince(0);
             status.info(action + " works again");
         }
     }

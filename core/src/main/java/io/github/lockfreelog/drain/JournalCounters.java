@@ -31,11 +31,13 @@ public final class JournalCounters {
     /**
      * Counted with a plain read-modify-write, which calls no method, by a caller whose accounting
      * itself failed with an {@code Error} (a second stack overflow): racy, but such calls are rare.
+     * The only fields written from outside, for that reason (a method call may overflow the stack again);
+     * {@code JournalEngine} alone writes them.
      */
     public volatile long lateIoDrops;
     public volatile long lateExits;
     /** Events of callers that failed and could not settle their frame: settled, and counted, by the drainer. */
-    public volatile long orphanDrops;
+    private volatile long orphanDrops;
 
     /** Events and bytes written, at {@link #EVENTS} and {@link #BYTES}, padded by 128 bytes on each side. */
     private final long[] written = new long[WRITTEN_LENGTH];
@@ -43,14 +45,15 @@ public final class JournalCounters {
     private static final int BYTES = 17;
     private static final int WRITTEN_LENGTH = 34;
     private static final VarHandle WRITTEN = MethodHandles.arrayElementVarHandle(long[].class);
-    public volatile long recoveredFrames;
-    public volatile long recoveredBytes;
-    public volatile long skippedFrames;
-    public volatile long unblocked;
-    public volatile long drainerErrors;
-    public volatile String lastError;
+    // Written by one thread at a time (the start, then the drainer), read by any: volatile, plain increments.
+    private volatile long recoveredFrames;
+    private volatile long recoveredBytes;
+    private volatile long skippedFrames;
+    private volatile long unblocked;
+    private volatile long drainerErrors;
+    private volatile String lastError;
     /** Wall-clock time of the first failure of the current episode of drainer errors; 0 when none is going on. */
-    public volatile long failingSinceEpochMillis;
+    private volatile long failingSinceEpochMillis;
 
     public JournalCounters() {
         for (int i = 0; i < drops.length; i++) {
@@ -96,5 +99,63 @@ public final class JournalCounters {
         // exited first: every call counted there was counted in appended before
         long out = exited.sum() + lateExits;
         return appended.sum() - out;
+    }
+
+    /** Counts what a recovery found: events and bytes written again, frames it could not read (the start's, then a backlog's). */
+    public void countRecovered(long frames, long bytes, long skipped) {
+        recoveredFrames += frames;
+        recoveredBytes += bytes;
+        skippedFrames += skipped;
+    }
+
+    public long recoveredFrames() {
+        return recoveredFrames;
+    }
+
+    public long recoveredBytes() {
+        return recoveredBytes;
+    }
+
+    /** Frames passed over: unreadable at recovery, and those of stalled writers the drainer unblocked. */
+    public long skippedFrames() {
+        return skippedFrames + unblocked;
+    }
+
+    /** Counts a frame of a stalled writer passed over (the drainer's alone). */
+    void countUnblocked() {
+        unblocked++;
+    }
+
+    /** Counts an event of a caller that failed and could not settle its frame (the drainer's alone). */
+    void countOrphanDrop() {
+        orphanDrops++;
+    }
+
+    /** Events lost to I/O faults outside the drop counters: callers' late drops and orphaned frames. */
+    public long lateIoDrops() {
+        return lateIoDrops + orphanDrops;
+    }
+
+    /** Counts a failure of the drainer, kept as {@code lastError} (already made printable). */
+    void countDrainerError(String printableError) {
+        drainerErrors++;
+        lastError = printableError;
+    }
+
+    public long drainerErrors() {
+        return drainerErrors;
+    }
+
+    public String lastError() {
+        return lastError;
+    }
+
+    /** Marks the start of an episode of failures ({@code 0}: none is going on). */
+    void failingSince(long epochMillis) {
+        failingSinceEpochMillis = epochMillis;
+    }
+
+    public long failingSinceEpochMillis() {
+        return failingSinceEpochMillis;
     }
 }

@@ -188,7 +188,7 @@ final class TermDrain implements TermReader.FrameHandler {
      */
     private void skipDamaged(int at, long header, int base, int limit) {
         int next = FrameCodec.nextPlausibleFrame(journal, base, scanOffset + FRAME_ALIGNMENT, limit);
-        counters.unblocked++;
+        counters.countUnblocked();
         status.warn("damaged frame header (length=" + headerLength(header) + ", type=0x"
                 + Integer.toHexString(headerType(header)) + ") at journal offset " + at + "; skipped "
                 + (next - scanOffset) + " bytes", null);

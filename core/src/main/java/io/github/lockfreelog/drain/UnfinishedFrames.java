@@ -44,7 +44,7 @@ final class UnfinishedFrames {
             // its caller failed before finishing, and its own attempt to settle it failed too (or
             // has not come yet: taking the hint leaves the settling and the counting to us)
             if (!settleOrphan(at, tail, termId)) {
-                counters.orphanDrops++;
+                counters.countOrphanDrop();
             }
             return true;
         }
@@ -54,12 +54,12 @@ final class UnfinishedFrames {
         }
         if (headerLength(header) == 0) {
             if (unblocker.padOver(at, tail, termId)) {
-                counters.unblocked++;
+                counters.countUnblocked();
             }
             return true;
         }
         if (unblocker.abandon(index, at, header)) {
-            counters.unblocked++;
+            counters.countUnblocked();
             status.warn("a writer stalled for over " + TimeUnit.NANOSECONDS.toMillis(now - unblocker.waitingSince())
                     + " ms while copying its event (journal offset " + at + "): its frame is left out, the"
                     + " writer writes the event again when it resumes, and later terms of this buffer start"
@@ -97,7 +97,7 @@ final class UnfinishedFrames {
     void countCommitted(int at, long header, int termId) {
         // looked at first, as most committed frames have no hint: a compare-and-set only for one that has
         if (draining.isOrphan(at, termId) && draining.takeOrphan(at, termId) && headerType(header) != TYPE_DATA) {
-            counters.orphanDrops++;
+            counters.countOrphanDrop();
         }
     }
 }

@@ -128,9 +128,7 @@ final class EngineStart implements JournalReplacer {
     }
 
     private void count(Recovery.Result recovered) {
-        counters.recoveredFrames += recovered.recoveredFrames();
-        counters.recoveredBytes += recovered.recoveredBytes();
-        counters.skippedFrames += recovered.skippedFrames();
+        counters.countRecovered(recovered.recoveredFrames(), recovered.recoveredBytes(), recovered.skippedFrames());
     }
 
     /**

@@ -40,7 +40,7 @@ final class EngineStatistics {
         Map<String, Long> drops = new LinkedHashMap<>();
         long dropped = 0;
         for (DropReason reason : DropReason.values()) {
-            long n = c.drops[reason.ordinal()].sum() + (reason == DropReason.IO ? c.lateIoDrops + c.orphanDrops : 0);
+            long n = c.drops[reason.ordinal()].sum() + (reason == DropReason.IO ? c.lateIoDrops() : 0);
             drops.put(reason.id(), n);
             dropped += n;
         }
@@ -68,8 +68,8 @@ final class EngineStatistics {
                 journalPath.toString(),
                 state.isRunning(), config.bufferSize(), config.bufferCount(), activeBuffer, fill, appended, written, bytes,
                 appended - written - dropped, dropped, drops, c.truncated.sum(), c.swaps.sum(), c.waits.sum(),
-                c.waitTotalNanos.sum(), c.waitMaxNanos.get(), c.recoveredFrames, c.recoveredBytes,
-                c.skippedFrames + c.unblocked, lag, c.drainerErrors, c.lastError, c.failingSinceEpochMillis, pageFaults());
+                c.waitTotalNanos.sum(), c.waitMaxNanos.get(), c.recoveredFrames(), c.recoveredBytes(),
+                c.skippedFrames(), lag, c.drainerErrors(), c.lastError(), c.failingSinceEpochMillis(), pageFaults());
     }
 
     private PageFaults pageFaults() {

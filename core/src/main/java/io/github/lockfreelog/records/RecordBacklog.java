@@ -71,8 +71,6 @@ public final class RecordBacklog implements DrainOutput.Backlog {
     }
 
     private void count(Recovery.Result recovered) {
-        counters.recoveredFrames += recovered.recoveredFrames();
-        counters.recoveredBytes += recovered.recoveredBytes();
-        counters.skippedFrames += recovered.skippedFrames();
+        counters.countRecovered(recovered.recoveredFrames(), recovered.recoveredBytes(), recovered.skippedFrames());
     }
 }
