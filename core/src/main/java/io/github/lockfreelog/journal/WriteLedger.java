@@ -62,7 +62,7 @@ import java.nio.file.StandardOpenOption;
  * (another instance wrote right after it, or its mark raced with the owner starting this write)
  * leaves nothing to search: the write is written again at recovery. So a write that raced with
  * another's (both in the kernel at once) may be written twice, never lost. Without a ledger (a file
- * system that cannot map it, an instance of an earlier version) the search is as before.
+ * system that cannot map it) recovery searches the log for the write's bytes.
  */
 public final class WriteLedger implements AutoCloseable {
 

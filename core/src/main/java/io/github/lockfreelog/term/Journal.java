@@ -58,7 +58,7 @@ public abstract class Journal implements AutoCloseable {
         putLongVolatile(MAGIC_OFFSET, MAGIC);
     }
 
-    /** The id this journal got when it was created ({@link JournalDescriptor}); 0 for one made before ids existed. */
+    /** The id this journal got when it was created ({@link JournalDescriptor}): random, never 0. */
     public long journalId() {
         return getLongPlain(JOURNAL_ID_OFFSET);
     }

@@ -19,8 +19,7 @@ package io.github.lockfreelog.term;
  *   512 + i * 128 + 64: term start of buffer i (int): where the term it hosts starts (see below)
  *   4096: buffer 0, 4096 + bufferSize: buffer 1, ...
  * </pre>
- * The journal id is a random non-zero number written when the journal is created (0 in a journal
- * made before ids existed): a record sink names the journal by it in the positions it commits,
+ * The journal id is a random non-zero number written when the journal is created: a record sink names the journal by it in the positions it commits,
  * so that a position of one journal is never taken for one of the next journal in the same file.
  * A term is one use of a buffer: term {@code n} lives in buffer {@code n % bufferCount} and
  * its term id is {@code (int) n}. Buffers cycle clean, active, dirty, clean.

@@ -33,8 +33,8 @@ class InterruptedCompressionTest {
     final LoggerContext context = TestAppenders.newContext();
 
     /**
-     * The leftovers of earlier versions (and of Logback's own RollingFileAppender), which wrote the
-     * archive under its final name: a truncated {@code .gz} beside its uncompressed source, and a
+     * The leftovers of Logback's own RollingFileAppender (an application that moves to this appender finds them),
+     * which writes the archive under its final name: a truncated {@code .gz} beside its uncompressed source, and a
      * source whose compression never began.
      */
     @Test
@@ -46,7 +46,7 @@ class InterruptedCompressionTest {
         Files.write(dir.resolve("app.2026-03-01.0.log.gz"), gzip(first));
         byte[] truncated = gzip(second);
         Files.write(dir.resolve("app.2026-03-01.1.log.gz"), Arrays.copyOf(truncated, truncated.length / 2));
-        Files.write(dir.resolve("app.2026-03-01.1.log.81234567.tmp"), second);
+        Files.write(dir.resolve("app.2026-03-01.1.log81234567.tmp"), second);
         Files.write(dir.resolve("app.2026-03-01.2.log98765432.tmp"), third);
 
         logLines(log, 300, 1000);

@@ -155,7 +155,7 @@ class SharedRollingSinkTest {
             }
         });
         compressing.start();
-        // late writes of another instance, over 60 ms (one of an earlier version looked every 5 ms)
+        // late writes of another instance, over 60 ms
         try (FileLogSink late = new FileLogSink(source, TestAppenders.status(context))) {
             for (int n = 0; n < 30; n++) {
                 String line = line(1, n) + "\n";

@@ -19,16 +19,16 @@ import java.util.stream.Stream;
 
 /**
  * Finds, at start, what crashes left of the compressions of archives named after a file name
- * pattern: every source and partial file (and the {@code <name>.<digits>.tmp} /
- * {@code <name><digits>.tmp} sources of earlier versions and of Logback's
- * {@code RollingFileAppender}, whose archive may be truncated), each with the archive it belongs to.
+ * pattern: every source and partial file (and the {@code <name><digits>.tmp} sources of Logback's
+ * {@code RollingFileAppender}, whose archive may be truncated, for an application that moves to this appender),
+ * each with the archive it belongs to.
  * {@link RolledFileCompressor#finish} completes them. A file of another user is left alone, with a WARN: in a folder
  * that others may write to, it may have been planted there to be made into an archive that looks like ours.
  */
 final class LeftoverFinder {
 
-    /** Sources: ours, those of earlier versions ({@code .<nanos>.tmp}) and Logback's ({@code <nanos>.tmp}). */
-    private static final String SOURCE_SUFFIX_REGEX = "(\\.?\\d+)?\\.tmp";
+    /** Sources: ours ({@code .tmp}) and Logback's ({@code <nanos>.tmp}). */
+    private static final String SOURCE_SUFFIX_REGEX = "(\\d+)?\\.tmp";
 
     private LeftoverFinder() {
     }

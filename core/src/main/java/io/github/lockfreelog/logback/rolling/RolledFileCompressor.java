@@ -37,8 +37,7 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>Other instances may write the same log file, and one that has not noticed the roll yet
  * may append one more batch to the source: it looks at the name before each write
- * ({@link io.github.lockfreelog.sink.FileLogSink#follow}), and an instance of an earlier version looked every few
- * milliseconds.
+ * ({@link io.github.lockfreelog.sink.FileLogSink#follow}).
  * So a source is compressed no sooner than {@link #SETTLE_NANOS} after its roll, and compressed
  * again if it grew while it was compressed; its lines all reach the archive. Whoever compresses a
  * source (the instance that rolled it, or one that found it at start) holds a lock on it
@@ -57,7 +56,7 @@ public final class RolledFileCompressor {
     public static final String PARTIAL_SUFFIX = ".part";
     /**
      * How long a rolled file is left alone before it is compressed: other instances writing the same
-     * log file look before each write whether it was rolled (earlier versions every few milliseconds), and
+     * log file look before each write whether it was rolled, and
      * one that was just writing appends its batch to it.
      */
     public static final long SETTLE_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
