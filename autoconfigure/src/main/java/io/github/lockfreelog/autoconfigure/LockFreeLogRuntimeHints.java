@@ -35,9 +35,6 @@ class LockFreeLogRuntimeHints implements RuntimeHintsRegistrar {
     /** The JDK class through which core's {@code io.github.lockfreelog.files.FileMapping} unmaps the journal before Java 22. */
     static final String UNSAFE = "sun.misc.Unsafe";
 
-    /** Where the starter reads the removed properties from at start-up. */
-    static final String REMOVED_PROPERTIES_METADATA = "META-INF/additional-spring-configuration-metadata.json";
-
     @Override
     public void registerHints(RuntimeHints hints, ClassLoader classLoader) {
         hints.reflection().registerType(TypeReference.of(PATTERN_LAYOUT_BASE), type -> type.withField(PATTERN_HEAD_FIELD));
@@ -46,8 +43,6 @@ class LockFreeLogRuntimeHints implements RuntimeHintsRegistrar {
                 type -> type.withField("formatter").withField("charset"));
         hints.reflection().registerType(TypeReference.of(UNSAFE), type -> type.withField("theUnsafe")
                 .withMethod("invokeCleaner", List.of(TypeReference.of(ByteBuffer.class)), ExecutableMode.INVOKE));
-        // The removed and renamed lockfreelog.* properties are read from the metadata while logging starts.
-        hints.resources().registerPattern(REMOVED_PROPERTIES_METADATA);
         // lockfreelog.* is bound while logging starts, before the context that would register these hints exists.
         BindableRuntimeHintsRegistrar.forTypes(LockFreeLogProperties.class).registerHints(hints, classLoader);
     }

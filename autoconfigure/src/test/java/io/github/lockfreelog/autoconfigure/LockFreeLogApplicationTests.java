@@ -349,20 +349,12 @@ class LockFreeLogApplicationTests {
     }
 
     @Test
-    void aRemovedPropertyFailsStartUpNamingWhatToSetInstead(CapturedOutput output) {
-        assertThatThrownBy(() -> application("lockfreelog.pattern=%msg%n").run())
-                .isInstanceOf(InvalidLockFreeLogPropertyException.class);
-        assertThat(output).contains("Property: lockfreelog.pattern").contains("Value: \"%msg%n\"")
-                .contains("set logging.pattern.file instead");
-    }
-
-    @Test
     void failureAnalyzerShouldDescribeTheProperty() {
         FailureAnalysis analysis = new LockFreeLogFailureAnalyzer().analyze(new IllegalStateException("wrapped",
-                new InvalidLockFreeLogPropertyException("lockfreelog.buffer-count", "1", null, "2 to 16")));
-        assertThat(analysis.getDescription()).contains("Property: lockfreelog.buffer-count").contains("Value: \"1\"")
+                new InvalidLockFreeLogPropertyException("lockfreelog.file.buffer-count", "1", null, "2 to 16")));
+        assertThat(analysis.getDescription()).contains("Property: lockfreelog.file.buffer-count").contains("Value: \"1\"")
                 .contains("Reason: 2 to 16").doesNotContain("Origin:");
-        assertThat(analysis.getAction()).contains("'lockfreelog.buffer-count'");
+        assertThat(analysis.getAction()).contains("'lockfreelog.file.buffer-count'");
     }
 
     @SpringBootConfiguration

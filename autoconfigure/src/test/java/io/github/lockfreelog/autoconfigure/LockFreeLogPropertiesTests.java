@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The shape of the settings in full runs: the file's under {@code lockfreelog.file.*}, the console's under
- * {@code lockfreelog.console.*}, the old names still working, and one log file.
+ * {@code lockfreelog.console.*}, and one log file.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class LockFreeLogPropertiesTests {
@@ -74,63 +74,6 @@ class LockFreeLogPropertiesTests {
     }
 
     @Test
-    void theOldRootNamesStillSetTheFile(CapturedOutput output) {
-        try (ConfigurableApplicationContext context = application("logging.file.name=" + log(),
-                "lockfreelog.buffer-size=128KB", "lockfreelog.buffer-count=4", "lockfreelog.backpressure=DROP",
-                "lockfreelog.drop-below-level=fatal", "lockfreelog.flush-interval=30ms").run()) {
-            LockFreeFileAppender appender = runtime().appender();
-            assertThat(appender.getBufferSize().getSize()).isEqualTo(128 * 1024);
-            assertThat(appender.getBufferCount()).isEqualTo(4);
-            assertThat(appender.getBackpressure()).isEqualTo(Backpressure.DROP);
-            assertThat(appender.getDropBelowLevel()).isEqualTo("ERROR");
-            assertThat(appender.getFlushInterval().getMilliseconds()).isEqualTo(30);
-        }
-        assertThat(output).doesNotContain("are both set");
-    }
-
-    @Test
-    void whenTheOldAndTheNewNameAreBothSetTheNewWinsWithOneWarning(CapturedOutput output) {
-        try (ConfigurableApplicationContext context = application("logging.file.name=" + log(),
-                "lockfreelog.buffer-size=128KB", "lockfreelog.file.buffer-size=256KB").run()) {
-            assertThat(runtime().appender().getBufferSize().getSize()).isEqualTo(256 * 1024);
-        }
-        assertThat(output).containsOnlyOnce("is the old name of").containsPattern(" WARN .* lockfreelog: "
-                + "lockfreelog.buffer-size \\(128KB\\) is the old name of lockfreelog.file.buffer-size \\(256KB\\), which"
-                + " is set too: lockfreelog.file.buffer-size is used; remove lockfreelog.buffer-size");
-    }
-
-    @Test
-    void theOldFilePropertyStillNamesTheFile() {
-        Path own = dir.resolve("own.log");
-        try (ConfigurableApplicationContext context = application("lockfreelog.file=" + own).run()) {
-            assertThat(runtime().appender().getFile()).isEqualTo(own.toString());
-            LoggerFactory.getLogger("test.properties").info("to the old name's file");
-            awaitContent(own, "to the old name's file");
-        }
-    }
-
-    @Test
-    void theOldFilePropertyGoesWithTheNewFileGroup() {
-        Path own = dir.resolve("own.log");
-        try (ConfigurableApplicationContext context = application("lockfreelog.file=" + own,
-                "lockfreelog.file.buffer-size=128KB").run()) {
-            assertThat(runtime().appender().getFile()).isEqualTo(own.toString());
-            assertThat(runtime().appender().getBufferSize().getSize()).isEqualTo(128 * 1024);
-        }
-    }
-
-    @Test
-    void theOldFilePropertyBindsInARunWhileAnotherIsOpen() {
-        Path own = dir.resolve("own.log");
-        try (ConfigurableApplicationContext first = application("lockfreelog.file=" + own).run();
-                ConfigurableApplicationContext second = application("lockfreelog.file=" + own).run()) {
-            // Spring Boot leaves logging alone in the second run, and so does the starter; its context binds all the same.
-            assertThat(second.getBean(LockFreeLogProperties.class).getFile().getName()).isEqualTo(own.toString());
-            assertThat(lockFreeAppenders()).singleElement().isSameAs(runtime().appender());
-        }
-    }
-
-    @Test
     void theNewFileNameNamesTheFileWhenSpringBootHasNone() {
         Path own = dir.resolve("own.log");
         try (ConfigurableApplicationContext context = application("lockfreelog.file.name=" + own).run()) {
@@ -159,16 +102,6 @@ class LockFreeLogPropertiesTests {
     }
 
     @Test
-    void theOldFilePropertyNamingAnotherFileThanSpringBootsIsRefusedUnderItsOwnName(CapturedOutput output) {
-        Path other = dir.resolve("other.log");
-        assertThatThrownBy(() -> application("logging.file.name=" + log(), "lockfreelog.file=" + other).run())
-                .isInstanceOf(InvalidLockFreeLogPropertyException.class);
-        assertThat(output).contains("Property: lockfreelog.file\n").contains("Value: \"" + other + "\"")
-                .containsPattern("Origin: .*\"lockfreelog.file\"")
-                .contains("Reason: the file logging.file.name names (\"" + log() + "\")");
-    }
-
-    @Test
     void aFileNameBesideSpringBootsLogFolderIsRefusedNamingTheFolder(CapturedOutput output) {
         Path other = dir.resolve("other.log");
         assertThatThrownBy(() -> application("logging.file.path=" + dir, "lockfreelog.file.name=" + other).run())
@@ -179,10 +112,10 @@ class LockFreeLogPropertiesTests {
 
     @Test
     void aBadOldNameIsReportedUnderTheNameAsWritten(CapturedOutput output) {
-        assertThatThrownBy(() -> application("logging.file.name=" + log(), "lockfreelog.buffer-count=1").run())
+        assertThatThrownBy(() -> application("logging.file.name=" + log(), "lockfreelog.file.buffer-count=1").run())
                 .isInstanceOf(InvalidLockFreeLogPropertyException.class);
-        assertThat(output).contains("Property: lockfreelog.buffer-count\n").contains("Value: \"1\"")
-                .containsPattern("Origin: .*\"lockfreelog.buffer-count\"");
+        assertThat(output).contains("Property: lockfreelog.file.buffer-count\n").contains("Value: \"1\"")
+                .containsPattern("Origin: .*\"lockfreelog.file.buffer-count\"");
     }
 
     @Test

@@ -35,16 +35,14 @@ public class InvalidLockFreeLogPropertyException extends InvalidConfigurationPro
     }
 
     /**
-     * For {@code property}, with its value as written and its origin looked up in the environment; named as written
-     * where its value came from its old name ({@code lockfreelog.buffer-size} for {@code lockfreelog.file.buffer-size}).
+     * For {@code property}, with its value as written and its origin looked up in the environment.
      */
     public static InvalidLockFreeLogPropertyException of(Environment environment, String property, Object fallbackValue,
             String allowed) {
-        String named = RenamedProperties.asWritten(environment, property);
-        ConfigurationProperty written = find(environment, named);
+        ConfigurationProperty written = find(environment, property);
         return (written != null)
-                ? new InvalidLockFreeLogPropertyException(named, written.getValue(), written.getOrigin(), allowed)
-                : new InvalidLockFreeLogPropertyException(named, fallbackValue, null, allowed);
+                ? new InvalidLockFreeLogPropertyException(property, written.getValue(), written.getOrigin(), allowed)
+                : new InvalidLockFreeLogPropertyException(property, fallbackValue, null, allowed);
     }
 
     /** The property as written in the environment's sources, or {@code null} when no source sets it. */

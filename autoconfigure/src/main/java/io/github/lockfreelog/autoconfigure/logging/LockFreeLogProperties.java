@@ -19,10 +19,6 @@ import org.springframework.util.unit.DataSize;
  * {@code logging.structured.format.file}, {@code logging.charset.file}, {@code logging.threshold.file},
  * {@code logging.logback.rollingpolicy.*}, and their {@code .console} pairs), read from the appender the starter
  * replaces or from the Logback context, so the file and the console look as they would without the starter.
- *
- * <p>The file's settings were at the root before ({@code lockfreelog.buffer-size}, {@code lockfreelog.file} for its
- * name, ...): those names still set the file's, and the configuration metadata marks them as deprecated with their
- * new names, for IDEs and {@code spring-boot-properties-migrator} ({@link RenamedProperties}).
  */
 @ConfigurationProperties(prefix = LockFreeLogProperties.PREFIX)
 public class LockFreeLogProperties {

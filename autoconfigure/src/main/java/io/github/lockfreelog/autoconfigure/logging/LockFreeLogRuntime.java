@@ -56,7 +56,6 @@ public final class LockFreeLogRuntime implements StarterAppender {
             LockFreeLogRuntime.class.getClassLoader());
 
     private final LoggerContext loggerContext;
-    private final RemovedProperties removed;
     /** What Spring Boot runs at JVM shutdown, after it has stopped Logback: one object, as Spring Boot keeps a set. */
     private final Runnable shutdownHandler = this::shutdown;
     /** The lock-free file, when the settings ask for one. */
@@ -78,7 +77,6 @@ public final class LockFreeLogRuntime implements StarterAppender {
 
     private LockFreeLogRuntime(LoggerContext loggerContext) {
         this.loggerContext = loggerContext;
-        this.removed = RemovedProperties.load(LockFreeLogRuntime.class.getClassLoader());
         this.file = new ManagedAppender<>(loggerContext);
         this.console = new ManagedAppender<>(loggerContext);
         this.kafka = new ManagedAppender<>(loggerContext);
@@ -155,8 +153,6 @@ public final class LockFreeLogRuntime implements StarterAppender {
      */
     public synchronized void loggingInitialized(ConfigurableEnvironment environment, Collection<?> sources) {
         keepInContext();
-        // Before anything binds lockfreelog.*, this run's context too, even when the starter leaves logging alone.
-        RenamedProperties.apply(environment, removed.renamed());
         if ((file.get() != null || console.get() != null || kafka.get() != null || otlp.get() != null)
                 && watcher != null && watcher.untouched()) {
             return; // Spring Boot left logging as it was for this run, and so does the starter
@@ -166,7 +162,6 @@ public final class LockFreeLogRuntime implements StarterAppender {
             end("the starter is turned off: " + starter.off());
             return;
         }
-        removed.check(environment);
         List<String> wantedLoggers = starter.loggers();
         detachFromLoggers();
         loggers = wantedLoggers;

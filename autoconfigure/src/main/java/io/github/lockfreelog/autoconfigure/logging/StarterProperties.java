@@ -129,8 +129,7 @@ final class StarterProperties {
     }
 
     /**
-     * The property that names the log file: {@code lockfreelog.file.name} when set (a report names it as written,
-     * {@code lockfreelog.file} where the old name set it), else Spring Boot's.
+     * The property that names the log file: {@code lockfreelog.file.name} when set, else Spring Boot's.
      */
     String fileProperty() {
         return StringUtils.hasText(properties().getFile().getName()) ? P + "file.name" : bootFileProperty();

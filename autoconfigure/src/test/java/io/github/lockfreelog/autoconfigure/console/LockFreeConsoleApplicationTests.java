@@ -155,9 +155,9 @@ class LockFreeConsoleApplicationTests {
 
     @Test
     void theConsoleHasItsOwnEngineSettings() throws Exception {
-        // start() sets lockfreelog.console.buffer-size=256KB; the file's settings, new names and old, are not the console's.
+        // start() sets lockfreelog.console.buffer-size=256KB; the file's settings are not the console's.
         PipedChild child = start(List.of("-Dlines=10"), "--lockfreelog.console.buffer-count=4",
-                "--lockfreelog.file.buffer-size=128KB", "--lockfreelog.buffer-count=5");
+                "--lockfreelog.file.buffer-size=128KB", "--lockfreelog.file.buffer-count=5");
         assertThat(child.await("CONSOLE")).contains("target=console").endsWith(" buffers=4x262144");
         child.awaitExit();
     }

@@ -72,18 +72,6 @@ class ConfigurationMetadataTests {
     /** Maps without a default: empty when unset. */
     private static final Set<String> EMPTY = Set.of("lockfreelog.kafka.producer");
 
-    /** The old names and their new ones. */
-    private static final Map<String, String> RENAMED = Map.ofEntries(
-            entry("lockfreelog.file", "lockfreelog.file.name"),
-            entry("lockfreelog.journal", "lockfreelog.file.journal"),
-            entry("lockfreelog.buffer-size", "lockfreelog.file.buffer-size"),
-            entry("lockfreelog.buffer-count", "lockfreelog.file.buffer-count"),
-            entry("lockfreelog.backpressure", "lockfreelog.file.backpressure"),
-            entry("lockfreelog.max-block-time", "lockfreelog.file.max-block-time"),
-            entry("lockfreelog.max-event-size", "lockfreelog.file.max-event-size"),
-            entry("lockfreelog.flush-interval", "lockfreelog.file.flush-interval"),
-            entry("lockfreelog.drop-below-level", "lockfreelog.file.drop-below-level"));
-
     private final Map<String, Map<String, Object>> properties = new LinkedHashMap<>();
     private final Map<String, Map<String, Object>> hints = new LinkedHashMap<>();
 
@@ -99,7 +87,7 @@ class ConfigurationMetadataTests {
     @Test
     void everyPropertyIsDocumentedWithItsDefaultOrAsUnset() {
         Set<String> current = properties.values().stream()
-                .filter(p -> ((String) p.get("name")).startsWith("lockfreelog.") && p.get("deprecation") == null)
+                .filter(p -> ((String) p.get("name")).startsWith("lockfreelog."))
                 .map(p -> (String) p.get("name")).collect(Collectors.toCollection(TreeSet::new));
         Set<String> documented = new TreeSet<>(DOCUMENTED.keySet());
         documented.addAll(UNSET);
@@ -171,15 +159,9 @@ class ConfigurationMetadataTests {
     }
 
     @Test
-    void eachOldNameIsDeprecatedInFavourOfItsNewNameOfTheSameType() {
-        RENAMED.forEach((old, replacement) -> {
-            assertThat(properties).as(old).containsKey(old);
-            @SuppressWarnings("unchecked")
-            Map<String, Object> deprecation = (Map<String, Object>) properties.get(old).get("deprecation");
-            assertThat(deprecation).as(old).isNotNull().containsEntry("replacement", replacement)
-                    .containsEntry("level", "warning");
-            assertThat(properties.get(old).get("type")).as(old).isEqualTo(properties.get(replacement).get("type"));
-        });
+    void noPropertyIsDeprecated() {
+        // nothing was released: no name has users to move from, so none is kept for them
+        assertThat(properties.values()).isNotEmpty().allSatisfy(p -> assertThat(p.get("deprecation")).as("%s", p.get("name")).isNull());
     }
 
     /** The metadata's default values, as a properties file would write them. */
