@@ -151,7 +151,8 @@ public final class RecordRecovery {
                     } else {
                         try {
                             result = replay(journal, sink, record);
-                        } catch (RuntimeException e) {
+                        } catch (RuntimeException | OutOfMemoryError | InternalError e) {
+                            // a crafted or damaged copy: what was read from it is garbage now
                             damaged = "the pending journal " + pending + " could not be read to its end (" + e + ")";
                         }
                     }
@@ -317,10 +318,10 @@ public final class RecordRecovery {
             if (payload > batch.remaining() && events > 0) {
                 deliver(term, at);
             }
-            if (payload > batch.capacity()) {
-                ByteBuffer large = ByteBuffer.allocate(payload);
-                journal.getBytes(base + at + HEADER_LENGTH, large, 0, payload);
-                log.write(large, 0, new int[] {payload}, new int[] {at}, 1, term, at, at + align(length));
+            if (payload > batch.capacity()) { // delivered from where it lies: nothing the size of a buffer is allocated
+                int from = base + at + HEADER_LENGTH;
+                log.write(journal.duplicate().limit(from + payload).position(from).slice(), 0, new int[] {payload},
+                        new int[] {at}, 1, term, at, at + align(length));
                 batchFrom = at + align(length);
             } else {
                 journal.getBytes(base + at + HEADER_LENGTH, batch, batch.position(), payload);
