@@ -76,7 +76,9 @@ public final class SafeFiles {
      * {@link StandardOpenOption#READ}), only when it is a regular file of this process's user or of {@code ownerUid}
      * (the user who owned the log when the appender started; {@code -1}: any): a FIFO is never opened, as its open
      * would block until someone reads it, nor a device, a folder or a socket; and the log is never written into a file
-     * of another user, who could read and change it. A link at the name is followed only with {@code followLink} (a
+     * of another user, who could read and change it. What takes the name between that check and the open (in a folder
+     * others may write to without the sticky bit) cannot block the caller either, and is refused when it is a FIFO or a
+     * socket ({@link UnblockingOpen}). A link at the name is followed only with {@code followLink} (a
      * log that was a link at start), and then the file it reaches is checked.
      *
      * @throws RefusedLiveFileException naming what was found, its owner and what to do
@@ -100,8 +102,19 @@ public final class SafeFiles {
                         + " read and change; events wait in the journal until it is removed (find out who made it)");
             }
         }
-        return FileChannel.open(file, followLink ? options : withNoFollow(options));
+        Consumer<Path> race = betweenCheckAndOpen;
+        if (race != null) {
+            race.accept(file);
+        }
+        // what took the name since the check cannot block the open, nor be written if it is a FIFO
+        return UnblockingOpen.open(file, new HashSet<>(Arrays.asList(followLink ? options : withNoFollow(options))));
     }
+
+    /**
+     * Runs between the check of a live log file and its open ({@link #openLiveFile}), where tests make a co-tenant's
+     * swap at a chosen moment; {@code null} but in those tests.
+     */
+    static volatile Consumer<Path> betweenCheckAndOpen;
 
     /** The numeric owner of {@code path}, or {@code -1} where the file system does not tell it. */
     public static int uid(Path path, LinkOption... how) throws IOException {
