@@ -33,18 +33,24 @@ public final class SafeFiles {
     private SafeFiles() {
     }
 
-    /** Opens {@code path} with {@code options}, never following a symbolic link at {@code path}. */
+    /**
+     * Opens {@code path} with {@code options}, never following a symbolic link at {@code path}; in a folder that
+     * {@link PrivateFolders} checked, in that very folder ({@link PinnedFolders}).
+     */
     public static FileChannel open(Path path, OpenOption... options) throws IOException {
-        return FileChannel.open(path, withNoFollow(options));
+        return PinnedFolders.open(path, new HashSet<>(Arrays.asList(withNoFollow(options))));
     }
 
-    /** Opens, or creates owner-only ({@code rw-------}), {@code path}, never following a link at it. */
+    /**
+     * Opens, or creates owner-only ({@code rw-------}), {@code path}, never following a link at it; in a folder that
+     * {@link PrivateFolders} checked, in that very folder ({@link PinnedFolders}).
+     */
     public static FileChannel openOwnerOnly(Path path, OpenOption... options) throws IOException {
         Set<OpenOption> all = new HashSet<>(Arrays.asList(withNoFollow(options)));
         if (PrivateFolders.isPosix(path)) {
-            return FileChannel.open(path, all, OWNER_ONLY);
+            return PinnedFolders.open(path, all, OWNER_ONLY);
         }
-        return FileChannel.open(path, all);
+        return PinnedFolders.open(path, all);
     }
 
     /**

@@ -1,0 +1,81 @@
+package io.github.lockfreelog.files;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.core.status.Status;
+import io.github.lockfreelog.logback.LockFreeFileAppender;
+import io.github.lockfreelog.testing.CoTenant;
+import io.github.lockfreelog.testing.OtherUser;
+import io.github.lockfreelog.testing.TestAppenders;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A journal folder is checked, then files are opened in it: in a folder that others may write to without the sticky
+ * bit (an {@code emptyDir} of mode 0777), another user ({@code nobody}, {@link OtherUser}) renames this user's own
+ * folder away and puts a link to a folder of this user's elsewhere at its name in the moment between the two (made in
+ * that very moment through a seam of {@link PinnedFolders}, not by chance). Nothing may be opened or created through
+ * the link.
+ */
+class PinnedFolderTest {
+
+    @TempDir
+    Path dir;
+
+    private final LoggerContext context = TestAppenders.newContext();
+    private LockFreeFileAppender appender;
+    private Path volume;
+    private Path victim;
+
+    @BeforeEach
+    void folders() throws Exception {
+        OtherUser.assumeAvailable();
+        Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx--x--x")); // nobody may pass through
+        volume = Files.createDirectory(dir.resolve("volume"));
+        Files.setPosixFilePermissions(volume, PosixFilePermissions.fromString("rwxrwxrwx")); // no sticky bit
+        victim = Files.createDirectory(dir.resolve("victim"), PosixFilePermissions.asFileAttribute(
+                PosixFilePermissions.fromString("rwx------"))); // a folder of this user's that only it may enter
+    }
+
+    @AfterEach
+    void stop() {
+        PinnedFolders.betweenCheckAndOpen = null;
+        if (appender != null) {
+            appender.stop();
+        }
+    }
+
+    @Test
+    void aLinkSwappedInAtTheCheckedFoldersNameBeforeAnOpenInItIsNeverFollowed() throws Exception {
+        Path own = volume.resolve(".lockfreelog-uid-0");
+        AtomicBoolean swapped = new AtomicBoolean();
+        PinnedFolders.betweenCheckAndOpen = folder -> {
+            if (folder.equals(own) && swapped.compareAndSet(false, true)) {
+                try {
+                    OtherUser.Run run = OtherUser.run(dir.resolve("tenant"), CoTenant.class, "rename", own.toString(),
+                            volume.resolve("moved").toString(), "link", own.toString(), victim.toString());
+                    assertThat(run.output()).contains("DONE");
+                } catch (Exception e) {
+                    throw new AssertionError(e);
+                }
+            }
+        };
+        appender = TestAppenders.create(context, dir.resolve("app.log"), a -> a.setJournal(volume + "/app.journal"));
+        appender.start();
+        assertThat(swapped).as("the swap was made between the check and the open").isTrue();
+        try (Stream<Path> files = Files.list(victim)) {
+            assertThat(files).as("nothing opened or created through the link").isEmpty();
+        }
+        assertThat(TestAppenders.statusMessages(context, Status.ERROR)).anySatisfy(m -> assertThat(m)
+                .contains("the folder " + own + " is no longer the folder lockfreelog checked: at its name is now a"
+                        + " symbolic link (to " + victim + ")"));
+    }
+}
