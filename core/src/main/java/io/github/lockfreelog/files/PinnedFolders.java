@@ -6,9 +6,11 @@ import java.nio.channels.FileChannel;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.SecureDirectoryStream;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.BasicFileAttributeView;
 import java.nio.file.attribute.FileAttribute;
 import java.util.Map;
@@ -91,6 +93,56 @@ final class PinnedFolders {
             throw replaced(folder, absolute);
         }
         return channel;
+    }
+
+    /**
+     * Renames {@code from} to {@code to}, a name in the same folder, links not followed: in the folder checked, when
+     * that folder is pinned ({@code renameat(2)}); else by path.
+     *
+     * @throws UnsafeFolderException when the folder at the name is not the one checked
+     */
+    static void move(Path from, Path to) throws IOException {
+        Path absolute = from.toAbsolutePath().normalize();
+        Path folder = absolute.getParent();
+        Object pinned = folder == null ? null : PINNED.get(folder);
+        if (pinned != null && folder.equals(to.toAbsolutePath().normalize().getParent())) {
+            try (DirectoryStream<Path> opened = Files.newDirectoryStream(folder)) {
+                if (opened instanceof SecureDirectoryStream<Path> secure) {
+                    if (!pinned.equals(secure.getFileAttributeView(BasicFileAttributeView.class).readAttributes()
+                            .fileKey())) {
+                        throw replaced(folder, absolute);
+                    }
+                    secure.move(absolute.getFileName(), secure, to.getFileName());
+                    return;
+                }
+            }
+        }
+        Files.move(from, to, StandardCopyOption.ATOMIC_MOVE, LinkOption.NOFOLLOW_LINKS);
+    }
+
+    /**
+     * Deletes the file {@code file} (a link not followed): in the folder checked, when that folder is pinned
+     * ({@code unlinkat(2)}); else by path.
+     *
+     * @throws UnsafeFolderException when the folder at the name is not the one checked
+     */
+    static void delete(Path file) throws IOException {
+        Path absolute = file.toAbsolutePath().normalize();
+        Path folder = absolute.getParent();
+        Object pinned = folder == null ? null : PINNED.get(folder);
+        if (pinned != null) {
+            try (DirectoryStream<Path> opened = Files.newDirectoryStream(folder)) {
+                if (opened instanceof SecureDirectoryStream<Path> secure) {
+                    if (!pinned.equals(secure.getFileAttributeView(BasicFileAttributeView.class).readAttributes()
+                            .fileKey())) {
+                        throw replaced(folder, absolute);
+                    }
+                    secure.deleteFile(absolute.getFileName());
+                    return;
+                }
+            }
+        }
+        Files.delete(file);
     }
 
     private static UnsafeFolderException replaced(Path folder, Path file) {

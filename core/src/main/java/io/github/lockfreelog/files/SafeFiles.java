@@ -6,7 +6,6 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFileAttributeView;
@@ -117,6 +116,22 @@ public final class SafeFiles {
     }
 
     /**
+     * Deletes the file {@code path}, a link at it not followed; in a journal folder, in the folder checked
+     * ({@link PinnedFolders}).
+     */
+    public static void delete(Path path) throws IOException {
+        PinnedFolders.delete(path);
+    }
+
+    /**
+     * Renames {@code from} to {@code to} in the same folder, atomically, links not followed; in a journal folder, in
+     * the folder checked ({@link PinnedFolders}).
+     */
+    public static void rename(Path from, Path to) throws IOException {
+        PinnedFolders.move(from, to);
+    }
+
+    /**
      * Runs between the check of a live log file and its open ({@link #openLiveFile}), where tests make a co-tenant's
      * swap at a chosen moment; {@code null} but in those tests.
      */
@@ -173,11 +188,15 @@ public final class SafeFiles {
         return true;
     }
 
-    /** Renames {@code file} (a damaged journal, a planted link) to {@code <name>.bad-<time>} beside it. */
+    /**
+     * Renames {@code file} (a damaged journal, a planted link) to {@code <name>.bad-<time>} beside it; in a journal
+     * folder, in the folder checked ({@link PinnedFolders}).
+     */
     public static Path moveAside(Path file) throws IOException {
         String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss-SSS"));
         Path aside = file.resolveSibling(file.getFileName() + ".bad-" + stamp);
-        return Files.move(file, aside, StandardCopyOption.ATOMIC_MOVE, LinkOption.NOFOLLOW_LINKS);
+        PinnedFolders.move(file, aside); // in the folder checked, when it is a journal's
+        return aside;
     }
 
     /**

@@ -367,7 +367,7 @@ public final class Recovery {
             try {
                 all = all.plus(recover(lock, sink, ledger == null ? null : ledger.entry(i), status));
                 if (lock.journalIsNamed()) {
-                    Files.delete(journal); // all it held is in the log now; still locked, so no one else has it open
+                    SafeFiles.delete(journal); // all it held is in the log now; still locked, so no one else has it open
                 }
             } finally {
                 lock.close();

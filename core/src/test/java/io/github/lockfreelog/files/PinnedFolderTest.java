@@ -1,6 +1,7 @@
 package io.github.lockfreelog.files;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.core.status.Status;
@@ -77,5 +78,29 @@ class PinnedFolderTest {
         assertThat(TestAppenders.statusMessages(context, Status.ERROR)).anySatisfy(m -> assertThat(m)
                 .contains("the folder " + own + " is no longer the folder lockfreelog checked: at its name is now a"
                         + " symbolic link (to " + victim + ")"));
+    }
+
+    @Test
+    void aFileIsNeverMovedAsideOrDeletedThroughALinkSwappedInAtTheCheckedFoldersName() throws Exception {
+        Path own = volume.resolve("own");
+        PrivateFolders.ensure(own); // checked and pinned
+        Files.writeString(victim.resolve("app.journal"), "a journal of this user's elsewhere");
+        Files.move(own, volume.resolve("moved"));
+        Files.createSymbolicLink(own, victim); // as another user may, in a folder without the sticky bit
+        assertThatThrownBy(() -> SafeFiles.moveAside(own.resolve("app.journal")))
+                .isInstanceOf(PrivateFolders.UnsafeFolderException.class)
+                .hasMessageContaining("the folder " + own + " is no longer the folder lockfreelog checked");
+        assertThatThrownBy(() -> SafeFiles.delete(own.resolve("app.journal")))
+                .isInstanceOf(PrivateFolders.UnsafeFolderException.class);
+        assertThatThrownBy(() -> SafeFiles.openOwnerOnly(own.resolve("app.journal.lock"),
+                java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.WRITE))
+                .isInstanceOf(PrivateFolders.UnsafeFolderException.class);
+        try (Stream<Path> files = Files.list(victim)) {
+            assertThat(files).containsExactly(victim.resolve("app.journal"));
+        }
+        Files.delete(own);
+        Files.move(volume.resolve("moved"), own); // the folder checked, back at its name
+        Files.writeString(own.resolve("app.journal"), "ours");
+        assertThat(SafeFiles.moveAside(own.resolve("app.journal")).getFileName().toString()).startsWith("app.journal.bad-");
     }
 }
