@@ -105,7 +105,7 @@ public final class PrivateFolders {
                     + PosixFilePermissions.toString(mode) + "): others could plant files in it; lockfreelog keeps its"
                     + " journals only in a folder that group and others may not write to (chmod 700 " + dir + ")");
         }
-        PinnedFolders.pin(dir, found.isDirectory() ? found.fileKey() : null); // every open in it is made in this folder
+        CheckedOpens.pin(dir, found.isDirectory() ? found.fileKey() : null); // every open in it is made in this folder
     }
 
     /** What one {@code stat} of a folder (a link followed) says: its owner, whether that is this user, its mode, its key. */
@@ -178,7 +178,7 @@ public final class PrivateFolders {
                         + "), lockfreelog keeps this user's journals there only in a folder of that name that is closed to"
                         + " others: chmod 700 " + own + " if you opened it yourself, else remove it");
             }
-            PinnedFolders.pin(own, found.fileKey()); // checked without following a link: every open in it is made there
+            CheckedOpens.pin(own, found.fileKey()); // checked without following a link: every open in it is made there
             return new OwnFolder(own, null);
         }
         String prefix = name + "-";
@@ -237,7 +237,7 @@ public final class PrivateFolders {
             if (attributes.isDirectory() && !attributes.isSymbolicLink()
                     && ProcessUser.owns(candidate, attributes.owner(), LinkOption.NOFOLLOW_LINKS)
                     && attributes.permissions().stream().noneMatch(OPEN::contains)) {
-                PinnedFolders.pin(candidate, attributes.fileKey());
+                CheckedOpens.pin(candidate, attributes.fileKey());
                 return candidate;
             }
         }

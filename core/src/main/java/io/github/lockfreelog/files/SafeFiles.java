@@ -34,22 +34,22 @@ public final class SafeFiles {
 
     /**
      * Opens {@code path} with {@code options}, never following a symbolic link at {@code path}; in a folder that
-     * {@link PrivateFolders} checked, in that very folder ({@link PinnedFolders}).
+     * {@link PrivateFolders} checked, in that very folder ({@link CheckedOpens}).
      */
     public static FileChannel open(Path path, OpenOption... options) throws IOException {
-        return PinnedFolders.open(path, new HashSet<>(Arrays.asList(withNoFollow(options))));
+        return CheckedOpens.open(path, new HashSet<>(Arrays.asList(withNoFollow(options))));
     }
 
     /**
      * Opens, or creates owner-only ({@code rw-------}), {@code path}, never following a link at it; in a folder that
-     * {@link PrivateFolders} checked, in that very folder ({@link PinnedFolders}).
+     * {@link PrivateFolders} checked, in that very folder ({@link CheckedOpens}).
      */
     public static FileChannel openOwnerOnly(Path path, OpenOption... options) throws IOException {
         Set<OpenOption> all = new HashSet<>(Arrays.asList(withNoFollow(options)));
         if (PrivateFolders.isPosix(path)) {
-            return PinnedFolders.open(path, all, OWNER_ONLY);
+            return CheckedOpens.open(path, all, OWNER_ONLY);
         }
-        return PinnedFolders.open(path, all);
+        return CheckedOpens.open(path, all);
     }
 
     /**
@@ -83,7 +83,7 @@ public final class SafeFiles {
      * would block until someone reads it, nor a device, a folder or a socket; and the log is never written into a file
      * of another user, who could read and change it. What takes the name between that check and the open (in a folder
      * others may write to without the sticky bit) cannot block the caller either, and is refused when it is a FIFO or a
-     * socket ({@link UnblockingOpen}). A link at the name is followed only with {@code followLink} (a
+     * socket ({@link CheckedOpens}). A link at the name is followed only with {@code followLink} (a
      * log that was a link at start), and then the file it reaches is checked.
      *
      * @throws RefusedLiveFileException naming what was found, its owner and what to do
@@ -112,23 +112,23 @@ public final class SafeFiles {
             race.accept(file);
         }
         // what took the name since the check cannot block the open, nor be written if it is a FIFO
-        return UnblockingOpen.open(file, new HashSet<>(Arrays.asList(followLink ? options : withNoFollow(options))));
+        return CheckedOpens.openUnblocked(file, new HashSet<>(Arrays.asList(followLink ? options : withNoFollow(options))));
     }
 
     /**
      * Deletes the file {@code path}, a link at it not followed; in a journal folder, in the folder checked
-     * ({@link PinnedFolders}).
+     * ({@link CheckedOpens}).
      */
     public static void delete(Path path) throws IOException {
-        PinnedFolders.delete(path);
+        CheckedOpens.delete(path);
     }
 
     /**
      * Renames {@code from} to {@code to} in the same folder, atomically, links not followed; in a journal folder, in
-     * the folder checked ({@link PinnedFolders}).
+     * the folder checked ({@link CheckedOpens}).
      */
     public static void rename(Path from, Path to) throws IOException {
-        PinnedFolders.move(from, to);
+        CheckedOpens.move(from, to);
     }
 
     /**
@@ -190,12 +190,12 @@ public final class SafeFiles {
 
     /**
      * Renames {@code file} (a damaged journal, a planted link) to {@code <name>.bad-<time>} beside it; in a journal
-     * folder, in the folder checked ({@link PinnedFolders}).
+     * folder, in the folder checked ({@link CheckedOpens}).
      */
     public static Path moveAside(Path file) throws IOException {
         String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss-SSS"));
         Path aside = file.resolveSibling(file.getFileName() + ".bad-" + stamp);
-        PinnedFolders.move(file, aside); // in the folder checked, when it is a journal's
+        CheckedOpens.move(file, aside); // in the folder checked, when it is a journal's
         return aside;
     }
 

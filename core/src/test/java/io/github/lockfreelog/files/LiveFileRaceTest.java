@@ -83,7 +83,7 @@ class LiveFileRaceTest {
         awaitError("the log file " + log + " was replaced by a FIFO or a socket between its check and its open");
         assertThat(swapped).isTrue();
         assertThat(Files.isRegularFile(log, LinkOption.NOFOLLOW_LINKS)).as("their FIFO at the name").isFalse();
-        assertThat(UnblockingOpen.leftBehind()).as("the open was freed, not left behind").isZero();
+        assertThat(CheckedOpens.leftBehind()).as("the open was freed, not left behind").isZero();
         assertThat(appender.getStatistics().inFlight()).as("the events wait in the journal").isEqualTo(10);
         Files.delete(log);
         awaitWritten(20);
@@ -120,10 +120,10 @@ class LiveFileRaceTest {
         replaceTheLogWithANewFileOfThisUser();
         log(10, "after ");
         awaitError("the open of the log file " + log + " did not return within");
-        assertThat(UnblockingOpen.leftBehind()).isEqualTo(1);
+        assertThat(CheckedOpens.leftBehind()).isEqualTo(1);
         // its other end: the open left behind returns, and its channel is closed
         FileChannel.open(moved, StandardOpenOption.READ, StandardOpenOption.WRITE).close();
-        Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> UnblockingOpen.leftBehind() == 0);
+        Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> CheckedOpens.leftBehind() == 0);
         awaitWritten(10);
         assertThat(TestAppenders.lines(log)).containsExactlyElementsOf(numbered(10, "after "));
         assertThat(Files.size(moved)).isZero();

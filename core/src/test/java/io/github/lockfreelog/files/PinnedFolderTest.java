@@ -23,7 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * A journal folder is checked, then files are opened in it: in a folder that others may write to without the sticky
  * bit (an {@code emptyDir} of mode 0777), another user ({@code nobody}, {@link OtherUser}) renames this user's own
  * folder away and puts a link to a folder of this user's elsewhere at its name in the moment between the two (made in
- * that very moment through a seam of {@link PinnedFolders}, not by chance). Nothing may be opened or created through
+ * that very moment through a seam of {@link CheckedOpens}, not by chance). Nothing may be opened or created through
  * the link.
  */
 class PinnedFolderTest {
@@ -48,7 +48,7 @@ class PinnedFolderTest {
 
     @AfterEach
     void stop() {
-        PinnedFolders.betweenCheckAndOpen = null;
+        CheckedOpens.betweenFolderCheckAndOpen = null;
         if (appender != null) {
             appender.stop();
         }
@@ -58,7 +58,7 @@ class PinnedFolderTest {
     void aLinkSwappedInAtTheCheckedFoldersNameBeforeAnOpenInItIsNeverFollowed() throws Exception {
         Path own = volume.resolve(".lockfreelog-uid-0");
         AtomicBoolean swapped = new AtomicBoolean();
-        PinnedFolders.betweenCheckAndOpen = folder -> {
+        CheckedOpens.betweenFolderCheckAndOpen = folder -> {
             if (folder.equals(own) && swapped.compareAndSet(false, true)) {
                 try {
                     OtherUser.Run run = OtherUser.run(dir.resolve("tenant"), CoTenant.class, "rename", own.toString(),
