@@ -5,6 +5,7 @@ import io.github.lockfreelog.files.SafeFiles.RefusedLiveFileException;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.SeekableByteChannel;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -89,12 +90,8 @@ final class CheckedOpens {
         if (race != null) {
             race.accept(folder);
         }
-        try (DirectoryStream<Path> opened = Files.newDirectoryStream(folder)) {
-            if (opened instanceof SecureDirectoryStream<Path> secure) {
-                Object key = secure.getFileAttributeView(BasicFileAttributeView.class).readAttributes().fileKey();
-                if (!pinned.equals(key)) {
-                    throw replaced(folder, absolute);
-                }
+        try (SecureDirectoryStream<Path> secure = openPinned(folder, pinned, absolute)) {
+            if (secure != null) {
                 SeekableByteChannel channel = secure.newByteChannel(absolute.getFileName(), options, attributes);
                 if (channel instanceof FileChannel fileChannel) {
                     return fileChannel;
@@ -124,15 +121,14 @@ final class CheckedOpens {
         Path folder = absolute.getParent();
         Object pinned = folder == null ? null : PINNED.get(folder);
         if (pinned != null && folder.equals(to.toAbsolutePath().normalize().getParent())) {
-            try (DirectoryStream<Path> opened = Files.newDirectoryStream(folder)) {
-                if (opened instanceof SecureDirectoryStream<Path> secure) {
-                    if (!pinned.equals(secure.getFileAttributeView(BasicFileAttributeView.class).readAttributes()
-                            .fileKey())) {
-                        throw replaced(folder, absolute);
-                    }
+            try (SecureDirectoryStream<Path> secure = openPinned(folder, pinned, absolute)) {
+                if (secure != null) {
                     secure.move(absolute.getFileName(), secure, to.getFileName());
                     return;
                 }
+            }
+            if (!pinned.equals(FileIdentity.ofTarget(folder))) {
+                throw replaced(folder, absolute);
             }
         }
         Files.move(from, to, StandardCopyOption.ATOMIC_MOVE, LinkOption.NOFOLLOW_LINKS);
@@ -149,18 +145,41 @@ final class CheckedOpens {
         Path folder = absolute.getParent();
         Object pinned = folder == null ? null : PINNED.get(folder);
         if (pinned != null) {
-            try (DirectoryStream<Path> opened = Files.newDirectoryStream(folder)) {
-                if (opened instanceof SecureDirectoryStream<Path> secure) {
-                    if (!pinned.equals(secure.getFileAttributeView(BasicFileAttributeView.class).readAttributes()
-                            .fileKey())) {
-                        throw replaced(folder, absolute);
-                    }
+            try (SecureDirectoryStream<Path> secure = openPinned(folder, pinned, absolute)) {
+                if (secure != null) {
                     secure.deleteFile(absolute.getFileName());
                     return;
                 }
             }
+            if (!pinned.equals(FileIdentity.ofTarget(folder))) {
+                throw replaced(folder, absolute);
+            }
         }
         Files.delete(file);
+    }
+
+    /**
+     * The pinned {@code folder} opened, found to be the one checked; {@code null} where the JDK offers no
+     * {@link SecureDirectoryStream} or the folder may not be listed (the caller then goes by path).
+     *
+     * @throws UnsafeFolderException when the folder at the name is not the one checked
+     */
+    private static SecureDirectoryStream<Path> openPinned(Path folder, Object pinned, Path file) throws IOException {
+        DirectoryStream<Path> opened;
+        try {
+            opened = Files.newDirectoryStream(folder);
+        } catch (AccessDeniedException e) {
+            return null; // a folder this user may enter and write, not list
+        }
+        if (!(opened instanceof SecureDirectoryStream<Path> secure)) {
+            opened.close();
+            return null;
+        }
+        if (!pinned.equals(secure.getFileAttributeView(BasicFileAttributeView.class).readAttributes().fileKey())) {
+            secure.close();
+            throw replaced(folder, file);
+        }
+        return secure;
     }
 
     private static UnsafeFolderException replaced(Path folder, Path file) {
