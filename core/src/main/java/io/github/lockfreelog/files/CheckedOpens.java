@@ -182,7 +182,11 @@ final class CheckedOpens {
         return secure;
     }
 
+    /** Opens refused since start because a folder was not the one checked ({@link PrivateFolders#swapsRefused}). */
+    static final AtomicInteger SWAPS_REFUSED = new AtomicInteger();
+
     private static UnsafeFolderException replaced(Path folder, Path file) {
+        SWAPS_REFUSED.incrementAndGet();
         Object now = FileIdentity.of(folder);
         String what = Files.isSymbolicLink(folder) ? "a symbolic link (to " + target(folder) + ")"
                 : Objects.equals(now, FileIdentity.ABSENT) ? "gone" : "another folder";

@@ -194,6 +194,15 @@ public final class PrivateFolders {
         return new OwnFolder(other, own + " " + taken);
     }
 
+    /**
+     * How many times since start a file was not opened, moved or deleted in a folder because the folder at its name
+     * was no longer the one checked (a link or another folder swapped in since): a start that met one may try once
+     * more, and then finds what took the name.
+     */
+    public static int swapsRefused() {
+        return CheckedOpens.SWAPS_REFUSED.get();
+    }
+
     /** This user as part of a folder's name: {@code uid-<uid>} (see {@link #ownFolderIn}). */
     public static String userTag() {
         return ProcessUser.fileNameTag();

@@ -78,6 +78,17 @@ class PinnedFolderTest {
         assertThat(TestAppenders.statusMessages(context, Status.ERROR)).anySatisfy(m -> assertThat(m)
                 .contains("the folder " + own + " is no longer the folder lockfreelog checked: at its name is now a"
                         + " symbolic link (to " + victim + ")"));
+        // tried once more, the start finds the link at the name and keeps the journal in another folder of its own
+        assertThat(appender.isStarted()).as(TestAppenders.statuses(context)).isTrue();
+        Path journal = Path.of(appender.getStatistics().journal());
+        assertThat(journal.getParent().getFileName().toString()).startsWith(".lockfreelog-uid-0-");
+        assertThat(TestAppenders.statusMessages(context, Status.WARN)).anySatisfy(m -> assertThat(m)
+                .contains("The name " + own + " is a symbolic link (to " + victim + ", owner nobody)"));
+        for (int i = 0; i < 10; i++) {
+            appender.doAppend(TestAppenders.event(context, ch.qos.logback.classic.Level.INFO, "line " + i));
+        }
+        appender.stop();
+        assertThat(TestAppenders.lines(dir.resolve("app.log"))).hasSize(10);
     }
 
     @Test
