@@ -23,9 +23,9 @@ mvn -B verify -Dspring-boot4.version=4.1.2 -Dkafka-test-jars.version=4.2.1 -pl '
 
 # Logback 1.6 (Spring Boot 4.2 moves to it): core's tests, on Logback 1.6.6 in place of Spring Boot's, less those that
 # do not touch Logback (the model checks, the console's and the record engine's tests) or touch it only to start an
-# appender (the crash and folder tests, the file-system rules, the shipper that follows the log).
+# appender (the crash and folder tests, the file-system rules, recovery's bounds, the shipper that follows the log).
 mvn -B verify -pl core -Dlogback.version=1.6.6 \
-    -Dtest='!JournalModelCheckTest,!RecordDeliveryModelCheckTest,!CrashRecoveryTest,!SharedLogFileTest,!ConsoleAppenderTest,!LogFolderTest,!FileSystemKindsTest,!RecordSinkEngineTest,!EngineFaultsTest,!RsyslogShippingTest' "$@"
+    -Dtest='!JournalModelCheckTest,!RecordDeliveryModelCheckTest,!CrashRecoveryTest,!SharedLogFileTest,!ConsoleAppenderTest,!LogFolderTest,!FileSystemKindsTest,!RecordSinkEngineTest,!EngineFaultsTest,!RsyslogShippingTest,!CraftedJournalTest,!LandedBytesTest,!PinnedFolderTest,!LiveFileRaceTest' "$@"
 
 # JDK 25, when one is installed (JAVA25_HOME, else Temurin 25 where these machines have it): core's and
 # the starter's tests on it, so the build stays free of JDK 25's warnings and its tests pass there too, and the

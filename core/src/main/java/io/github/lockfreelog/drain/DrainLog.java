@@ -116,9 +116,7 @@ public final class DrainLog {
                 sink.write(src);
             } catch (InterruptedWriteException e) {
                 // whether the bytes went out is unknown: the same content check as recovery's
-                byte[] attempted = new byte[src.limit() - at];
-                src.get(at, attempted);
-                src.position(at + sink.landed(before, searchEnd(seq, before), attempted));
+                src.position(at + sink.landed(before, searchEnd(seq, before), src.duplicate().position(at)));
             } catch (IOException e) {
                 // the call failed: what went out is what src's position says (a channel moves it only
                 // for bytes written); say so, lest recovery take another's bytes for the rest

@@ -13,6 +13,7 @@ import java.nio.file.attribute.UserPrincipal;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -90,18 +91,42 @@ public final class PrivateFolders {
                     + "): lockfreelog never follows it there, as another user may have put it; remove it and find out"
                     + " who made it, or set the journal to a folder of this user's own");
         }
-        UserPrincipal owner = Files.getOwner(dir);
-        if (!ProcessUser.owns(dir, owner)) {
+        Look found = look(dir);
+        UserPrincipal owner = found.owner();
+        if (!found.mine()) {
             throw new UnsafeFolderException("the folder " + dir + describeLink(dir) + " is owned by " + owner.getName()
                     + ", not by " + ProcessUser.name() + " who runs this process: lockfreelog keeps its journals only in"
                     + " a folder of its own user; remove it, give it to " + ProcessUser.name()
                     + ", or set the journal elsewhere");
         }
-        Set<PosixFilePermission> mode = Files.getPosixFilePermissions(dir);
+        Set<PosixFilePermission> mode = found.permissions();
         if (mode.stream().anyMatch(OPEN::contains)) {
             throw new UnsafeFolderException("the folder " + dir + describeLink(dir) + " is open to others (mode "
                     + PosixFilePermissions.toString(mode) + "): others could plant files in it; lockfreelog keeps its"
                     + " journals only in a folder that group and others may not write to (chmod 700 " + dir + ")");
+        }
+        CheckedOpens.pin(dir, found.isDirectory() ? found.fileKey() : null); // every open in it is made in this folder
+    }
+
+    /** What one {@code stat} of a folder (a link followed) says: its owner, whether that is this user, its mode, its key. */
+    private record Look(UserPrincipal owner, boolean mine, Set<PosixFilePermission> permissions, Object fileKey,
+            boolean isDirectory) {
+    }
+
+    /** One look at {@code dir}, so that what is checked and what is pinned are of one and the same folder. */
+    @SuppressWarnings("unchecked")
+    private static Look look(Path dir) throws IOException {
+        try {
+            Map<String, Object> unix = Files.readAttributes(dir, "unix:uid,owner,permissions,fileKey,isDirectory");
+            int uid = (Integer) unix.get("uid");
+            UserPrincipal owner = (UserPrincipal) unix.get("owner");
+            boolean mine = ProcessUser.knowsUid() ? ProcessUser.isSelf(uid) : owner.getName().equals(ProcessUser.name());
+            return new Look(owner, mine, (Set<PosixFilePermission>) unix.get("permissions"), unix.get("fileKey"),
+                    (Boolean) unix.get("isDirectory"));
+        } catch (UnsupportedOperationException | IllegalArgumentException e) {
+            PosixFileAttributes found = Files.readAttributes(dir, PosixFileAttributes.class); // no unix view
+            return new Look(found.owner(), ProcessUser.owns(dir, found.owner()), found.permissions(), found.fileKey(),
+                    found.isDirectory());
         }
     }
 
@@ -153,6 +178,7 @@ public final class PrivateFolders {
                         + "), lockfreelog keeps this user's journals there only in a folder of that name that is closed to"
                         + " others: chmod 700 " + own + " if you opened it yourself, else remove it");
             }
+            CheckedOpens.pin(own, found.fileKey()); // checked without following a link: every open in it is made there
             return new OwnFolder(own, null);
         }
         String prefix = name + "-";
@@ -166,6 +192,15 @@ public final class PrivateFolders {
                     + " again (" + own + " " + taken + "); set the journal to a folder of this user's own");
         }
         return new OwnFolder(other, own + " " + taken);
+    }
+
+    /**
+     * How many times since start a file was not opened, moved or deleted in a folder because the folder at its name
+     * was no longer the one checked (a link or another folder swapped in since): a start that met one may try once
+     * more, and then finds what took the name.
+     */
+    public static int swapsRefused() {
+        return CheckedOpens.SWAPS_REFUSED.get();
     }
 
     /** This user as part of a folder's name: {@code uid-<uid>} (see {@link #ownFolderIn}). */
@@ -211,6 +246,7 @@ public final class PrivateFolders {
             if (attributes.isDirectory() && !attributes.isSymbolicLink()
                     && ProcessUser.owns(candidate, attributes.owner(), LinkOption.NOFOLLOW_LINKS)
                     && attributes.permissions().stream().noneMatch(OPEN::contains)) {
+                CheckedOpens.pin(candidate, attributes.fileKey());
                 return candidate;
             }
         }

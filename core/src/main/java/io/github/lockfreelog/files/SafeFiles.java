@@ -6,7 +6,6 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFileAttributeView;
@@ -33,18 +32,24 @@ public final class SafeFiles {
     private SafeFiles() {
     }
 
-    /** Opens {@code path} with {@code options}, never following a symbolic link at {@code path}. */
+    /**
+     * Opens {@code path} with {@code options}, never following a symbolic link at {@code path}; in a folder that
+     * {@link PrivateFolders} checked, in that very folder ({@link CheckedOpens}).
+     */
     public static FileChannel open(Path path, OpenOption... options) throws IOException {
-        return FileChannel.open(path, withNoFollow(options));
+        return CheckedOpens.open(path, new HashSet<>(Arrays.asList(withNoFollow(options))));
     }
 
-    /** Opens, or creates owner-only ({@code rw-------}), {@code path}, never following a link at it. */
+    /**
+     * Opens, or creates owner-only ({@code rw-------}), {@code path}, never following a link at it; in a folder that
+     * {@link PrivateFolders} checked, in that very folder ({@link CheckedOpens}).
+     */
     public static FileChannel openOwnerOnly(Path path, OpenOption... options) throws IOException {
         Set<OpenOption> all = new HashSet<>(Arrays.asList(withNoFollow(options)));
         if (PrivateFolders.isPosix(path)) {
-            return FileChannel.open(path, all, OWNER_ONLY);
+            return CheckedOpens.open(path, all, OWNER_ONLY);
         }
-        return FileChannel.open(path, all);
+        return CheckedOpens.open(path, all);
     }
 
     /**
@@ -76,7 +81,9 @@ public final class SafeFiles {
      * {@link StandardOpenOption#READ}), only when it is a regular file of this process's user or of {@code ownerUid}
      * (the user who owned the log when the appender started; {@code -1}: any): a FIFO is never opened, as its open
      * would block until someone reads it, nor a device, a folder or a socket; and the log is never written into a file
-     * of another user, who could read and change it. A link at the name is followed only with {@code followLink} (a
+     * of another user, who could read and change it. What takes the name between that check and the open (in a folder
+     * others may write to without the sticky bit) cannot block the caller either, and is refused when it is a FIFO or a
+     * socket ({@link CheckedOpens}). A link at the name is followed only with {@code followLink} (a
      * log that was a link at start), and then the file it reaches is checked.
      *
      * @throws RefusedLiveFileException naming what was found, its owner and what to do
@@ -100,8 +107,35 @@ public final class SafeFiles {
                         + " read and change; events wait in the journal until it is removed (find out who made it)");
             }
         }
-        return FileChannel.open(file, followLink ? options : withNoFollow(options));
+        Consumer<Path> race = betweenCheckAndOpen;
+        if (race != null) {
+            race.accept(file);
+        }
+        // what took the name since the check cannot block the open, nor be written if it is a FIFO
+        return CheckedOpens.openUnblocked(file, new HashSet<>(Arrays.asList(followLink ? options : withNoFollow(options))));
     }
+
+    /**
+     * Deletes the file {@code path}, a link at it not followed; in a journal folder, in the folder checked
+     * ({@link CheckedOpens}).
+     */
+    public static void delete(Path path) throws IOException {
+        CheckedOpens.delete(path);
+    }
+
+    /**
+     * Renames {@code from} to {@code to} in the same folder, atomically, links not followed; in a journal folder, in
+     * the folder checked ({@link CheckedOpens}).
+     */
+    public static void rename(Path from, Path to) throws IOException {
+        CheckedOpens.move(from, to);
+    }
+
+    /**
+     * Runs between the check of a live log file and its open ({@link #openLiveFile}), where tests make a co-tenant's
+     * swap at a chosen moment; {@code null} but in those tests.
+     */
+    static volatile Consumer<Path> betweenCheckAndOpen;
 
     /** The numeric owner of {@code path}, or {@code -1} where the file system does not tell it. */
     public static int uid(Path path, LinkOption... how) throws IOException {
@@ -154,11 +188,15 @@ public final class SafeFiles {
         return true;
     }
 
-    /** Renames {@code file} (a damaged journal, a planted link) to {@code <name>.bad-<time>} beside it. */
+    /**
+     * Renames {@code file} (a damaged journal, a planted link) to {@code <name>.bad-<time>} beside it; in a journal
+     * folder, in the folder checked ({@link CheckedOpens}).
+     */
     public static Path moveAside(Path file) throws IOException {
         String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss-SSS"));
         Path aside = file.resolveSibling(file.getFileName() + ".bad-" + stamp);
-        return Files.move(file, aside, StandardCopyOption.ATOMIC_MOVE, LinkOption.NOFOLLOW_LINKS);
+        CheckedOpens.move(file, aside); // in the folder checked, when it is a journal's
+        return aside;
     }
 
     /**

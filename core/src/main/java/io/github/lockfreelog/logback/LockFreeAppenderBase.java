@@ -59,7 +59,14 @@ public abstract class LockFreeAppenderBase extends LockFreeAppenderSettings {
         }
         warnAboutSettings(suffix);
         writer = EventWriter.of(this, suffix);
+        int swaps = io.github.lockfreelog.files.PrivateFolders.swapsRefused();
         JournalEngine started = startEngine(suffix);
+        if (started == null && io.github.lockfreelog.files.PrivateFolders.swapsRefused() != swaps) {
+            // a journal folder was swapped between its check and an open in it: placed again, the journal finds what
+            // took the folder's name (never followed) and goes into another folder of this user's own
+            addInfo("Trying once more to start" + suffix + ", as a journal folder was replaced since its check");
+            started = startEngine(suffix);
+        }
         if (started == null) {
             return;
         }

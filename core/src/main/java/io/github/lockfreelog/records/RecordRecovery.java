@@ -21,7 +21,6 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -77,7 +76,7 @@ public final class RecordRecovery {
         long next = pending.isEmpty() ? 1 : pendingNumber(journal, pending.get(pending.size() - 1)) + 1;
         Path aside = journal.resolveSibling(journal.getFileName() + PENDING + next);
         // the lock goes with the file; the slot's lock file stays held, and the new file is locked at once
-        Files.move(journal, aside, StandardCopyOption.ATOMIC_MOVE, LinkOption.NOFOLLOW_LINKS);
+        SafeFiles.rename(journal, aside); // in the folder checked
         SafeFiles.syncFolder(journal.toAbsolutePath().getParent());
         hold.replaceJournal(status);
         status.info("the journal " + journal + " holds what a process that died left; set aside as " + aside
@@ -151,7 +150,8 @@ public final class RecordRecovery {
                     } else {
                         try {
                             result = replay(journal, sink, record);
-                        } catch (RuntimeException e) {
+                        } catch (RuntimeException | OutOfMemoryError | InternalError e) {
+                            // a crafted or damaged copy: what was read from it is garbage now
                             damaged = "the pending journal " + pending + " could not be read to its end (" + e + ")";
                         }
                     }
@@ -170,7 +170,7 @@ public final class RecordRecovery {
                     + " bytes) from the pending journal " + pending + " into the record sink; skipped "
                     + result.skippedFrames() + " unfinished or damaged frames");
         }
-        Files.delete(pending); // all it held is in the sink, and its drain record says so
+        SafeFiles.delete(pending); // all it held is in the sink, and its drain record says so
         SafeFiles.syncFolder(pending.toAbsolutePath().getParent());
         return result;
     }
@@ -232,7 +232,7 @@ public final class RecordRecovery {
                     }
                 }
                 if (lock.journalIsNamed()) {
-                    Files.delete(journal); // all it held is in the sink now; still locked, so no one else has it open
+                    SafeFiles.delete(journal); // all it held is in the sink now; still locked, so no one else has it open
                 }
             } finally {
                 lock.close();
@@ -317,10 +317,10 @@ public final class RecordRecovery {
             if (payload > batch.remaining() && events > 0) {
                 deliver(term, at);
             }
-            if (payload > batch.capacity()) {
-                ByteBuffer large = ByteBuffer.allocate(payload);
-                journal.getBytes(base + at + HEADER_LENGTH, large, 0, payload);
-                log.write(large, 0, new int[] {payload}, new int[] {at}, 1, term, at, at + align(length));
+            if (payload > batch.capacity()) { // delivered from where it lies: nothing the size of a buffer is allocated
+                int from = base + at + HEADER_LENGTH;
+                log.write(journal.duplicate().limit(from + payload).position(from).slice(), 0, new int[] {payload},
+                        new int[] {at}, 1, term, at, at + align(length));
                 batchFrom = at + align(length);
             } else {
                 journal.getBytes(base + at + HEADER_LENGTH, batch, batch.position(), payload);

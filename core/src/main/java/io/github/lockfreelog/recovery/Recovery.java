@@ -112,16 +112,19 @@ public final class Recovery {
             return Result.NONE;
         }
         try {
-            Journal.DrainRecord record = journal.readDrainRecord();
-            if (record == null) {
-                journal.close();
-                moveAside(hold, "journal " + journalFile + " has no intact drain record", status);
-                return Result.NONE;
-            }
+            Journal.DrainRecord record;
             Result result;
             try {
+                record = journal.readDrainRecord();
+                if (record == null) {
+                    journal.close();
+                    moveAside(hold, "journal " + journalFile + " has no intact drain record", status);
+                    return Result.NONE;
+                }
                 result = replayer.replay(journal, record);
-            } catch (RuntimeException | OutOfMemoryError e) { // a crafted or huge journal's buffers: its arrays are garbage now
+            } catch (RuntimeException | OutOfMemoryError | InternalError e) {
+                // a crafted or damaged journal (an intent no write made, a file cut short under the mapping): what was
+                // read from it is garbage now
                 journal.close();
                 moveAside(hold, "journal " + journalFile + " could not be read to its end (" + e + ")", status);
                 return Result.NONE;
@@ -199,32 +202,52 @@ public final class Recovery {
             return new Result(recovered, recoveredBytes, skipped);
         }
 
-        /** Writes what of the interrupted write {@code intent} did not reach the log file. */
+        /**
+         * Writes what of the interrupted write {@code intent} did not reach the log file. What it holds is read where
+         * it lies in the journal when it is one event (a large one is written alone), else gathered into one array:
+         * a write of several events gathers at most {@link #BATCH_BYTES} (the drainer's as recovery's), so an intent
+         * that claims more was not written by lockfreelog, and the journal is refused, never read into memory.
+         */
         private void settle(long term, int base, Journal.WriteIntent intent, long searchEnd) throws IOException {
             int from = (int) intent.from();
             int to = (int) intent.to();
-            int[] sizes = new int[2]; // bytes, events
+            long[] sizes = new long[3]; // bytes, events, offset of the last event's frame
             TermReader.read(journal, base, from, to, (int) term, (offset, header, kind) -> {
                 int payload = FrameCodec.dataPayload(header, to - offset);
                 if (payload >= 0) {
                     sizes[0] += payload;
                     sizes[1]++;
+                    sizes[2] = offset;
                 }
                 return TermReader.STEP;
             });
-            int length = sizes[0];
-            byte[] bytes = new byte[length];
-            int[] ends = new int[sizes[1]];
-            int[] filled = new int[2]; // bytes, events
-            TermReader.read(journal, base, from, to, (int) term, (offset, header, kind) -> {
-                int payload = FrameCodec.dataPayload(header, to - offset);
-                if (payload >= 0) {
-                    journal.getBytes(base + offset + HEADER_LENGTH, bytes, filled[0], payload);
-                    filled[0] += payload;
-                    ends[filled[1]++] = filled[0];
+            int length = (int) sizes[0];
+            ByteBuffer bytes;
+            int[] ends;
+            if (sizes[1] <= 1) {
+                int at = base + (int) sizes[2] + HEADER_LENGTH;
+                bytes = journal.duplicate().limit(at + length).position(at).slice();
+                ends = new int[] {length};
+            } else {
+                if (sizes[0] > BATCH_BYTES) {
+                    throw new IllegalStateException("its interrupted write [" + from + ", " + to + ") of term " + term
+                            + " holds " + sizes[0] + " bytes in " + sizes[1] + " events, more than one write of several"
+                            + " events gathers (" + BATCH_BYTES + ")");
                 }
-                return TermReader.STEP;
-            });
+                byte[] gathered = new byte[length];
+                ends = new int[(int) sizes[1]];
+                int[] filled = new int[2]; // bytes, events
+                TermReader.read(journal, base, from, to, (int) term, (offset, header, kind) -> {
+                    int payload = FrameCodec.dataPayload(header, to - offset);
+                    if (payload >= 0) {
+                        journal.getBytes(base + offset + HEADER_LENGTH, gathered, filled[0], payload);
+                        filled[0] += payload;
+                        ends[filled[1]++] = filled[0];
+                    }
+                    return TermReader.STEP;
+                });
+                bytes = ByteBuffer.wrap(gathered);
+            }
             int events = ends.length;
             int skip = (int) Math.min(Math.max(intent.skip(), 0), length);
             // the file's size bounds the search too, so that a cut found at the bound is known to be
@@ -233,7 +256,7 @@ public final class Recovery {
             // a write known to have failed landed exactly skip bytes: nothing is searched for, so bytes
             // that another process wrote meanwhile, however alike, are never taken for it
             int landed = intent.failed() ? 0
-                    : sink.landed(intent.logSizeBefore(), until, java.util.Arrays.copyOfRange(bytes, skip, length));
+                    : sink.landed(intent.logSizeBefore(), until, bytes.duplicate().position(skip));
             int done = skip + landed;
             if (!intent.failed() && until <= intent.logSizeBefore()) {
                 // nothing could be searched (the ledger says it raced with another instance's write): it is
@@ -254,7 +277,7 @@ public final class Recovery {
             }
             recoveredBytes += length - done;
             if (done < length) {
-                log.write(ByteBuffer.wrap(bytes, done, length - done), 0, term, from, to, startsEvent || done == 0);
+                log.write(bytes.duplicate().position(done), 0, term, from, to, startsEvent || done == 0);
             } else {
                 log.record(term, to);
             }
@@ -299,10 +322,10 @@ public final class Recovery {
                 write(term, batchFrom, offset);
                 batchFrom = offset;
             }
-            if (payload > batch.capacity()) {
-                byte[] large = new byte[payload];
-                journal.getBytes(base + offset + HEADER_LENGTH, large, 0, payload);
-                log.write(ByteBuffer.wrap(large), 0, term, offset, offset + align(length));
+            if (payload > batch.capacity()) { // written from where it lies: nothing the size of a buffer is allocated
+                int at = base + offset + HEADER_LENGTH;
+                log.write(journal.duplicate().limit(at + payload).position(at).slice(), 0, term, offset,
+                        offset + align(length));
                 batchFrom = offset + align(length);
             } else {
                 journal.getBytes(base + offset + HEADER_LENGTH, batch.array(), batch.position(), payload);
@@ -344,7 +367,7 @@ public final class Recovery {
             try {
                 all = all.plus(recover(lock, sink, ledger == null ? null : ledger.entry(i), status));
                 if (lock.journalIsNamed()) {
-                    Files.delete(journal); // all it held is in the log now; still locked, so no one else has it open
+                    SafeFiles.delete(journal); // all it held is in the log now; still locked, so no one else has it open
                 }
             } finally {
                 lock.close();

@@ -295,7 +295,7 @@ public final class FileLogSink implements LogSink {
     }
 
     @Override
-    public int landed(long from, long until, byte[] expected) throws IOException {
+    public int landed(long from, long until, ByteBuffer expected) throws IOException {
         try (FileChannel reading = openForReading()) {
             return LandedBytes.find(reading, from, until, expected);
         }

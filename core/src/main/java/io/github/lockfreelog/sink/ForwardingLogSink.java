@@ -21,7 +21,7 @@ public class ForwardingLogSink implements LogSink {
     }
 
     @Override
-    public int landed(long from, long until, byte[] expected) throws IOException {
+    public int landed(long from, long until, ByteBuffer expected) throws IOException {
         return delegate.landed(from, until, expected);
     }
 

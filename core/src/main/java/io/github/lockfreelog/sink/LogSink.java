@@ -35,9 +35,10 @@ public interface LogSink extends AutoCloseable {
      * How many leading bytes of {@code expected} reached the log file after offset {@code from} and
      * before offset {@code until} (where other instances' bytes begin, see {@code WriteLedger};
      * {@code Long.MAX_VALUE} for no bound), judged by content (see {@link LandedBytes}); recovery asks
-     * it about a write that a crash interrupted. Sinks that cannot read their file back say none.
+     * it about a write that a crash interrupted: the remaining bytes of {@code expected}, its position not moved.
+     * Sinks that cannot read their file back say none.
      */
-    default int landed(long from, long until, byte[] expected) throws IOException {
+    default int landed(long from, long until, ByteBuffer expected) throws IOException {
         return 0;
     }
 

@@ -212,13 +212,41 @@ public final class LockFreeLogRuntime implements StarterAppender {
         String wanted = target + "|" + format.identity() + "|" + AppenderSettings.engineIdentity(properties.getFile());
         if (!file.resume(wanted)) { // the same file, format and engine go on over the running one
             file.close();
-            file.replaceWith(StarterAppenderFactory.create(loggerContext, target, starter, format, environment), wanted);
+            StarterAppenderFactory.Started started = StarterAppenderFactory.create(loggerContext, target, starter, format,
+                    environment);
+            if (started.appender() == null) {
+                refused(target, writers.bootFile() != null, started);
+                return;
+            }
+            file.replaceWith(started.appender(), wanted);
         }
         fileReplacesBoots = writers.bootFile() != null;
         if (fileReplacesBoots) {
             ManagedAppender.replace(loggerContext, writers.bootFile());
         }
         absence = null;
+    }
+
+    /**
+     * The lock-free file could not start (its file or journal refused): the application starts all the same. Where it
+     * was to take the place of Spring Boot's {@code FILE}, that appender stays and writes the log; a file of the
+     * starter's own ({@code lockfreelog.file.name}) is not written, and the console still shows every line. One line
+     * says what was refused and what to set; the endpoint and health give it as the reason there is no appender.
+     */
+    private void refused(Path target, boolean bootsFile, StarterAppenderFactory.Started started) {
+        fileReplacesBoots = false;
+        String what = "the lock-free appender for " + target + " was refused: " + started.failure();
+        String remedy = "Mend that, or set " + started.property() + " to a place of this application's user, closed to"
+                + " others, that it may create and write; the next start then writes the log lock-free.";
+        org.slf4j.Logger log = LoggerFactory.getLogger(LockFreeLogRuntime.class);
+        if (bootsFile) {
+            endFile(what + "; Spring Boot's own FILE appender writes the log");
+            log.warn("lockfreelog: Spring Boot's own FILE appender writes {}, not lock-free: {}. {}", target, what, remedy);
+        } else {
+            endFile(what + "; the log file is not written");
+            log.error("lockfreelog: {} is not written: {}. Every line still reaches the console. {}", target, what,
+                    remedy);
+        }
     }
 
     /**

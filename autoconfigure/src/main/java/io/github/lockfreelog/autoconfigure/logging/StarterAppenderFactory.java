@@ -11,8 +11,9 @@ import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.util.StringUtils;
 
 /**
- * Creates and starts the starter's appender from a run's settings, or fails with a report in property names: the
- * appender's own check of its settings, then its start (which may refuse the file or the journal).
+ * Creates and starts the starter's appender from a run's settings: the appender's own check of its settings, which
+ * fails the start with a report in property names, then its start, which may refuse the file or the journal (another
+ * user's, open to others, on a file system several hosts mount) and then says why in property names.
  */
 final class StarterAppenderFactory {
 
@@ -20,12 +21,25 @@ final class StarterAppenderFactory {
     }
 
     /**
-     * A started appender named {@link StarterAppender#NAME} writing {@code file}, its engine kept across Logback's
-     * stops.
+     * What starting the starter's appender came to: the appender, started, or why it could not start (its file or its
+     * journal refused, in property names) and the property that chose what was refused.
      *
-     * @throws InvalidLockFreeLogPropertyException when a setting is not allowed, or the appender cannot start
+     * @param appender the started appender, or {@code null}
+     * @param property the property whose value was refused ({@code lockfreelog.file.journal}, or the file's), or
+     *        {@code null}
+     * @param failure the errors of its start, in property names, or {@code null}
      */
-    static LockFreeFileAppender create(LoggerContext loggerContext, Path file, StarterProperties starter,
+    record Started(LockFreeFileAppender appender, String property, String failure) {
+    }
+
+    /**
+     * A started appender named {@link StarterAppender#NAME} writing {@code file}, its engine kept across Logback's
+     * stops; or, when it cannot start (a file or journal folder it refuses, one it may not create), why, so that the
+     * application starts all the same.
+     *
+     * @throws InvalidLockFreeLogPropertyException when a setting is not allowed
+     */
+    static Started create(LoggerContext loggerContext, Path file, StarterProperties starter,
             FileFormat format, ConfigurableEnvironment environment) {
         LockFreeLogProperties.File properties = starter.properties().getFile();
         LockFreeFileAppender created = new LockFreeFileAppender();
@@ -49,14 +63,23 @@ final class StarterAppenderFactory {
             List<String> errors = loggerContext.getStatusManager().getCopyOfStatusList().stream()
                     .filter(s -> s.getLevel() == Status.ERROR && s.getTimestamp() >= startedAt)
                     .map(Status::getMessage).toList();
-            boolean journal = StringUtils.hasText(properties.getJournal())
-                    && errors.stream().anyMatch(e -> e.contains(Objects.toString(properties.getJournal())));
-            throw InvalidLockFreeLogPropertyException.of(environment,
-                    journal ? AppenderSettings.FILE + "journal" : starter.fileProperty(),
-                    journal ? properties.getJournal() : file.toString(),
-                    (journal ? "a journal" : "a file (and journal folder)") + " this application can create, lock and"
-                            + " write: " + AppenderSettings.inPropertyNames(String.join("; ", errors), AppenderSettings.FILE));
+            // the journal's setting where what was refused is the journal or its folder, else the file's
+            boolean journal = (StringUtils.hasText(properties.getJournal())
+                    && errors.stream().anyMatch(e -> e.contains(Objects.toString(properties.getJournal()))))
+                    || errors.stream().noneMatch(e -> e.contains("the log file "));
+            String failure = errors.isEmpty() ? "it reported no error" : inPropertyTerms(String.join("; ", errors));
+            return new Started(null, journal ? AppenderSettings.FILE + "journal" : starter.fileProperty(), failure);
         }
-        return created;
+        return new Started(created, null, null);
+    }
+
+    /**
+     * A failure of the appender's start in the starter's terms: only where it names a setting ({@code <journal>},
+     * "set the journal"), never in paths or prose, which may hold the same words.
+     */
+    static String inPropertyTerms(String failure) {
+        String journal = AppenderSettings.FILE + "journal";
+        return failure.replace("<journal>", journal).replace("set the journal ", "set " + journal + " ")
+                .replace("set journal ", "set " + journal + " ");
     }
 }

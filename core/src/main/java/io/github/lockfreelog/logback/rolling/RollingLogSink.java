@@ -145,7 +145,7 @@ public final class RollingLogSink implements LogSink {
     }
 
     @Override
-    public int landed(long from, long until, byte[] expected) throws IOException {
+    public int landed(long from, long until, ByteBuffer expected) throws IOException {
         return live.landed(from, until, expected);
     }
 
