@@ -25,7 +25,8 @@ import org.slf4j.event.KeyValuePair;
  * </pre>
  * The record carries time, observed time, severity number and text, body (the encoded event: the encoder's
  * pattern, {@code %m} by default), attributes ({@code thread.name}, {@code thread.id}, the MDC, the event's key-value
- * pairs, {@code exception.*}) and trace and span ids from the MDC's {@code traceId} and {@code spanId}. One attribute
+ * pairs, {@code exception.*}) and trace and span ids from the MDC's {@code traceId} and {@code spanId}, else, when the
+ * OpenTelemetry API is on the class path, from its current span ({@link OtelSpan}, with the trace flags). One attribute
  * is added by the drainer as it copies the record: {@code log.record.uid}, the frame's place in the journal, which
  * only the drainer knows.
  */
@@ -34,8 +35,19 @@ final class LogRecordEnvelope {
     static final byte VERSION = 1;
     static final String TRACE_ID = "traceId";
     static final String SPAN_ID = "spanId";
+    /** Whether the OpenTelemetry API is on the class path: only then is {@link OtelSpan} loaded and asked. */
+    static final boolean OTEL_API = present("io.opentelemetry.api.trace.Span");
 
     private LogRecordEnvelope() {
+    }
+
+    private static boolean present(String name) {
+        try {
+            Class.forName(name, false, LogRecordEnvelope.class.getClassLoader());
+            return true;
+        } catch (ClassNotFoundException | LinkageError e) {
+            return false;
+        }
     }
 
     /** Writes each event's frame; allocates nothing per event, except for an exception's stack trace text. */
@@ -69,10 +81,12 @@ final class LogRecordEnvelope {
             putBytes(frame, STRING_VALUE, encoded, length);
 
             String threadName = event.getThreadName();
+            boolean callersThread = false;
             if (threadName != null) {
                 putStringAttribute(frame, ATTRIBUTES, THREAD_NAME, threadName, utf8Length(threadName));
                 Thread current = Thread.currentThread();
-                if (threadName.equals(current.getName())) { // the caller's own thread (not an async appender's)
+                callersThread = threadName.equals(current.getName()); // not an async appender's worker
+                if (callersThread) {
                     putScalar(frame, THREAD_ID, INT_VALUE, current.getId());
                 }
             }
@@ -115,6 +129,8 @@ final class LogRecordEnvelope {
                 if (spanId != null) {
                     putHexId(frame, SPAN_ID_FIELD, spanId);
                 }
+            } else if (OTEL_API && callersThread) { // the current span is the caller's only on the caller's thread
+                OtelSpan.putCurrent(frame);
             }
         }
 
@@ -189,7 +205,7 @@ final class LogRecordEnvelope {
             return nonZero ? id : null;
         }
 
-        private static void putHexId(FrameBuffer frame, int field, String hex) {
+        static void putHexId(FrameBuffer frame, int field, String hex) {
             putTag(frame, field, LEN);
             putVarint(frame, hex.length() / 2);
             for (int i = 0; i < hex.length(); i += 2) {
