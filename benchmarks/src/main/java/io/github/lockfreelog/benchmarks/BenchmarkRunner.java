@@ -83,6 +83,7 @@ public final class BenchmarkRunner {
             return 2;
         }
         arguments.forkSystemProperties().forEach(System::setProperty);
+        startOtlpReceiver(arguments);
         Plan plan = Plan.of(arguments);
         switch (arguments.command) {
             case "quick", "latency-quick", "latency", "full", "console" -> runSession(arguments.command, plan, arguments);
@@ -124,6 +125,21 @@ public final class BenchmarkRunner {
             }
         }
         return 0;
+    }
+
+    /**
+     * When the run has OTLP peers: the run's one receiver, in this JVM (so the forks' CPU time never includes it),
+     * named to the forks by {@value OtlpReceiver#PROPERTY}; it lives until this JVM exits.
+     */
+    private void startOtlpReceiver(Arguments arguments) throws IOException {
+        if (System.getProperty(OtlpReceiver.PROPERTY) != null || arguments.command.equals("report")
+                || arguments.command.equals("chart") || arguments.command.equals("peers")
+                || arguments.peers().stream().noneMatch(id -> Peer.ids().contains(id) && Peer.of(id).sendsOtlp())) {
+            return;
+        }
+        OtlpReceiver receiver = OtlpReceiver.start(false);
+        System.setProperty(OtlpReceiver.PROPERTY, receiver.baseUrl());
+        out.println("OTLP receiver of this run: " + receiver.baseUrl());
     }
 
     /**
