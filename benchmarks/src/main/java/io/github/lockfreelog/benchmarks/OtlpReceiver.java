@@ -1,12 +1,13 @@
 package io.github.lockfreelog.benchmarks;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -51,35 +52,50 @@ final class OtlpReceiver implements AutoCloseable {
         final List<Received> kept = new ArrayList<>();
     }
 
-    private final HttpServer server;
+    private final ServerSocket server;
     private final ExecutorService executor;
     private final boolean keepRecords;
     private final Map<String, Trial> trials = new ConcurrentHashMap<>();
 
-    private OtlpReceiver(HttpServer server, ExecutorService executor, boolean keepRecords) {
+    private OtlpReceiver(ServerSocket server, ExecutorService executor, boolean keepRecords) {
         this.server = server;
         this.executor = executor;
         this.keepRecords = keepRecords;
     }
 
-    /** Starts a receiver on a free port of the loopback interface. */
+    /**
+     * Starts a receiver on a free port of the loopback interface: a thread per connection, which reads requests one
+     * after another (keep-alive), as a collector's HTTP server does, and answers as the OpenTelemetry Collector does
+     * (200, {@code application/x-protobuf}, the empty response's zero bytes), with {@code TCP_NODELAY} on its answers
+     * (Go's servers set it).
+     */
     static OtlpReceiver start(boolean keepRecords) throws IOException {
-        HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 64);
-        ExecutorService executor = Executors.newFixedThreadPool(4, r -> {
+        ServerSocket server = new ServerSocket(0, 64, InetAddress.getLoopbackAddress());
+        ExecutorService executor = Executors.newCachedThreadPool(r -> {
             Thread thread = new Thread(r, "otlp-receiver");
             thread.setDaemon(true);
             return thread;
         });
         OtlpReceiver receiver = new OtlpReceiver(server, executor, keepRecords);
-        server.createContext("/", receiver::handle);
-        server.setExecutor(executor);
-        server.start();
+        executor.execute(receiver::accept);
         return receiver;
+    }
+
+    private void accept() {
+        while (!server.isClosed()) {
+            try {
+                Socket socket = server.accept();
+                socket.setTcpNoDelay(true);
+                executor.execute(() -> serve(socket));
+            } catch (IOException e) {
+                return; // closed
+            }
+        }
     }
 
     /** {@code http://127.0.0.1:PORT}. */
     String baseUrl() {
-        return "http://" + server.getAddress().getAddress().getHostAddress() + ":" + server.getAddress().getPort();
+        return "http://" + server.getInetAddress().getHostAddress() + ":" + server.getLocalPort();
     }
 
     /** The logs endpoint of {@code trial}: {@code BASE/<trial>/v1/logs}. */
@@ -111,57 +127,103 @@ final class OtlpReceiver implements AutoCloseable {
         }
     }
 
-    private void handle(HttpExchange exchange) throws IOException {
-        try (exchange) {
-            String path = exchange.getRequestURI().getPath();
-            int slash = path.indexOf('/', 1);
-            String trial = slash < 0 ? "" : path.substring(1, slash);
-            String rest = slash < 0 ? path : path.substring(slash);
-            if (exchange.getRequestMethod().equals("GET") && rest.equals("/count")) {
-                Trial counts = trial(trial);
-                String text;
-                synchronized (counts) {
-                    text = counts.records + " " + counts.bodyBytes;
+    /** Serves one connection's requests (HTTP/1.1, a body of {@code Content-Length} bytes) until the client closes it. */
+    private void serve(Socket socket) {
+        try (socket; InputStream in = new BufferedInputStream(socket.getInputStream(), 65536);
+                OutputStream out = new BufferedOutputStream(socket.getOutputStream())) {
+            while (true) {
+                String requestLine = line(in);
+                if (requestLine == null) {
+                    return;
                 }
-                answer(exchange, 200, "text/plain", text.getBytes(StandardCharsets.US_ASCII));
-                return;
+                String[] request = requestLine.split(" ");
+                long length = 0;
+                boolean gzip = false;
+                boolean close = false;
+                for (String header; !(header = line(in)).isEmpty();) {
+                    int colon = header.indexOf(':');
+                    String name = header.substring(0, colon).trim().toLowerCase(java.util.Locale.ROOT);
+                    String value = header.substring(colon + 1).trim();
+                    switch (name) {
+                        case "content-length" -> length = Long.parseLong(value);
+                        case "content-encoding" -> gzip = value.equalsIgnoreCase("gzip");
+                        case "connection" -> close = value.equalsIgnoreCase("close");
+                        case "transfer-encoding" -> throw new IOException("chunked bodies are not read here");
+                        default -> { }
+                    }
+                }
+                byte[] body = in.readNBytes((int) length);
+                handle(request[0], request[1], gzip, body, out);
+                out.flush();
+                if (close) {
+                    return;
+                }
             }
-            if (!exchange.getRequestMethod().equals("POST") || !rest.equals("/v1/logs")) {
-                answer(exchange, 404, "text/plain", "no such path".getBytes(StandardCharsets.US_ASCII));
-                return;
-            }
-            byte[] body;
-            try (InputStream raw = exchange.getRequestBody();
-                    InputStream in = "gzip".equalsIgnoreCase(exchange.getRequestHeaders().getFirst("Content-Encoding"))
-                            ? new GZIPInputStream(raw) : raw) {
-                body = in.readAllBytes();
-            }
-            Walk walk = new Walk(keepRecords);
-            try {
-                walk.request(ByteBuffer.wrap(body));
-            } catch (RuntimeException e) {
-                answer(exchange, 400, "text/plain", ("cannot parse the request: " + e).getBytes(StandardCharsets.UTF_8));
-                return;
-            }
-            Trial counts = trial(trial);
-            synchronized (counts) {
-                counts.records += walk.records;
-                counts.bodyBytes += walk.bodyBytes;
-                counts.requests++;
-                counts.kept.addAll(walk.kept);
-            }
-            answer(exchange, 200, "application/x-protobuf", new byte[0]); // ExportLogsServiceResponse, all accepted
+        } catch (IOException | RuntimeException e) {
+            // the client went away (a killed child) or spoke what this receiver does not: the connection ends
         }
     }
 
-    private static void answer(HttpExchange exchange, int status, String type, byte[] body) throws IOException {
-        exchange.getResponseHeaders().set("Content-Type", type);
-        exchange.sendResponseHeaders(status, body.length == 0 ? -1 : body.length);
-        if (body.length > 0) {
-            try (OutputStream out = exchange.getResponseBody()) {
-                out.write(body);
+    /** One line of the request's head, without its CRLF; null at the end of the stream before any byte. */
+    private static String line(InputStream in) throws IOException {
+        StringBuilder line = new StringBuilder();
+        for (int b; (b = in.read()) != '\n';) {
+            if (b < 0) {
+                if (line.length() == 0) {
+                    return null;
+                }
+                throw new IOException("the stream ended in a request's head");
+            }
+            if (b != '\r') {
+                line.append((char) b);
             }
         }
+        return line.toString();
+    }
+
+    private void handle(String method, String path, boolean gzip, byte[] body, OutputStream out) throws IOException {
+        int slash = path.indexOf('/', 1);
+        String trial = slash < 0 ? "" : path.substring(1, slash);
+        String rest = slash < 0 ? path : path.substring(slash);
+        if (method.equals("GET") && rest.equals("/count")) {
+            Trial counts = trial(trial);
+            String text;
+            synchronized (counts) {
+                text = counts.records + " " + counts.bodyBytes;
+            }
+            answer(out, 200, "text/plain", text.getBytes(StandardCharsets.US_ASCII));
+            return;
+        }
+        if (!method.equals("POST") || !rest.equals("/v1/logs")) {
+            answer(out, 404, "text/plain", "no such path".getBytes(StandardCharsets.US_ASCII));
+            return;
+        }
+        if (gzip) {
+            try (InputStream unzip = new GZIPInputStream(new java.io.ByteArrayInputStream(body))) {
+                body = unzip.readAllBytes();
+            }
+        }
+        Walk walk = new Walk(keepRecords);
+        try {
+            walk.request(ByteBuffer.wrap(body));
+        } catch (RuntimeException e) {
+            answer(out, 400, "text/plain", ("cannot parse the request: " + e).getBytes(StandardCharsets.UTF_8));
+            return;
+        }
+        Trial counts = trial(trial);
+        synchronized (counts) {
+            counts.records += walk.records;
+            counts.bodyBytes += walk.bodyBytes;
+            counts.requests++;
+            counts.kept.addAll(walk.kept);
+        }
+        answer(out, 200, "application/x-protobuf", new byte[0]); // ExportLogsServiceResponse: all accepted
+    }
+
+    private static void answer(OutputStream out, int status, String type, byte[] body) throws IOException {
+        out.write(("HTTP/1.1 " + status + (status == 200 ? " OK" : " Error") + "\r\nContent-Type: " + type
+                + "\r\nContent-Length: " + body.length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+        out.write(body);
     }
 
     /** One request's walk over the wire format, counting records (and keeping their bodies and uids when asked). */
@@ -296,7 +358,11 @@ final class OtlpReceiver implements AutoCloseable {
 
     @Override
     public void close() {
-        server.stop(0);
+        try {
+            server.close();
+        } catch (IOException e) {
+            // closing: nothing to keep
+        }
         executor.shutdownNow();
     }
 }
