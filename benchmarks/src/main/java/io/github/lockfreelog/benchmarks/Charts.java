@@ -113,8 +113,7 @@ final class Charts {
         OtlpCostReport report = new OtlpCostReport(results);
         List<Integer> threads = new CostReport(results).threadCounts();
         draw(chart("OTLP records delivered per second by threads (" + Workload.DEFAULT_LINE_SIZE + "-byte lines' message"
-                + subtitle + ")", "threads", "thousand records at the receiver per second, until the stop returned"
-                + " (median of the rounds; higher is better)", false), threads.stream().map(String::valueOf).toList(),
+                + subtitle + ")", "threads", "thousand records delivered per second (median; higher is better)", false), threads.stream().map(String::valueOf).toList(),
                 ChartLines.otlp(report, threads), png);
         return List.of(png);
     }
