@@ -63,9 +63,8 @@ final class LogRecordEnvelope {
         public void wrap(ILoggingEvent event, byte[] encoded, int length, FrameBuffer frame) {
             frame.put(VERSION);
             String scope = event.getLoggerName() == null ? "" : event.getLoggerName();
-            int scopeLength = utf8Length(scope);
-            putVarint(frame, scopeLength);
-            frame.putUtf8(scope);
+            MdcWriter own = MDC_WRITERS.get(); // this thread's: its cached bytes, and the MDC's writer
+            own.putScope(frame, scope);
 
             Instant instant = event.getInstant();
             long time = instant != null ? instant.getEpochSecond() * 1_000_000_000L + instant.getNano()
@@ -83,11 +82,12 @@ final class LogRecordEnvelope {
             String threadName = event.getThreadName();
             boolean callersThread = false;
             if (threadName != null) {
-                putStringAttribute(frame, ATTRIBUTES, THREAD_NAME, threadName, utf8Length(threadName));
                 Thread current = Thread.currentThread();
                 callersThread = threadName.equals(current.getName()); // not an async appender's worker
-                if (callersThread) {
-                    putScalar(frame, THREAD_ID, INT_VALUE, current.getId());
+                if (callersThread) { // thread.name and thread.id, as encoded at this thread's first event
+                    own.putThread(frame, threadName, current);
+                } else {
+                    putStringAttribute(frame, ATTRIBUTES, THREAD_NAME, threadName, utf8Length(threadName));
                 }
             }
             String traceId = null;
@@ -96,12 +96,11 @@ final class LogRecordEnvelope {
             if (mdc != null && !mdc.isEmpty()) {
                 traceId = validId(mdc.get(TRACE_ID), 32);
                 spanId = traceId == null ? null : validId(mdc.get(SPAN_ID), 16);
-                MdcWriter writer = MDC_WRITERS.get();
-                writer.start(frame, traceId != null, spanId != null);
+                own.start(frame, traceId != null, spanId != null);
                 try {
-                    mdc.forEach(writer); // a HashMap's (Logback's MDC) walks its table: no iterator, no entry
+                    mdc.forEach(own); // a HashMap's (Logback's MDC) walks its table: no iterator, no entry
                 } finally {
-                    writer.frame = null;
+                    own.frame = null;
                 }
             }
             List<KeyValuePair> pairs = event.getKeyValuePairs();
@@ -137,11 +136,42 @@ final class LogRecordEnvelope {
         /** Each thread's writer of MDC entries, so that walking the MDC allocates nothing per event. */
         private static final ThreadLocal<MdcWriter> MDC_WRITERS = ThreadLocal.withInitial(MdcWriter::new);
 
-        /** Writes each MDC entry as a string attribute, but the trace and span ids that have fields of their own. */
+        /**
+         * One thread's writer of MDC entries (each a string attribute, but the trace and span ids that have fields of
+         * their own), and the bytes that thread writes at each event, kept encoded: the scope of its latest logger
+         * (its length and UTF-8 name) and its own {@code thread.name} and {@code thread.id} attributes. A name is
+         * encoded again only when it is another string than the one before (another logger, a renamed thread).
+         */
         private static final class MdcWriter implements BiConsumer<String, String> {
             FrameBuffer frame;
             private boolean skipTrace;
             private boolean skipSpan;
+            private String scope;
+            private final FrameBuffer scopeBytes = new FrameBuffer(64); // reused: a new name allocates nothing
+            private String thread;
+            private final FrameBuffer threadBytes = new FrameBuffer(64);
+
+            /** Writes the frame's scope part for {@code name}: its length (varint) and its UTF-8 bytes. */
+            void putScope(FrameBuffer into, String name) {
+                if (name != scope) { // identity: a logger keeps its name's string
+                    scopeBytes.clear();
+                    putVarint(scopeBytes, utf8Length(name));
+                    scopeBytes.putUtf8(name);
+                    scope = name;
+                }
+                into.put(scopeBytes.bytes(), 0, scopeBytes.length());
+            }
+
+            /** Writes the {@code thread.name} and {@code thread.id} attributes of the calling thread, named {@code name}. */
+            void putThread(FrameBuffer into, String name, Thread current) {
+                if (name != thread) {
+                    threadBytes.clear();
+                    putStringAttribute(threadBytes, ATTRIBUTES, THREAD_NAME, name, utf8Length(name));
+                    putScalar(threadBytes, THREAD_ID, INT_VALUE, current.getId());
+                    thread = name;
+                }
+                into.put(threadBytes.bytes(), 0, threadBytes.length());
+            }
 
             void start(FrameBuffer frame, boolean skipTrace, boolean skipSpan) {
                 this.frame = frame;
