@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import io.github.lockfreelog.autoconfigure.actuate.LockFreeLogAppenders;
 import io.github.lockfreelog.autoconfigure.actuate.LockFreeLogEndpoint;
 import io.github.lockfreelog.autoconfigure.actuate.LockFreeLogEndpoint.AppenderDescriptor;
+import io.github.lockfreelog.autoconfigure.actuate.LockFreeLogHealth;
 import io.github.lockfreelog.autoconfigure.actuate.LockFreeLogMetrics;
 import io.github.lockfreelog.logback.LockFreeAppenderBase;
 import io.github.lockfreelog.otlp.TestCollector;
@@ -14,6 +15,7 @@ import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -88,6 +90,12 @@ class LockFreeLogOtlpTests {
                     new LockFreeLogAppenders(LogbackTestSupport.loggerContext(), runtime())).appender("LOCKFREE_OTLP");
             assertThat((Long) after.otlp().get("recordsAcknowledged")).isEqualTo((long) collector.records.size());
             assertThat((Long) after.otlp().get("bytesSent")).isPositive();
+            Map<String, Object> health = otlpHealth();
+            assertThat(health).containsOnlyKeys("connected", "recordsUnacknowledged", "bytesUnacknowledged",
+                    "oldestUnacknowledgedMillis", "requestsSent", "requestsRetried", "requestsRejected",
+                    "lastCollectorError");
+            assertThat(health.get("connected")).isEqualTo(true);
+            assertThat((Long) health.get("requestsSent")).isPositive();
         }
         List<String> bodies = collector.bodies();
         assertThat(bodies.get(0)).as("the first start-up line, before any OpenTelemetry SDK could exist")
@@ -99,6 +107,38 @@ class LockFreeLogOtlpTests {
             assertThat(request.contentEncoding()).isEqualTo("gzip");
             assertThat(request.headers().get("Authorization")).containsExactly("Bearer t0ken");
         });
+    }
+
+    /** The health details of the OTLP appender. */
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> otlpHealth() {
+        LockFreeLogHealth.Check check = new LockFreeLogHealth(
+                new LockFreeLogAppenders(LogbackTestSupport.loggerContext(), runtime())).check();
+        Map<String, Object> appender = (Map<String, Object>) ((Map<String, Object>) check.details().get("appenders"))
+                .get("LOCKFREE_OTLP");
+        assertThat(appender.get("target")).isEqualTo("otlp");
+        return (Map<String, Object>) appender.get("otlp");
+    }
+
+    @Test
+    void aCollectorThatDoesNotAnswerShowsInHealthWithWhatWaits() throws Exception {
+        int port = TestCollector.freePort();
+        try (ConfigurableApplicationContext context = LogbackTestSupport.application(TestApplication.class,
+                "management.opentelemetry.logging.export.otlp.endpoint=http://127.0.0.1:" + port + "/v1/logs",
+                journal()).run()) {
+            LoggerFactory.getLogger("x").info("waits in the journal");
+            await().atMost(20, TimeUnit.SECONDS).until(() -> otlpHealth().get("lastCollectorError") != null);
+            Map<String, Object> health = otlpHealth();
+            assertThat(health.get("connected")).isEqualTo(false);
+            assertThat((Long) health.get("recordsUnacknowledged")).isPositive();
+            assertThat((Long) health.get("bytesUnacknowledged")).isPositive();
+            LockFreeLogHealth.Check check = new LockFreeLogHealth(
+                    new LockFreeLogAppenders(LogbackTestSupport.loggerContext(), runtime())).check();
+            assertThat(check.state()).as("a drainer that cannot deliver, as for a full disk")
+                    .isEqualTo(LockFreeLogHealth.State.DOWN);
+            assertThat(check.details().toString()).contains("events wait in the journal");
+            collector = TestCollector.start(port); // back: the stop delivers what waits instead of timing out
+        }
     }
 
     @Test

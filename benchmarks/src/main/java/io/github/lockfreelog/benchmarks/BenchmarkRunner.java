@@ -48,6 +48,9 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * java -jar benchmarks/target/benchmarks.jar peers            # what each peer is
  * java -jar benchmarks/target/benchmarks.jar kafka-kill       # kill -9 of each Kafka peer: acknowledged events missing, duplicates
  * java -jar benchmarks/target/benchmarks.jar kafka-journal    # start-up time and resident memory of a 1 GB Kafka journal
+ * java -jar benchmarks/target/benchmarks.jar otlp-kill        # kill -9 of each OTLP peer: acknowledged events missing, duplicates
+ * java -jar benchmarks/target/benchmarks.jar cost --peers lockfreelog-otlp,otel-logback,otel-logback-large-queue,lockfreelog
+ *                                                             # OTLP: delivered records/s, CPU per record, caller CPU per call
  * </pre>
  *
  * Options: see {@link Arguments#usage()}.
@@ -68,6 +71,9 @@ public final class BenchmarkRunner {
         if (args.length > 0 && args[0].equals("kafka-kill")) { // options of its own: KafkaModeOptions
             return new KafkaKillRunner(out).run(args);
         }
+        if (args.length > 0 && args[0].equals("otlp-kill")) { // the kafka-kill options
+            return new OtlpKillRunner(out).run(args);
+        }
         if (args.length > 0 && args[0].equals("kafka-journal")) {
             return new KafkaJournalRunner(out).run(args);
         }
@@ -83,6 +89,7 @@ public final class BenchmarkRunner {
             return 2;
         }
         arguments.forkSystemProperties().forEach(System::setProperty);
+        startOtlpReceiver(arguments);
         Plan plan = Plan.of(arguments);
         switch (arguments.command) {
             case "quick", "latency-quick", "latency", "full", "console" -> runSession(arguments.command, plan, arguments);
@@ -124,6 +131,21 @@ public final class BenchmarkRunner {
             }
         }
         return 0;
+    }
+
+    /**
+     * When the run has OTLP peers: the run's one receiver, in this JVM (so the forks' CPU time never includes it),
+     * named to the forks by {@value OtlpReceiver#PROPERTY}; it lives until this JVM exits.
+     */
+    private void startOtlpReceiver(Arguments arguments) throws IOException {
+        if (System.getProperty(OtlpReceiver.PROPERTY) != null || arguments.command.equals("report")
+                || arguments.command.equals("chart") || arguments.command.equals("peers")
+                || arguments.peers().stream().noneMatch(id -> Peer.ids().contains(id) && Peer.of(id).sendsOtlp())) {
+            return;
+        }
+        OtlpReceiver receiver = OtlpReceiver.start(false);
+        System.setProperty(OtlpReceiver.PROPERTY, receiver.baseUrl());
+        out.println("OTLP receiver of this run: " + receiver.baseUrl());
     }
 
     /**
@@ -222,6 +244,14 @@ public final class BenchmarkRunner {
         out.println("Cost results: " + tsv);
         drawCostChart(cost, tsv, results.resolve(name + "-" + stamp + "-cost.png"),
                 ", cost mode, " + machine());
+        if (OtlpCostReport.applies(cost)) {
+            try {
+                Charts.drawOtlp(cost, results.resolve(name + "-" + stamp + "-otlp.png"), ", cost mode, " + machine())
+                        .forEach(p -> out.println("Chart: " + p));
+            } catch (IOException | RuntimeException | LinkageError e) {
+                out.println("Could not draw the OTLP chart (" + e + ")");
+            }
+        }
     }
 
     /**
@@ -345,7 +375,11 @@ public final class BenchmarkRunner {
         if (CostResult.isCostRun(tsv)) {
             Path png = arguments.files.size() > 1 ? Paths.get(arguments.files.get(1))
                     : arguments.docsDirectory().resolve("benchmark-cost.png");
-            drawCostChart(CostResult.read(tsv), tsv, png, arguments.label == null ? "" : ", " + arguments.label);
+            List<CostResult> cost = CostResult.read(tsv);
+            drawCostChart(cost, tsv, png, arguments.label == null ? "" : ", " + arguments.label);
+            // an OTLP run's delivered records: docs/benchmark-otlp.png
+            Charts.drawOtlp(cost, arguments.docsDirectory().resolve("benchmark-otlp.png"),
+                    arguments.label == null ? "" : ", " + arguments.label).forEach(p -> out.println("Chart: " + p));
             return;
         }
         boolean latency = LatencyResults.isLatencyRun(tsv);

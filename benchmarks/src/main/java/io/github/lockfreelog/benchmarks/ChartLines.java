@@ -87,6 +87,20 @@ final class ChartLines {
         return lines;
     }
 
+    /** Per OTLP peer of a cost run, thousands of records delivered to the receiver per second (median of the rounds). */
+    static List<Line> otlp(OtlpCostReport report, List<Integer> threads) {
+        List<Line> lines = new ArrayList<>();
+        for (String peer : report.otlpPeers()) {
+            List<Double> values = new ArrayList<>();
+            for (int t : threads) {
+                Spread delivered = report.delivered(peer, t);
+                values.add(delivered.isEmpty() ? null : delivered.median() / 1e3);
+            }
+            lines.add(new Line(peer, peer, peer.equals(OtlpCostReport.LEAD) ? Role.LOCKFREELOG : Role.PEER, values));
+        }
+        return lines;
+    }
+
     /**
      * Per Kafka peer, thousands of records delivered per second at each thread count (the round {@link KafkaReport}
      * shows); a peer with records not delivered is labelled with how many.

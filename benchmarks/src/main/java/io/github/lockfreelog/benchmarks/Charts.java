@@ -103,6 +103,22 @@ final class Charts {
     }
 
     /**
+     * The OTLP set's chart of a cost run: records delivered to the receiver per second against threads, one line per
+     * OTLP peer; returns the files written (none without OTLP results).
+     */
+    static List<Path> drawOtlp(List<CostResult> results, Path png, String subtitle) throws IOException {
+        if (!OtlpCostReport.applies(results)) {
+            return List.of();
+        }
+        OtlpCostReport report = new OtlpCostReport(results);
+        List<Integer> threads = new CostReport(results).threadCounts();
+        draw(chart("OTLP records delivered per second by threads (" + Workload.DEFAULT_LINE_SIZE + "-byte lines' message"
+                + subtitle + ")", "threads", "thousand records delivered per second (median; higher is better)", false), threads.stream().map(String::valueOf).toList(),
+                ChartLines.otlp(report, threads), png);
+        return List.of(png);
+    }
+
+    /**
      * The kafka mode's chart: records delivered per second against threads, one line per Kafka peer (the file
      * reference is not drawn: it writes no topic); returns the files written (none without results).
      */

@@ -32,6 +32,10 @@ final class CostReport {
      * Boot's own appenders.
      */
     String render() {
+        return renderOwn() + (OtlpCostReport.applies(results) ? new OtlpCostReport(results).render() : "");
+    }
+
+    private String renderOwn() {
         if (isBootRun()) {
             return table() + '\n' + allocation() + '\n' + bootTargets();
         }
@@ -226,7 +230,7 @@ final class CostReport {
         return out.toString();
     }
 
-    private static String verdict(String label, boolean met, Spread a, Spread b, String figures) {
+    static String verdict(String label, boolean met, Spread a, Spread b, String figures) {
         boolean known = !a.isEmpty() && !b.isEmpty();
         return String.format(Locale.ROOT, "  [%s] %-70s %s%n", !known ? "n/a   " : met ? "MET   " : "MISSED", label,
                 known ? figures : "(no result)");

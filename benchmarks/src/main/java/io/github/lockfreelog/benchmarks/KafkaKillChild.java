@@ -87,6 +87,16 @@ public final class KafkaKillChild {
         if (mode.equals("recover")) {
             return; // lockfreelog(...) did it all
         }
+        logUntilKilled(log, ackFile);
+    }
+
+    /**
+     * Logs numbered events ({@link #event}) from {@value #THREADS} threads through {@code log} as fast as it takes them,
+     * each thread storing the number of the event whose call returned in its slot of the ack file; prints
+     * {@code READY} once every thread acknowledged its first event, and waits to be killed. The kill tests of the Kafka
+     * and OTLP peers share it.
+     */
+    static void logUntilKilled(Consumer<String> log, Path ackFile) throws java.io.IOException, InterruptedException {
         MappedByteBuffer acks;
         try (FileChannel channel = FileChannel.open(ackFile, StandardOpenOption.CREATE, StandardOpenOption.READ,
                 StandardOpenOption.WRITE)) {

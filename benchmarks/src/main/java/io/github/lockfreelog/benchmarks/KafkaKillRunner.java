@@ -37,7 +37,7 @@ final class KafkaKillRunner {
     static final String USAGE = "kafka-kill [--peers " + String.join(",", KafkaKillChild.PEERS) + "] [--rounds N (5)]"
             + " [--seed S] [--kill-after MS (1000)] [--kill-spread MS (1000)] [--results DIR (docs/benchmark-results)] [--work DIR (journals, ack files, children's"
             + " standard error; a new folder in java.io.tmpdir)]";
-    private static final String[] COLUMNS = {"peer", "round", "killed_after_ms", "acknowledged", "found", "missing",
+    static final String[] COLUMNS = {"peer", "round", "killed_after_ms", "acknowledged", "found", "missing",
         "duplicates", "out_of_order", "beyond_acknowledged", "foreign", "restart", "note"};
 
     private final PrintStream out;
@@ -173,12 +173,12 @@ final class KafkaKillRunner {
         return KafkaChildJvm.start(KafkaKillChild.class, List.of("-Xmx512m"), args, work, name);
     }
 
-    private static String header() {
+    static String header() {
         return String.format(Locale.ROOT, "%-24s %5s %8s %12s %12s %9s %10s %8s %7s %7s  %s", "peer", "round", "kill ms",
                 "acknowledged", "found", "missing", "duplicates", "order", "beyond", "foreign", "restart / note");
     }
 
-    private static String row(Round r) {
+    static String row(Round r) {
         KafkaKillTally t = r.tally();
         if (t == null) {
             return String.format(Locale.ROOT, "%-24s %5d %8d  %s", r.peer(), r.round(), r.killedAfterMillis(), r.note());
@@ -189,7 +189,7 @@ final class KafkaKillRunner {
                 t.beyondAcknowledged, t.foreign, tail.trim());
     }
 
-    private static String tsvRow(Round r) {
+    static String tsvRow(Round r) {
         KafkaKillTally t = r.tally();
         List<String> cells = new ArrayList<>(List.of(r.peer(), Integer.toString(r.round()),
                 Integer.toString(r.killedAfterMillis())));

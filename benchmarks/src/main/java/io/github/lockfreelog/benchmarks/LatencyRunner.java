@@ -46,13 +46,14 @@ final class LatencyRunner {
 
     /**
      * The runner's own settings for forks, as system properties: where they write their logs, whether to keep them,
-     * the workload ({@value Workload#PROPERTY}) and the Spring Boot properties of a boot-* workload.
+     * the workload ({@value Workload#PROPERTY}), the Spring Boot properties of a boot-* workload, and the OTLP receiver
+     * of the run ({@value OtlpReceiver#PROPERTY}).
      */
     static List<String> forkProperties() {
         Stream<String> boot = System.getProperties().stringPropertyNames().stream()
                 .filter(p -> p.startsWith(BootLogging.PROPERTY_PREFIX)).sorted();
         List<String> properties = Stream.concat(Stream.of(Trial.DIRECTORY_PROPERTY, Trial.KEEP_FILES_PROPERTY,
-                Workload.PROPERTY, SlowCalls.PROPERTY), boot)
+                Workload.PROPERTY, SlowCalls.PROPERTY, OtlpReceiver.PROPERTY), boot)
                 .filter(p -> System.getProperty(p) != null).map(p -> "-D" + p + "=" + System.getProperty(p)).toList();
         if (System.getProperty(SlowCalls.PROPERTY) == null) {
             return properties;

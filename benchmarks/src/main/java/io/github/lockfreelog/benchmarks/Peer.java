@@ -70,6 +70,19 @@ public enum Peer {
             "Log4j2 async loggers (AsyncLoggerContextSelector, Disruptor 3.4.4, ring buffer 256 Ki, blocks when full) over"
                     + " Console, as log4j2-console (console set)", Use.CONSOLE),
 
+    // The OTLP set: each sends to the run's one OTLP/HTTP receiver (OtlpReceiver), and the lines counted are the records
+    // it received. Run only when named with --peers (quick, cost, latency modes), beside any other peer.
+    LOCKFREELOG_OTLP("lockfreelog-otlp", Framework.LOGBACK,
+            "lockfreelog-otlp LockFreeOtlpAppender, defaults (8 MB x 3 buffers, backpressure BLOCK, body %m), journal in the"
+                    + " trial's folder (OTLP set)", Use.OTLP),
+    OTEL_LOGBACK("otel-logback", Framework.LOGBACK,
+            "OpenTelemetry Logback appender 2.21.0-alpha over the OpenTelemetry SDK 1.55.0 (Spring Boot's): BatchLogRecordProcessor"
+                    + " defaults (queue 2,048, dropped when full; batches of 512, every 1 s), OtlpHttpLogRecordExporter"
+                    + " defaults (protobuf, OkHttp) (OTLP set)", Use.OTLP),
+    OTEL_LOGBACK_LARGE_QUEUE("otel-logback-large-queue", Framework.LOGBACK,
+            "otel-logback with a BatchLogRecordProcessor queue of 1,048,576 (512 x its default), else the same (OTLP set)",
+            Use.OTLP),
+
     // Spring Boot's own appenders, as Boot's LogbackLoggingSystem configures them (BootLogging): boot-* workloads only.
     SPRING_BOOT_FILE("spring-boot-file", Framework.LOGBACK,
             "Spring Boot's FILE appender as Boot builds it: RollingFileAppender (immediateFlush=true, its default),"
@@ -92,7 +105,9 @@ public enum Peer {
         /** The console set: the console mode's peers, and no other mode's unless named. */
         CONSOLE,
         /** Spring Boot's own appenders: only in a {@code boot-*} workload, whose peers they are. */
-        BOOT_FILE, BOOT_CONSOLE
+        BOOT_FILE, BOOT_CONSOLE,
+        /** The OTLP set: run only when {@code --peers} names them. */
+        OTLP
     }
 
     private final String id;
@@ -133,6 +148,11 @@ public enum Peer {
         return use == Use.CONSOLE || use == Use.BOOT_CONSOLE;
     }
 
+    /** Whether the peer sends OTLP to the run's receiver ({@link OtlpSink}): the OTLP set. */
+    public boolean sendsOtlp() {
+        return use == Use.OTLP;
+    }
+
     /** Whether the peer is one of Spring Boot's own appenders, which only a {@code boot-*} workload has. */
     public boolean isSpringBoot() {
         return use == Use.BOOT_FILE || use == Use.BOOT_CONSOLE;
@@ -157,12 +177,14 @@ public enum Peer {
 
     /** Whether {@code id} is lockfreelog's peer of its set: {@code lockfreelog}, or {@code lockfreelog-console}. */
     static boolean isLockfreelog(String id) {
-        return LOCKFREELOG.id.equals(id) || LOCKFREELOG_CONSOLE.id.equals(id) || KafkaPeer.LOCKFREELOG_KAFKA.id().equals(id);
+        return LOCKFREELOG.id.equals(id) || LOCKFREELOG_CONSOLE.id.equals(id) || LOCKFREELOG_OTLP.id.equals(id)
+                || KafkaPeer.LOCKFREELOG_KAFKA.id().equals(id);
     }
 
     /**
      * The lockfreelog peer that the others among {@code ids} are compared with: {@code lockfreelog}, else
-     * {@code lockfreelog-console} (the console set), else {@code lockfreelog-kafka} (the kafka mode).
+     * {@code lockfreelog-console} (the console set), else {@code lockfreelog-otlp} (the OTLP set), else
+     * {@code lockfreelog-kafka} (the kafka mode).
      */
     static String lead(Collection<String> ids) {
         if (ids.contains(LOCKFREELOG.id)) {
@@ -170,6 +192,9 @@ public enum Peer {
         }
         if (ids.contains(LOCKFREELOG_CONSOLE.id)) {
             return LOCKFREELOG_CONSOLE.id;
+        }
+        if (ids.contains(LOCKFREELOG_OTLP.id)) {
+            return LOCKFREELOG_OTLP.id;
         }
         return ids.contains(KafkaPeer.LOCKFREELOG_KAFKA.id()) ? KafkaPeer.LOCKFREELOG_KAFKA.id() : LOCKFREELOG.id;
     }

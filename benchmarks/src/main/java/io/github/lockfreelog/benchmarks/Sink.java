@@ -46,6 +46,9 @@ interface Sink {
 
     /** Configures the framework of {@code peer} in this JVM, writing into {@code directory}. */
     static Sink open(Peer peer, Path directory) throws IOException {
+        if (peer.sendsOtlp()) {
+            return OtlpSink.open(peer, directory);
+        }
         return switch (peer.framework()) {
             case LOGBACK -> LogbackSink.open(peer, directory);
             case LOG4J2 -> Log4jSink.open(peer, directory);

@@ -25,7 +25,8 @@ import org.slf4j.event.KeyValuePair;
  * </pre>
  * The record carries time, observed time, severity number and text, body (the encoded event: the encoder's
  * pattern, {@code %m} by default), attributes ({@code thread.name}, {@code thread.id}, the MDC, the event's key-value
- * pairs, {@code exception.*}) and trace and span ids from the MDC's {@code traceId} and {@code spanId}. One attribute
+ * pairs, {@code exception.*}) and trace and span ids from the MDC's {@code traceId} and {@code spanId}, else, when the
+ * OpenTelemetry API is on the class path, from its current span ({@link OtelSpan}, with the trace flags). One attribute
  * is added by the drainer as it copies the record: {@code log.record.uid}, the frame's place in the journal, which
  * only the drainer knows.
  */
@@ -34,8 +35,19 @@ final class LogRecordEnvelope {
     static final byte VERSION = 1;
     static final String TRACE_ID = "traceId";
     static final String SPAN_ID = "spanId";
+    /** Whether the OpenTelemetry API is on the class path: only then is {@link OtelSpan} loaded and asked. */
+    static final boolean OTEL_API = present("io.opentelemetry.api.trace.Span");
 
     private LogRecordEnvelope() {
+    }
+
+    private static boolean present(String name) {
+        try {
+            Class.forName(name, false, LogRecordEnvelope.class.getClassLoader());
+            return true;
+        } catch (ClassNotFoundException | LinkageError e) {
+            return false;
+        }
     }
 
     /** Writes each event's frame; allocates nothing per event, except for an exception's stack trace text. */
@@ -51,9 +63,8 @@ final class LogRecordEnvelope {
         public void wrap(ILoggingEvent event, byte[] encoded, int length, FrameBuffer frame) {
             frame.put(VERSION);
             String scope = event.getLoggerName() == null ? "" : event.getLoggerName();
-            int scopeLength = utf8Length(scope);
-            putVarint(frame, scopeLength);
-            frame.putUtf8(scope);
+            MdcWriter own = MDC_WRITERS.get(); // this thread's: its cached bytes, and the MDC's writer
+            own.putScope(frame, scope);
 
             Instant instant = event.getInstant();
             long time = instant != null ? instant.getEpochSecond() * 1_000_000_000L + instant.getNano()
@@ -69,11 +80,14 @@ final class LogRecordEnvelope {
             putBytes(frame, STRING_VALUE, encoded, length);
 
             String threadName = event.getThreadName();
+            boolean callersThread = false;
             if (threadName != null) {
-                putStringAttribute(frame, ATTRIBUTES, THREAD_NAME, threadName, utf8Length(threadName));
                 Thread current = Thread.currentThread();
-                if (threadName.equals(current.getName())) { // the caller's own thread (not an async appender's)
-                    putScalar(frame, THREAD_ID, INT_VALUE, current.getId());
+                callersThread = threadName.equals(current.getName()); // not an async appender's worker
+                if (callersThread) { // thread.name and thread.id, as encoded at this thread's first event
+                    own.putThread(frame, threadName, current);
+                } else {
+                    putStringAttribute(frame, ATTRIBUTES, THREAD_NAME, threadName, utf8Length(threadName));
                 }
             }
             String traceId = null;
@@ -82,12 +96,11 @@ final class LogRecordEnvelope {
             if (mdc != null && !mdc.isEmpty()) {
                 traceId = validId(mdc.get(TRACE_ID), 32);
                 spanId = traceId == null ? null : validId(mdc.get(SPAN_ID), 16);
-                MdcWriter writer = MDC_WRITERS.get();
-                writer.start(frame, traceId != null, spanId != null);
+                own.start(frame, traceId != null, spanId != null);
                 try {
-                    mdc.forEach(writer); // a HashMap's (Logback's MDC) walks its table: no iterator, no entry
+                    mdc.forEach(own); // a HashMap's (Logback's MDC) walks its table: no iterator, no entry
                 } finally {
-                    writer.frame = null;
+                    own.frame = null;
                 }
             }
             List<KeyValuePair> pairs = event.getKeyValuePairs();
@@ -115,17 +128,50 @@ final class LogRecordEnvelope {
                 if (spanId != null) {
                     putHexId(frame, SPAN_ID_FIELD, spanId);
                 }
+            } else if (OTEL_API && callersThread) { // the current span is the caller's only on the caller's thread
+                OtelSpan.putCurrent(frame);
             }
         }
 
         /** Each thread's writer of MDC entries, so that walking the MDC allocates nothing per event. */
         private static final ThreadLocal<MdcWriter> MDC_WRITERS = ThreadLocal.withInitial(MdcWriter::new);
 
-        /** Writes each MDC entry as a string attribute, but the trace and span ids that have fields of their own. */
+        /**
+         * One thread's writer of MDC entries (each a string attribute, but the trace and span ids that have fields of
+         * their own), and the bytes that thread writes at each event, kept encoded: the scope of its latest logger
+         * (its length and UTF-8 name) and its own {@code thread.name} and {@code thread.id} attributes. A name is
+         * encoded again only when it is another string than the one before (another logger, a renamed thread).
+         */
         private static final class MdcWriter implements BiConsumer<String, String> {
             FrameBuffer frame;
             private boolean skipTrace;
             private boolean skipSpan;
+            private String scope;
+            private final FrameBuffer scopeBytes = new FrameBuffer(64); // reused: a new name allocates nothing
+            private String thread;
+            private final FrameBuffer threadBytes = new FrameBuffer(64);
+
+            /** Writes the frame's scope part for {@code name}: its length (varint) and its UTF-8 bytes. */
+            void putScope(FrameBuffer into, String name) {
+                if (name != scope) { // identity: a logger keeps its name's string
+                    scopeBytes.clear();
+                    putVarint(scopeBytes, utf8Length(name));
+                    scopeBytes.putUtf8(name);
+                    scope = name;
+                }
+                into.put(scopeBytes.bytes(), 0, scopeBytes.length());
+            }
+
+            /** Writes the {@code thread.name} and {@code thread.id} attributes of the calling thread, named {@code name}. */
+            void putThread(FrameBuffer into, String name, Thread current) {
+                if (name != thread) {
+                    threadBytes.clear();
+                    putStringAttribute(threadBytes, ATTRIBUTES, THREAD_NAME, name, utf8Length(name));
+                    putScalar(threadBytes, THREAD_ID, INT_VALUE, current.getId());
+                    thread = name;
+                }
+                into.put(threadBytes.bytes(), 0, threadBytes.length());
+            }
 
             void start(FrameBuffer frame, boolean skipTrace, boolean skipSpan) {
                 this.frame = frame;
@@ -189,7 +235,7 @@ final class LogRecordEnvelope {
             return nonZero ? id : null;
         }
 
-        private static void putHexId(FrameBuffer frame, int field, String hex) {
+        static void putHexId(FrameBuffer frame, int field, String hex) {
             putTag(frame, field, LEN);
             putVarint(frame, hex.length() / 2);
             for (int i = 0; i < hex.length(); i += 2) {

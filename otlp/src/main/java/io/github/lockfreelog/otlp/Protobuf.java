@@ -30,6 +30,7 @@ final class Protobuf {
     static final int SEVERITY_TEXT = 3;
     static final int BODY = 5;
     static final int ATTRIBUTES = 6;
+    static final int FLAGS = 8;
     static final int TRACE_ID = 9;
     static final int SPAN_ID = 10;
     static final int OBSERVED_TIME_UNIX_NANO = 11;

@@ -143,6 +143,30 @@ class LockFreeOtlpAppenderTest {
         assertThat(appender.getStatistics().target()).isEqualTo("otlp");
     }
 
+    /** The scope and thread attributes a thread keeps encoded follow each change of logger and of the thread's name. */
+    @Test
+    void eachRecordHasItsOwnLoggerAndThreadNameWhenTheyChangeFromEventToEvent() throws Exception {
+        collector = TestCollector.start();
+        LoggerContext context = TestAppenders.newContext();
+        LockFreeOtlpAppender appender = started(context, a -> { });
+        Thread current = Thread.currentThread();
+        String name = current.getName();
+        try {
+            logger(context, appender, "a.A").info("1");
+            logger(context, appender, "b.B").info("2");
+            current.setName("renamed-é");
+            logger(context, appender, "a.A").info("3");
+        } finally {
+            current.setName(name);
+        }
+        logger(context, appender, "a.A").info("4");
+        await().atMost(20, TimeUnit.SECONDS).until(() -> collector.records.size() == 4);
+        assertThat(collector.records).extracting(r -> r.body() + " " + r.scope() + " " + r.attribute("thread.name"))
+                .containsExactly("1 a.A " + name, "2 b.B " + name, "3 a.A renamed-é", "4 a.A " + name);
+        assertThat(collector.records).allSatisfy(r -> assertThat(r.attribute("thread.id"))
+                .isEqualTo(Long.toString(current.getId())));
+    }
+
     @Test
     void fourThreadsRecordsAllArriveOnceEachInItsThreadsOrderGzippedWithTheirHeaders() throws Exception {
         collector = TestCollector.start();

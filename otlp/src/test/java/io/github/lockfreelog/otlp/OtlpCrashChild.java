@@ -14,7 +14,8 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * The process {@link OtlpCrashTest} kills with SIGKILL or halts at a crash point, as the Kafka module's crash child
- * does: arguments endpoint, journal, ack file, run, mode ({@code burst}, {@code steady}). Four threads log numbered
+ * does: arguments endpoint, journal, ack file, run, mode ({@code burst}, {@code steady}, or {@code recover}: start on
+ * the journal and log nothing, for a halt in the recovery). Four threads log numbered
  * events ({@code t<id> e<n>}, {@code id = run * 4 + t}); after each {@code doAppend} returns, the thread stores the
  * number in its slot of a memory-mapped ack file (the page cache outlives the process), so the parent knows which
  * events were acknowledged.
@@ -39,12 +40,18 @@ public final class OtlpCrashChild {
         Path ackFile = Path.of(args[2]);
         int run = Integer.parseInt(args[3]);
         boolean steady = args[4].equals("steady");
+        boolean recover = args[4].equals("recover"); // only starts on the journal (its recovery halts at a crash point)
         LoggerContext context = TestAppenders.newContext();
         LockFreeOtlpAppender appender = LockFreeOtlpAppenderTest.appender(context, endpoint, journal, a -> { });
         appender.start();
         if (!appender.isStarted()) {
             System.out.println("FAILED " + TestAppenders.statuses(context).replace('\n', '|'));
             System.exit(2);
+        }
+        if (recover) {
+            Thread.sleep(60_000);
+            System.out.println("NOT HALTED " + appender.getStatistics());
+            System.exit(3);
         }
         MappedByteBuffer acks;
         try (FileChannel channel = FileChannel.open(ackFile, StandardOpenOption.CREATE, StandardOpenOption.READ,

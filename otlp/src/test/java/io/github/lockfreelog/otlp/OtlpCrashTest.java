@@ -65,7 +65,7 @@ class OtlpCrashTest {
         collector = TestCollector.start();
         Path journal = dir.resolve("otlp.journal");
         List<long[]> acks = new ArrayList<>();
-        int runs = 3;
+        int runs = Integer.getInteger("lockfreelog.otlp.kills", 3); // the sweep: -Dlockfreelog.otlp.kills=20
         for (int run = 0; run < runs; run++) {
             Path ackFile = dir.resolve("ack-" + run);
             Process child = child(journal, ackFile, run, run % 2 == 0 ? "burst" : "steady", null);
@@ -104,6 +104,29 @@ class OtlpCrashTest {
             assertThat(tally.repeated).as("a batch never sent is not a repeat: %s", tally).isZero();
         }
         System.out.printf("otlp halted at %s: %s%n", point, tally);
+    }
+
+    /**
+     * Halted once the collector acknowledged the third batch, before the journal recorded it; the next start halts in
+     * its recovery, after the first batch it sent and recorded; then this JVM recovers the rest. Two deaths: repeats
+     * of at most two batches, none lost.
+     */
+    @Test
+    void aHaltInTheRestartsRecoveryLosesNoAcknowledgedEventAndRepeatsOnlyTheBatchesInFlight() throws Exception {
+        collector = TestCollector.start();
+        Path journal = dir.resolve("otlp.journal");
+        Process first = child(journal, dir.resolve("ack-0"), 0, "burst", RecordLog.AFTER_RECORD_COMMIT + ":3");
+        assertThat(first.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(first.exitValue()).isEqualTo(CrashPoint.HALT_STATUS);
+        Process restart = child(journal, dir.resolve("ack-1"), 1, "recover", CrashPoint.MID_RECOVERY);
+        assertThat(restart.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(restart.exitValue()).as("the restart halted in its recovery").isEqualTo(CrashPoint.HALT_STATUS);
+        List<long[]> acks = List.of(readAcks(dir.resolve("ack-0")), readAcks(dir.resolve("ack-1")));
+        recoverHere(journal);
+        Tally tally = check(acks, 2);
+        assertThat(tally.acknowledged).as("events were acknowledged before the halt").isPositive();
+        System.out.printf("otlp halted at %s, then in the restart's recovery: %s%n", RecordLog.AFTER_RECORD_COMMIT,
+                tally);
     }
 
     private Process child(Path journal, Path ackFile, int run, String mode, String crashPoint) throws Exception {

@@ -66,11 +66,37 @@ public class LockFreeLogHealth {
             if (s.lastError() != null) {
                 detail.put("lastError", s.lastError());
             }
+            Map<String, Object> otlp = otlp(appender, s);
+            if (otlp != null) {
+                detail.put("otlp", otlp);
+            }
             byName.put(String.valueOf(appender.getName()), detail);
             up &= appenderUp;
         }
         details.put("appenders", byName);
         return new Check(up ? State.UP : State.DOWN, details);
+    }
+
+    /**
+     * An OTLP appender's sink: whether the collector answered its latest request, the records and bytes not yet
+     * acknowledged (in the journal or in the request in flight), how long the oldest being sent has waited, requests
+     * sent, retried and rejected, the collector's last error; {@code null} for another appender. A collector that does
+     * not answer is a failing drainer, as a full disk is for the file: the appender is {@code DOWN} until it answers.
+     */
+    private static Map<String, Object> otlp(LockFreeAppenderBase appender, AppenderStatistics s) {
+        Map<String, Object> values = OtlpDetails.of(appender);
+        if (values == null) {
+            return null;
+        }
+        Map<String, Object> otlp = new LinkedHashMap<>();
+        otlp.put(OtlpDetails.CONNECTED, values.get(OtlpDetails.CONNECTED));
+        otlp.put("recordsUnacknowledged", s.inFlight());
+        otlp.put("bytesUnacknowledged", s.drainLagBytes());
+        for (String key : List.of(OtlpDetails.OLDEST_UNACKNOWLEDGED_MILLIS, OtlpDetails.REQUESTS_SENT,
+                OtlpDetails.REQUESTS_RETRIED, OtlpDetails.REQUESTS_REJECTED, OtlpDetails.LAST_ERROR)) {
+            otlp.put(key, values.get(key));
+        }
+        return otlp;
     }
 
     /** Outcome of a check, named as Spring Boot's status codes are. */
