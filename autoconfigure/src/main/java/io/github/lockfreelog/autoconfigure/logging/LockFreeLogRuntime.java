@@ -4,12 +4,9 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.spi.LoggerContextListener;
-import io.github.lockfreelog.files.FileIdentity;
 import io.github.lockfreelog.logback.LockFreeAppenderBase;
 import io.github.lockfreelog.logback.LockFreeConsoleAppender;
 import io.github.lockfreelog.logback.LockFreeFileAppender;
-import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.IdentityHashMap;
@@ -18,7 +15,6 @@ import java.util.Set;
 import org.slf4j.LoggerFactory;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.util.ClassUtils;
-import org.springframework.util.StringUtils;
 
 /**
  * Owns the starter's lock-free appenders (the file's and, with {@code lockfreelog.console.enabled}, the console's,
@@ -46,10 +42,6 @@ public final class LockFreeLogRuntime implements StarterAppender {
     /** Why there is no appender when no log file is configured. */
     static final String NO_LOG_FILE = "no log file is configured: set logging.file.name, logging.file.path or "
             + "lockfreelog.file.name to write one lock-free";
-
-    /** Whether lockfreelog-kafka is on the class path: only then is {@link StarterKafkaAppender} loaded. */
-    private static final boolean KAFKA_PRESENT = ClassUtils.isPresent(StarterKafkaAppender.APPENDER_CLASS,
-            LockFreeLogRuntime.class.getClassLoader());
 
     /** Whether lockfreelog-otlp is on the class path: only then is {@link StarterOtlpAppender} loaded. */
     private static final boolean OTLP_PRESENT = ClassUtils.isPresent(StarterOtlpAppender.APPENDER_CLASS,
@@ -165,9 +157,11 @@ public final class LockFreeLogRuntime implements StarterAppender {
         List<String> wantedLoggers = starter.loggers();
         detachFromLoggers();
         loggers = wantedLoggers;
-        applyFile(starter, environment);
+        FileTakeOver.Outcome fileOutcome = FileTakeOver.apply(loggerContext, file, starter, environment);
+        absence = fileOutcome.absence();
+        fileReplacesBoots = fileOutcome.replacesBoots();
         ConsoleTakeOver.apply(loggerContext, console, starter, environment);
-        applyKafka(starter, environment);
+        KafkaTakeOver.apply(loggerContext, kafka, starter, environment);
         if (OTLP_PRESENT) {
             StarterOtlpAppender.apply(otlp, loggerContext, starter, environment);
         }
@@ -178,124 +172,6 @@ public final class LockFreeLogRuntime implements StarterAppender {
         }
         watcher = new ResetWatcher();
         loggerContext.addListener(watcher);
-    }
-
-    /** The file's part of a run: the lock-free file the settings ask for, or why there is none ({@link #absence}). */
-    private void applyFile(StarterProperties starter, ConfigurableEnvironment environment) {
-        LockFreeLogProperties properties = starter.properties();
-        String fileName = starter.fileName();
-        if (fileName == null) {
-            endFile(NO_LOG_FILE);
-            if (!properties.getConsole().isEnabled()) {
-                LoggerFactory.getLogger(LockFreeLogRuntime.class).info("lockfreelog: {}", NO_LOG_FILE);
-            }
-            return;
-        }
-        Path target = FileIdentity.canonical(Paths.get(fileName));
-        LogFileWriters writers = LogFileWriters.of(loggerContext, target, file.get());
-        if (writers.declared() != null) {
-            endFile("the Logback configuration" + starter.configurationName() + " writes " + target
-                    + " with its own lock-free appender '"
-                    + writers.declared().getName() + "'");
-            return;
-        }
-        if (!writers.others().isEmpty()) {
-            endFile("the Logback configuration" + starter.configurationName() + " writes " + target
-                    + " with its own appender " + writers.describeOthers() + ", so lockfreelog leaves it as configured");
-            LoggerFactory.getLogger(LockFreeLogRuntime.class).info("lockfreelog: {}. To write that file lock-free, "
-                    + "declare io.github.lockfreelog.logback.LockFreeFileAppender for it in that configuration;"
-                    + " lockfreelog.enabled=false turns the starter off.", absence);
-            return;
-        }
-        FileFormat format = (writers.bootFile() != null) ? FileFormat.of(writers.bootFile(), loggerContext, environment)
-                : FileFormat.of(loggerContext, target, environment);
-        String wanted = target + "|" + format.identity() + "|" + AppenderSettings.engineIdentity(properties.getFile());
-        if (!file.resume(wanted)) { // the same file, format and engine go on over the running one
-            file.close();
-            StarterAppenderFactory.Started started = StarterAppenderFactory.create(loggerContext, target, starter, format,
-                    environment);
-            if (started.appender() == null) {
-                refused(target, writers.bootFile() != null, started);
-                return;
-            }
-            file.replaceWith(started.appender(), wanted);
-        }
-        fileReplacesBoots = writers.bootFile() != null;
-        if (fileReplacesBoots) {
-            ManagedAppender.replace(loggerContext, writers.bootFile());
-        }
-        absence = null;
-    }
-
-    /**
-     * The lock-free file could not start (its file or journal refused): the application starts all the same. Where it
-     * was to take the place of Spring Boot's {@code FILE}, that appender stays and writes the log; a file of the
-     * starter's own ({@code lockfreelog.file.name}) is not written, and the console still shows every line. One line
-     * says what was refused and what to set; the endpoint and health give it as the reason there is no appender.
-     */
-    private void refused(Path target, boolean bootsFile, StarterAppenderFactory.Started started) {
-        fileReplacesBoots = false;
-        String what = "the lock-free appender for " + target + " was refused: " + started.failure();
-        String remedy = "Mend that, or set " + started.property() + " to a place of this application's user, closed to"
-                + " others, that it may create and write; the next start then writes the log lock-free.";
-        org.slf4j.Logger log = LoggerFactory.getLogger(LockFreeLogRuntime.class);
-        if (bootsFile) {
-            endFile(what + "; Spring Boot's own FILE appender writes the log");
-            log.warn("lockfreelog: Spring Boot's own FILE appender writes {}, not lock-free: {}. {}", target, what, remedy);
-        } else {
-            endFile(what + "; the log file is not written");
-            log.error("lockfreelog: {} is not written: {}. Every line still reaches the console. {}", target, what,
-                    remedy);
-        }
-    }
-
-    /**
-     * The Kafka sink's part of a run: on when {@code lockfreelog.kafka.enabled} says so, or, unset, when
-     * {@code lockfreelog.kafka.topic} is set. A setting it cannot use, a missing lockfreelog-kafka, or a sink that
-     * cannot start leaves the application running without it, with one line that names the property and says why:
-     * the log still reaches the file and the console.
-     */
-    private void applyKafka(StarterProperties starter, ConfigurableEnvironment environment) {
-        LockFreeLogProperties.Kafka properties = starter.properties().getKafka();
-        boolean wanted = (properties.getEnabled() != null) ? properties.getEnabled()
-                : StringUtils.hasText(properties.getTopic());
-        if (!wanted) {
-            kafka.close();
-            return;
-        }
-        org.slf4j.Logger log = LoggerFactory.getLogger(LockFreeLogRuntime.class);
-        if (!KAFKA_PRESENT) {
-            kafka.close();
-            log.warn("lockfreelog: {} is set, but lockfreelog-kafka (io.github.lockfreelog:lockfreelog-kafka) is not on"
-                    + " the class path: the log is not sent to Kafka. Add that dependency, or unset {}.",
-                    properties.getEnabled() != null ? "lockfreelog.kafka.enabled" : "lockfreelog.kafka.topic",
-                    properties.getEnabled() != null ? "lockfreelog.kafka.enabled" : "lockfreelog.kafka.topic");
-            return;
-        }
-        String bundle = KafkaConnection.sslBundleProperty(environment);
-        if (bundle != null) {
-            log.warn("lockfreelog: {} names an SSL bundle, which the Kafka sink cannot use (it starts with logging,"
-                    + " before any bundle exists): set spring.kafka.ssl.* or lockfreelog.kafka.producer.ssl.* instead.",
-                    bundle);
-        }
-        try {
-            String identity = StarterKafkaAppender.identity(loggerContext, starter, environment);
-            if (!kafka.resume(identity)) {
-                kafka.close();
-                kafka.replaceWith(StarterKafkaAppender.start(loggerContext, starter, environment), identity);
-            }
-        } catch (InvalidLockFreeLogPropertyException ex) {
-            kafka.close();
-            String what = (ex.getValue() == null) ? " is not set"
-                    : "=\"" + ex.getValue() + "\"" + ((ex.getOrigin() != null) ? " (" + ex.getOrigin() + ")" : "")
-                            + " is not allowed";
-            log.error("lockfreelog: the log is not sent to Kafka: {}{}: expected {}", ex.getProperty(), what,
-                    ex.getAllowed());
-        } catch (RuntimeException ex) { // whatever else: the application starts without the sink
-            kafka.close();
-            log.error("lockfreelog: the log is not sent to Kafka: the sink of lockfreelog.kafka.topic={} could not"
-                    + " start", properties.getTopic(), ex);
-        }
     }
 
     /** What the starter's shutdown handler runs at JVM shutdown, after Spring Boot has stopped Logback: ends the engine. */
@@ -327,11 +203,6 @@ public final class LockFreeLogRuntime implements StarterAppender {
         watcher = null;
         loggers = List.of();
         fileReplacesBoots = false;
-    }
-
-    private void endFile(String why) {
-        file.close();
-        absence = why;
     }
 
     private void end(String why) {
