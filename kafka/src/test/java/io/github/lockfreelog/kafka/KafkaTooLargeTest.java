@@ -8,6 +8,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
 import io.github.lockfreelog.diagnostics.AppenderStatistics;
+import io.github.lockfreelog.kafka.testing.CommittedReader;
+import io.github.lockfreelog.kafka.testing.KafkaTestBroker;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,7 +30,7 @@ class KafkaTooLargeTest {
 
     @Test
     void anEventTooLargeForTheProducerIsLeftOutAndCountedAsDroppedTooLarge() throws Exception {
-        String topic = TestBroker.newTopic("too-large");
+        String topic = KafkaTestBroker.newTopic("too-large");
         LoggerContext context = newContext();
         LockFreeKafkaAppender appender = LockFreeKafkaAppenderTest.appender(context, topic, dir.resolve("large.journal"));
         appender.addProducerConfig("max.request.size=4096");
@@ -38,7 +40,7 @@ class KafkaTooLargeTest {
         List<String> kept = logAmongLarge(logger, 40, List.of(13, 27), 10_000); // over max.request.size
         appender.stop();
 
-        List<String> values = TestBroker.readCommitted(topic).stream().map(TestBroker::value).toList();
+        List<String> values = CommittedReader.values(KafkaTestBroker.bootstrap(), topic);
         assertThat(values).as(statuses(context)).hasSize(38);
         Events.assertExactlyOnceInOrder(values, kept);
         AppenderStatistics stats = appender.getStatistics();
@@ -60,7 +62,7 @@ class KafkaTooLargeTest {
     @Test
     void theEventsTheProducerDiscardsWithOneTooLargeAreSentAgainNotLeftOut() throws Exception {
         PauseAfterRefusal.reset();
-        String topic = TestBroker.newTopic("discarded");
+        String topic = KafkaTestBroker.newTopic("discarded");
         LoggerContext context = newContext();
         LockFreeKafkaAppender appender = LockFreeKafkaAppenderTest.appender(context, topic, dir.resolve("discarded.journal"));
         appender.addProducerConfig("max.request.size=10000");
@@ -73,7 +75,7 @@ class KafkaTooLargeTest {
         List<String> expected = logAmongLarge(logger, 21, List.of(10), 20_000); // over max.request.size
         appender.stop();
 
-        List<String> values = TestBroker.readCommitted(topic).stream().map(TestBroker::value).toList();
+        List<String> values = CommittedReader.values(KafkaTestBroker.bootstrap(), topic);
         assertThat(values).as(statuses(context)).containsExactlyElementsOf(expected);
         assertThat(PauseAfterRefusal.paused()).as("the send after the refusal was held").isTrue();
         assertThat(appender.getStatistics().drops()).containsEntry("too-large", 1L);
@@ -113,7 +115,7 @@ class KafkaTooLargeTest {
     @ParameterizedTest(name = "transactional={0}")
     @ValueSource(booleans = {true, false})
     void anEventTooLargeForTheTopicIsLeftOutAndCounted(boolean transactional) throws Exception {
-        String topic = TestBroker.newTopic("topic-limit", Map.of("max.message.bytes", "4096"));
+        String topic = KafkaTestBroker.newTopic("topic-limit", Map.of("max.message.bytes", "4096"));
         LoggerContext context = newContext();
         LockFreeKafkaAppender appender = LockFreeKafkaAppenderTest.appender(context, topic, dir.resolve("limit.journal"));
         if (!transactional) {
@@ -125,7 +127,7 @@ class KafkaTooLargeTest {
         List<String> kept = logAmongLarge(logger, 200, List.of(50, 150), 8_000); // over the topic's max.message.bytes
         appender.stop();
 
-        List<String> values = TestBroker.readCommitted(topic).stream().map(TestBroker::value).toList();
+        List<String> values = CommittedReader.values(KafkaTestBroker.bootstrap(), topic);
         assertThat(values).as(statuses(context)).hasSize(kept.size());
         Events.assertExactlyOnceInOrder(values, kept);
         assertThat(appender.getStatistics().drops()).as(statuses(context)).containsEntry("too-large", 2L);
@@ -140,7 +142,7 @@ class KafkaTooLargeTest {
      */
     @Test
     void aBatchSizeAboveTheTopicsLimitIsNamedAndLowered() throws Exception {
-        String topic = TestBroker.newTopic("batch-limit", Map.of("max.message.bytes", "4096"));
+        String topic = KafkaTestBroker.newTopic("batch-limit", Map.of("max.message.bytes", "4096"));
         LoggerContext context = newContext();
         LockFreeKafkaAppender appender = LockFreeKafkaAppenderTest.appender(context, topic, dir.resolve("batch.journal"));
         appender.addProducerConfig("batch.size=65536");
@@ -155,7 +157,7 @@ class KafkaTooLargeTest {
         }
         appender.stop();
 
-        List<String> values = TestBroker.readCommitted(topic).stream().map(TestBroker::value).toList();
+        List<String> values = CommittedReader.values(KafkaTestBroker.bootstrap(), topic);
         assertThat(values).as(statuses(context)).hasSize(expected.size());
         Events.assertExactlyOnceInOrder(values, expected);
         assertThat(LockFreeKafkaAppenderTest.warnings(context)).as(statuses(context)).singleElement().asString()
