@@ -10,6 +10,8 @@ import io.github.lockfreelog.autoconfigure.actuate.LockFreeLogEndpoint.AppenderD
 import io.github.lockfreelog.autoconfigure.actuate.LockFreeLogMetrics;
 import io.github.lockfreelog.diagnostics.AppenderStatistics;
 import io.github.lockfreelog.kafka.LockFreeKafkaAppender;
+import io.github.lockfreelog.kafka.testing.CommittedReader;
+import io.github.lockfreelog.kafka.testing.KafkaTestBroker;
 import io.github.lockfreelog.logback.LockFreeAppenderBase;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -99,7 +101,7 @@ class LockFreeLogKafkaTests {
         }
         LockFreeAppenderBase kafka = runtime().kafka();
         runtime().shutdown(); // what the JVM's shutdown does: drains the journal into the topic
-        List<String> values = KafkaTestBroker.readCommitted(topic);
+        List<String> values = CommittedReader.values(KafkaTestBroker.bootstrap(), topic);
 
         Map<Integer, Integer> next = new HashMap<>();
         boolean sawStarting = false;
@@ -136,7 +138,7 @@ class LockFreeLogKafkaTests {
         }
         runtime().shutdown();
         List<String> messages = new ArrayList<>();
-        for (String value : KafkaTestBroker.readCommitted(topic)) {
+        for (String value : CommittedReader.values(KafkaTestBroker.bootstrap(), topic)) {
             JsonNode node = JsonMapper.builder().build().readTree(value);
             assertThat(node.path("service").path("name").asString()).as(value).isEqualTo("kafka-ecs");
             String message = node.path("message").asString();
@@ -161,7 +163,7 @@ class LockFreeLogKafkaTests {
         }
         LockFreeKafkaAppender kafka = (LockFreeKafkaAppender) runtime().kafka();
         runtime().shutdown();
-        List<String> messages = KafkaTestBroker.readCommitted(topic).stream().filter(v -> v.contains(" check="))
+        List<String> messages = CommittedReader.values(KafkaTestBroker.bootstrap(), topic).stream().filter(v -> v.contains(" check="))
                 .map(v -> v.substring(v.indexOf(": K") + 2).strip()).toList();
         for (int t = 0; t < THREADS; t++) {
             int thread = t;
