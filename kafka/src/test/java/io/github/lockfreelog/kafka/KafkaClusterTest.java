@@ -48,10 +48,10 @@ class KafkaClusterTest {
      * node's leadership moves once the controller misses its heartbeats ({@code broker.session.timeout.ms}, 9 s),
      * and the producer then finds the new leader. Each window watched is longer than this bound.
      */
-    static final int GAP_BOUND_SECONDS = 15;
+    static final int GAP_BOUND_SECONDS = 20;
     /** How long run 0 goes on logging after the node was lost, and run 1 logs. */
-    static final int RUN_0_AFTER_LOSS_SECONDS = 20;
-    static final int RUN_1_SECONDS = 18;
+    static final int RUN_0_AFTER_LOSS_SECONDS = 25;
+    static final int RUN_1_SECONDS = 22;
     /**
      * With {@code -Dlockfreelog.clusterPositionReplicas=<n>}, the position topic is made beforehand, as an operator
      * may, with {@code n} replicas (and {@code min.insync.replicas} 2 from three on): the rest of the sink's protocol
@@ -144,6 +144,7 @@ class KafkaClusterTest {
                 long firstKilled = System.nanoTime();
                 assertThat(first.kill()).as("run 0 killed; printed %s", first.printed()).isEqualTo(128 + 9);
                 acks.add(KafkaCrashTest.readAcks(dir.resolve("ack-0")));
+                statuses("run 0", first);
                 tail.window("run 0 with node " + victim + " gone", lost, firstKilled);
                 phases.mark("run 0 killed");
             } finally {
@@ -158,6 +159,7 @@ class KafkaClusterTest {
                 Thread.sleep(TimeUnit.SECONDS.toMillis(RUN_1_SECONDS));
                 assertThat(second.kill()).as("run 1 killed; printed %s", second.printed()).isEqualTo(128 + 9);
                 acks.add(KafkaCrashTest.readAcks(dir.resolve("ack-1")));
+                statuses("run 1", second);
                 tail.window("run 1, restarted with node " + victim + " gone", ready, System.nanoTime());
                 phases.mark("run 1 killed");
             } finally {
@@ -189,8 +191,17 @@ class KafkaClusterTest {
     }
 
     private static ChildJvm child(String topic, Path journal, Path ackFile, int run) throws java.io.IOException {
-        return KafkaCrashTest.startChild(cluster.bootstrap(), topic, journal, ackFile, run, "paced:" + PACE, null,
-                true);
+        return ChildJvm.start(KafkaCrashChild.class.getName(), List.of("-Xmx256m", "-XX:+UseSerialGC",
+                "-XX:TieredStopAtLevel=1", "-Dlockfreelog.printStatus=true"), List.of(cluster.bootstrap(), topic,
+                        journal.toString(), ackFile.toString(), Integer.toString(run), "paced:" + PACE, "true"));
+    }
+
+    /** What the sink of a killed run reported (its warnings and errors, ms from the run's start), for the report. */
+    private static void statuses(String run, ChildJvm child) {
+        List<String> lines = child.printed().stream().filter(line -> line.startsWith("STATUS ")).toList();
+        System.out.printf("kafka cluster, %s: %d warning(s) and error(s)%s%n", run, lines.size(),
+                lines.stream().map(line -> "\n  " + line.substring(0, Math.min(line.length(), 400)))
+                        .collect(java.util.stream.Collectors.joining()));
     }
 
     /**

@@ -51,6 +51,16 @@ public final class KafkaCrashChild {
         String mode = args[5];
         boolean transactional = args.length < 7 || Boolean.parseBoolean(args[6]);
         LoggerContext context = LockFreeKafkaAppenderTest.newContext();
+        if (Boolean.getBoolean("lockfreelog.printStatus")) {
+            // the appender's warnings and errors, each as it comes, for a test that reports what the sink went through
+            long born = System.currentTimeMillis();
+            context.getStatusManager().add(status -> {
+                if (status.getLevel() >= ch.qos.logback.core.status.Status.WARN) {
+                    System.out.println("STATUS " + (status.getTimestamp() - born) + " ms "
+                            + status.getMessage().replace('\n', ' '));
+                }
+            });
+        }
         LockFreeKafkaAppender appender = appender(context, bootstrap, topic, journal, transactional);
         long startNanos = System.nanoTime();
         appender.start();
