@@ -243,7 +243,7 @@ class LockFreeKafkaAppenderTest {
                     .collect(Collectors.toSet());
             ConfigResource positions = new ConfigResource(ConfigResource.Type.TOPIC, topic + ".positions");
             Config config = admin.describeConfigs(List.of(positions)).all().get(30, TimeUnit.SECONDS).get(positions);
-            assertThat(KafkaRecordSink.POSITION_TOPIC_CONFIG).as("the position topic the sink made")
+            assertThat(KafkaTopics.POSITION_TOPIC_CONFIG).as("the position topic the sink made")
                     .allSatisfy((name, value) -> assertThat(config.get(name).value()).as(name).isEqualTo(value));
         }
         assertThat(ids).as("the default transactional ids of the two instances").hasSize(2)
