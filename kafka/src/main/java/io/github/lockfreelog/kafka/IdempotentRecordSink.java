@@ -6,6 +6,7 @@ import io.github.lockfreelog.sink.RecordBatch;
 import java.io.IOException;
 import java.util.BitSet;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -23,6 +24,9 @@ final class IdempotentRecordSink extends SlotSink {
 
     /** Crash point: every record sent, before the acknowledgements are awaited. */
     static final String BEFORE_RECORD_COMMIT = KafkaRecordSink.BEFORE_RECORD_COMMIT;
+
+    /** Attempts within one delivery while the broker refuses records (each attempt sets some aside). */
+    private static final int MAX_ATTEMPTS = 8;
 
     /** The journal and term of the batch whose acknowledged events {@link #acked} holds. */
     private long ackedJournal;
@@ -53,6 +57,11 @@ final class IdempotentRecordSink extends SlotSink {
         }
     }
 
+    /**
+     * Sends the events not acknowledged yet, and waits for every acknowledgement; an attempt in which the broker
+     * refused records for what they are is made again at once for the others of their producer batch (the broker
+     * refuses such a batch whole, and names the records at fault), the refused ones set aside.
+     */
     @Override
     public void deliver(RecordBatch batch) throws IOException {
         slot.counters().delivering();
@@ -64,55 +73,62 @@ final class IdempotentRecordSink extends SlotSink {
         }
         BitSet leftOut = new BitSet();
         setAside.apply(batch, leftOut);
-        SendOutcomes sent = new SendOutcomes(false, batch.count());
         lastBeginNanos = System.nanoTime();
         long bytes = 0;
-        try {
-            Producer<byte[], byte[]> producer = producers.get();
-            for (int i = 0; i < batch.count(); i++) {
-                if (leftOut.get(i) || acked.contains(batch.offset(i))) {
-                    continue;
+        for (int attempt = 1;; attempt++) {
+            SendOutcomes sent = new SendOutcomes(false, batch.count());
+            try {
+                Producer<byte[], byte[]> producer = producers.get();
+                for (int i = 0; i < batch.count(); i++) {
+                    if (leftOut.get(i) || acked.contains(batch.offset(i))) {
+                        continue;
+                    }
+                    ProducerRecord<byte[], byte[]> record = record(batch.event(i));
+                    if (record == null) {
+                        leftOut.set(i);
+                        continue;
+                    }
+                    final int index = i;
+                    final long size = size(record);
+                    sent.sending(size);
+                    producer.send(record, (metadata, e) -> sent.completed(index, size, e));
+                    bytes += size;
+                    sent.throwIfFailed();
                 }
-                ProducerRecord<byte[], byte[]> record = record(batch.event(i));
-                if (record == null) {
-                    leftOut.set(i);
-                    continue;
+                CrashPoint.reached(BEFORE_RECORD_COMMIT);
+                producer.flush(); // every send completed: acknowledged, or failed for good (delivery.timeout.ms)
+                List<SendOutcomes.Refusal> refused = sent.refused(null);
+                setAside.add(batch, refused, leftOut);
+                keepAcked(batch, sent);
+                if (!refused.isEmpty() && attempt < MAX_ATTEMPTS) {
+                    continue; // the refused records' batch mates were refused with them: sent again, now
                 }
-                final int index = i;
-                final long size = size(record);
-                sent.sending(size);
-                producer.send(record, (metadata, e) -> sent.completed(index, size, e));
-                bytes += size;
                 sent.throwIfFailed();
+                acked.clear();
+                slot.counters().settled();
+                pause.succeeded();
+                linger(bytes);
+                return;
+            } catch (KafkaException | IllegalStateException e) {
+                producers.discard(); // the sends not completed fail now: what is acknowledged is known
+                setAside.add(batch, sent.refused(e), leftOut);
+                keepAcked(batch, sent);
+                pause.failed();
+                throw advice.failure("delivering " + batch.count() + " events to topic " + slot.topic(), e, -1);
+            } catch (IOException e) {
+                slot.counters().failed();
+                pause.failed();
+                throw e;
             }
-            CrashPoint.reached(BEFORE_RECORD_COMMIT);
-            producer.flush(); // every send completed: acknowledged, or failed for good (delivery.timeout.ms)
-            setAside.add(batch, sent.refused(null), leftOut);
-            sent.throwIfFailed();
-            int delivered = 0;
-            for (int i = 0; i < batch.count(); i++) {
-                delivered += sent.acked(i) ? 1 : 0;
+        }
+    }
+
+    /** Counts the events {@code sent} got acknowledged, and keeps them, so that a try again does not send them. */
+    private void keepAcked(RecordBatch batch, SendOutcomes sent) {
+        for (int i = 0; i < batch.count(); i++) {
+            if (sent.acked(i) && acked.add(batch.offset(i))) {
+                slot.counters().delivered(1);
             }
-            slot.counters().delivered(delivered);
-            slot.counters().settled();
-            acked.clear();
-            pause.succeeded();
-            linger(bytes);
-        } catch (KafkaException | IllegalStateException e) {
-            producers.discard(); // the sends not completed fail now: what is acknowledged is known
-            setAside.add(batch, sent.refused(e), leftOut);
-            for (int i = 0; i < batch.count(); i++) {
-                if (sent.acked(i)) {
-                    acked.add(batch.offset(i));
-                    slot.counters().delivered(1);
-                }
-            }
-            pause.failed();
-            throw advice.failure("delivering " + batch.count() + " events to topic " + slot.topic(), e, -1);
-        } catch (IOException e) {
-            slot.counters().failed();
-            pause.failed();
-            throw e;
         }
     }
 }

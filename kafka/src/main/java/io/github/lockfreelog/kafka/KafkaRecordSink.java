@@ -39,9 +39,9 @@ import org.apache.kafka.common.errors.TimeoutException;
  *   <li><i>A record is refused</i> for what it is: the transaction is aborted, the record set aside
  *       ({@link SetAside}), and the same events go again without it.</li>
  *   <li><i>A link too slow</i> for the batch within {@code transaction.timeout.ms}: a transaction stops taking
- *       events once a third of that time has passed, or keeps no more in flight than the link carried in a quarter
- *       of it; it commits the position of the first event it did not take, and the next transaction goes on from
- *       there. A delivery tried again after a failure skips the events whose position committed.</li>
+ *       events once a quarter of that time has passed, and keeps no more in flight than the link carried in an
+ *       eighth of it; it commits the position of the first event it did not take, and the next transaction goes
+ *       on from there. A delivery tried again after a failure skips the events whose position committed.</li>
  * </ul>
  */
 final class KafkaRecordSink extends SlotSink {
@@ -158,7 +158,8 @@ final class KafkaRecordSink extends SlotSink {
 
     /**
      * One transaction of the events of {@code batch} from {@code first}: sends them (or as many as fit the link's
-     * time, above), their position, and commits; returns the index of the first event it did not hold. An attempt
+     * time: it stops taking events a quarter of {@code transaction.timeout.ms} after it began), their position, and
+     * commits; returns the index of the first event it did not hold. An attempt
      * whose records the broker refused is aborted and {@code first} returned, those records set aside.
      */
     private int transaction(RecordBatch batch, int first, BitSet leftOut, long[] bytes) throws IOException {
@@ -167,7 +168,7 @@ final class KafkaRecordSink extends SlotSink {
         long begun = System.nanoTime();
         lastBeginNanos = begun;
         long timeout = slot.transactionTimeoutNanos();
-        long stopTaking = begun + timeout / 3;
+        long stopTaking = begun + timeout / 4;
         long room = window == 0 ? producers.batchSize() : window;
         boolean committing = false;
         JournalPosition end = null;
@@ -273,13 +274,14 @@ final class KafkaRecordSink extends SlotSink {
 
     /**
      * What the link carried: a transaction of {@code bytes} that took {@code nanos}. One that took a good part of
-     * its time sets the window to what the link carries in a quarter of {@code transaction.timeout.ms}; a fast one
-     * doubles it.
+     * its time sets the window to what the link carried in an eighth of {@code transaction.timeout.ms} (a broker's
+     * quota lets a burst through, then holds the client back for seconds: the window leaves room for that); a fast
+     * one doubles it.
      */
     private void learn(long bytes, long nanos, long timeout) {
         long current = window == 0 ? producers.batchSize() : window;
         if (nanos > timeout / 8 && nanos > 0) {
-            window = Math.max(producers.batchSize(), Math.min(MAX_WINDOW, (long) (bytes * ((timeout / 4.0) / nanos))));
+            window = Math.max(producers.batchSize(), Math.min(MAX_WINDOW, (long) (bytes * ((timeout / 8.0) / nanos))));
         } else if (bytes >= current / 2) {
             window = Math.min(MAX_WINDOW, current * 2);
         }

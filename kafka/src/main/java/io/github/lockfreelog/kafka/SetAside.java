@@ -65,7 +65,8 @@ final class SetAside {
             }
             if (counters.firstRefusal(refusal.reason())) {
                 slot.status().error("an event refused by Kafka for topic " + slot.topic() + ", reason "
-                        + refusal.reason() + " (the broker said: " + Printable.text(refusal.exception().getMessage())
+                        + refusal.reason() + (refusal.reason().equals("too-large") ? " (too large)" : "")
+                        + " (the broker said: " + Printable.text(refusal.exception().getMessage())
                         + "): set aside, and counted under that reason; the events after it go on. " + advice(refusal)
                         + " Said once for each reason", null);
             }

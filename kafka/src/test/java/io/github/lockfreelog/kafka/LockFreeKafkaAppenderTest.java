@@ -110,17 +110,16 @@ class LockFreeKafkaAppenderTest {
     }
 
     /**
-     * An event larger than the producer's max.request.size is left out, counted and named in an ERROR; the events
+     * An event larger than the topic's max.message.bytes is left out, counted and named in an ERROR; the events
      * around it (in its batch or not) go once, in order: the transaction is sent again without it, or, with
      * transactions off, the others of the batch are written already and nothing is sent again.
      */
     @ParameterizedTest(name = "transactional={0}")
     @ValueSource(booleans = {true, false})
     void anEventTooLargeIsLeftOutAndCountedAndTheOthersGoOnceInOrder(boolean transactional) throws Exception {
-        String topic = TestBroker.newTopic("large");
+        String topic = TestBroker.newTopic("large", Map.of("max.message.bytes", "10000"));
         LoggerContext context = newContext();
         LockFreeKafkaAppender appender = appender(context, topic, dir.resolve("large.journal"));
-        appender.addProducerConfig("max.request.size=10000");
         if (!transactional) {
             transactionsOff(appender);
         }
