@@ -74,7 +74,7 @@ class KafkaAuthorizationTest {
         admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get(60, TimeUnit.SECONDS);
         AclBinding deny = new AclBinding(new ResourcePattern(ResourceType.TOPIC, topic, PatternType.LITERAL),
                 new AccessControlEntry(PRINCIPAL, "*", AclOperation.WRITE, AclPermissionType.DENY));
-        refusedThenGranted(topic, deny, "refused topic " + topic, "WRITE", "spring.kafka.security.");
+        refusedThenGranted(topic, deny, "refused topic " + topic, "WRITE", "security.protocol");
     }
 
     @Test

@@ -112,17 +112,16 @@ class LockFreeKafkaAppenderTest {
     }
 
     /**
-     * An event larger than the producer's max.request.size is left out, counted and named in an ERROR; the events
+     * An event larger than the topic's max.message.bytes is left out, counted and named in an ERROR; the events
      * around it (in its batch or not) go once, in order: the transaction is sent again without it, or, with
      * transactions off, the others of the batch are written already and nothing is sent again.
      */
     @ParameterizedTest(name = "transactional={0}")
     @ValueSource(booleans = {true, false})
     void anEventTooLargeIsLeftOutAndCountedAndTheOthersGoOnceInOrder(boolean transactional) throws Exception {
-        String topic = KafkaTestBroker.newTopic("large");
+        String topic = KafkaTestBroker.newTopic("large", Map.of("max.message.bytes", "10000"));
         LoggerContext context = newContext();
         LockFreeKafkaAppender appender = appender(context, topic, dir.resolve("large.journal"));
-        appender.addProducerConfig("max.request.size=10000");
         if (!transactional) {
             transactionsOff(appender);
         }
@@ -245,7 +244,7 @@ class LockFreeKafkaAppenderTest {
                     .collect(Collectors.toSet());
             ConfigResource positions = new ConfigResource(ConfigResource.Type.TOPIC, topic + ".positions");
             Config config = admin.describeConfigs(List.of(positions)).all().get(30, TimeUnit.SECONDS).get(positions);
-            assertThat(KafkaRecordSink.POSITION_TOPIC_CONFIG).as("the position topic the sink made")
+            assertThat(KafkaTopics.POSITION_TOPIC_CONFIG).as("the position topic the sink made")
                     .allSatisfy((name, value) -> assertThat(config.get(name).value()).as(name).isEqualTo(value));
         }
         assertThat(ids).as("the default transactional ids of the two instances").hasSize(2)

@@ -37,6 +37,17 @@ final class StarterKafkaAppender {
             "transactionalIdPrefix", AppenderSettings.KAFKA + "producer",
             "producerConfig", AppenderSettings.KAFKA + "producer");
 
+    /** How the sink's messages name the settings: as this starter's properties. */
+    private static final Map<String, String> SETTING_NAMES = Map.of("topic", AppenderSettings.KAFKA + "topic",
+            "positionTopic", AppenderSettings.KAFKA + "position-topic",
+            "transactionalIdPrefix", AppenderSettings.KAFKA + "transactional-id-prefix",
+            "transactional", AppenderSettings.KAFKA + "transactional",
+            "key", AppenderSettings.KAFKA + "key",
+            "maxEventSize", AppenderSettings.KAFKA + "max-event-size",
+            "positionTopicReplicationFactor", "positionTopicReplicationFactor (logback.xml only)",
+            "producerConfig", "spring.kafka.producer.*, spring.kafka.properties.* or " + AppenderSettings.KAFKA + "producer.*",
+            "security", "spring.kafka.security.*, spring.kafka.ssl.*");
+
     private StarterKafkaAppender() {
     }
 
@@ -78,6 +89,7 @@ final class StarterKafkaAppender {
         }
         created.setHeaders(properties.getHeaders());
         created.setProducerProperties(producer);
+        created.setSettingNames(SETTING_NAMES);
         String application = application(environment);
         if (application != null) {
             created.setApplication(application);
