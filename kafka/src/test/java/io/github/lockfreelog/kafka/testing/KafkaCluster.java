@@ -168,6 +168,20 @@ public final class KafkaCluster implements AutoCloseable {
         return processes[node] != null && processes[node].isAlive();
     }
 
+    /**
+     * CPU time node {@code node}'s process has used since it started (user and system, from {@code /proc}), in
+     * milliseconds; -1 where {@code /proc} is absent or the node is down.
+     */
+    public long cpuMillis(int node) {
+        try {
+            String stat = Files.readString(Path.of("/proc", Long.toString(processes[node].pid()), "stat"));
+            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) * 10; // utime, stime in ticks of 10 ms
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+    }
+
     /** Stops node {@code node} cleanly (SIGTERM: Kafka's controlled shutdown moves its leaders first) and waits. */
     public void stop(int node) throws InterruptedException {
         processes[node].destroy();
