@@ -8,7 +8,9 @@ import java.util.BitSet;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
 
@@ -34,8 +36,14 @@ final class IdempotentRecordSink extends SlotSink {
     /** Offsets (in the term) of the events acknowledged by a failed attempt at the batch being delivered. */
     private final Set<Integer> acked = new HashSet<>();
 
+    /** The producer's {@code delivery.timeout.ms} and a little: by then it completed every send. */
+    private final long deliveryTimeoutNanos;
+
     IdempotentRecordSink(SlotSettings slot, Runnable onClose) {
         super(slot, onClose);
+        Object given = slot.clientConfig().get(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG);
+        long millis = given == null ? 120_000 : Long.parseLong(given.toString().trim());
+        this.deliveryTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(millis + 5_000);
     }
 
     @Override
@@ -90,18 +98,28 @@ final class IdempotentRecordSink extends SlotSink {
                     }
                     final int index = i;
                     final long size = size(record);
+                    if (tooLargeForTopic(size, i, batch, leftOut)) {
+                        continue;
+                    }
                     sent.sending(size);
                     producer.send(record, (metadata, e) -> sent.completed(index, size, e));
                     bytes += size;
                     sent.throwIfFailed();
                 }
                 CrashPoint.reached(BEFORE_RECORD_COMMIT);
-                producer.flush(); // every send completed: acknowledged, or failed for good (delivery.timeout.ms)
+                // every send completed (acknowledged, or failed for good at delivery.timeout.ms), or one refused: an
+                // idempotent producer whose record the broker refused fails the batches after it out of sequence,
+                // again and again until delivery.timeout.ms; it is closed then, and the rest goes from a new one
+                boolean done = sent.awaitDone(deliveryTimeoutNanos, true);
+                if (!done) {
+                    producers.discard();
+                    sent.awaitDone(TimeUnit.SECONDS.toNanos(1), false); // the sends not completed fail now
+                }
                 List<SendOutcomes.Refusal> refused = sent.refused(null);
                 setAside.add(batch, refused, leftOut);
                 keepAcked(batch, sent);
                 if (!refused.isEmpty() && attempt < MAX_ATTEMPTS) {
-                    continue; // the refused records' batch mates were refused with them: sent again, now
+                    continue; // the refused records' batch mates: sent again, now
                 }
                 sent.throwIfFailed();
                 acked.clear();

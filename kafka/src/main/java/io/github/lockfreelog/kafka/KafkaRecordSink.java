@@ -194,6 +194,9 @@ final class KafkaRecordSink extends SlotSink {
                 }
                 final int index = next;
                 final long size = size(record);
+                if (tooLargeForTopic(size, next, batch, leftOut)) {
+                    continue;
+                }
                 sent.sending(size);
                 producer.send(record, (metadata, e) -> sent.completed(index, size, e));
                 events++;

@@ -40,6 +40,9 @@ final class SendOutcomes {
     private final boolean[] acked;
     private long sentBytes;
     private long doneBytes;
+    private int sends;
+    private int done;
+    private boolean refusalSeen;
     private volatile Exception failed;
 
     SendOutcomes(boolean transactional, int count) {
@@ -65,15 +68,18 @@ final class SendOutcomes {
     /** A record of {@code bytes} was handed to the producer. */
     synchronized void sending(long bytes) {
         sentBytes += bytes;
+        sends++;
     }
 
     /** The send of event {@code index} ({@code bytes}) completed: acknowledged when {@code e} is {@code null}. */
     synchronized void completed(int index, long bytes, Exception e) {
         doneBytes += bytes;
+        done++;
         if (e == null) {
             acked[index] = true;
         } else {
             errors[index] = e;
+            refusalSeen |= reason(e) != null;
             if (reason(e) == null && failed == null) {
                 failed = e;
             }
@@ -97,8 +103,20 @@ final class SendOutcomes {
         return sentBytes - doneBytes <= window;
     }
 
-    synchronized long inFlightBytes() {
-        return sentBytes - doneBytes;
+    /**
+     * Waits until every send completed, or, with {@code untilRefused}, a record was refused, or {@code nanos}
+     * passed; whether every send completed.
+     */
+    synchronized boolean awaitDone(long nanos, boolean untilRefused) {
+        long deadline = System.nanoTime() + nanos;
+        for (long left; done < sends && !(untilRefused && refusalSeen) && (left = deadline - System.nanoTime()) > 0;) {
+            try {
+                TimeUnit.NANOSECONDS.timedWait(this, Math.min(left, TimeUnit.MILLISECONDS.toNanos(50)));
+            } catch (InterruptedException e) {
+                // means nothing to the drainer's thread (it clears interrupts): the wait goes on
+            }
+        }
+        return done >= sends;
     }
 
     /** Throws the first failure not a refusal, if there is one. */

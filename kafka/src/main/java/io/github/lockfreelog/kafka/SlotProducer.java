@@ -31,6 +31,8 @@ final class SlotProducer {
     private volatile boolean closed;
     /** The producer's {@code batch.size}, worked out once by the topics' check; 0 before it. */
     private int batchSize;
+    /** The topic's {@code max.message.bytes}; 0 while unknown. */
+    private int maxMessageBytes;
 
     SlotProducer(SlotSettings slot) {
         this.slot = slot;
@@ -47,7 +49,8 @@ final class SlotProducer {
             return current;
         }
         if (batchSize == 0) {
-            batchSize = batchSize(topics.check());
+            maxMessageBytes = topics.check();
+            batchSize = batchSize(maxMessageBytes);
         }
         Map<String, Object> config = new HashMap<>(slot.clientConfig());
         if (slot.transactional()) {
@@ -80,6 +83,19 @@ final class SlotProducer {
     int batchSize() {
         return batchSize == 0 ? KAFKA_BATCH_SIZE : batchSize;
     }
+
+    /**
+     * The largest record the topic takes, uncompressed ({@code max.message.bytes} less a record batch's own bytes);
+     * 0 when unknown or when the producer compresses (a large record may then fit).
+     */
+    int maxRecordBytes() {
+        Object compression = slot.clientConfig().get(ProducerConfig.COMPRESSION_TYPE_CONFIG);
+        boolean compressed = compression != null && !compression.toString().trim().equalsIgnoreCase("none");
+        return compressed || maxMessageBytes <= 0 ? 0 : Math.max(1, maxMessageBytes - RECORD_BATCH_OVERHEAD);
+    }
+
+    /** A record batch's header, which the broker counts against {@code max.message.bytes}. */
+    static final int RECORD_BATCH_OVERHEAD = 61;
 
     boolean closed() {
         return closed;

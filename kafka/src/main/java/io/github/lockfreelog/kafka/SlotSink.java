@@ -1,9 +1,13 @@
 package io.github.lockfreelog.kafka;
 
 import io.github.lockfreelog.sink.RecordSink;
+import io.github.lockfreelog.sink.RecordBatch;
 import java.nio.ByteBuffer;
+import java.util.BitSet;
+import java.util.List;
 import java.util.concurrent.locks.LockSupport;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.header.Header;
 
 /**
@@ -47,6 +51,23 @@ abstract class SlotSink implements RecordSink {
             return null;
         }
         return new ProducerRecord<>(slot.topic(), null, unwrapped.key(), unwrapped.value(), unwrapped.headers());
+    }
+
+    /**
+     * Whether {@code record} ({@code size} bytes) is too large for the topic: set aside at once rather than sent.
+     * Sent, the broker would refuse it, and Kafka's producer, which splits a refused batch into batches that again
+     * hold the large record with the small ones after it, would send those again and again until
+     * {@code delivery.timeout.ms}, holding up every event after it.
+     */
+    boolean tooLargeForTopic(long size, int index, RecordBatch batch, BitSet leftOut) {
+        int limit = producers.maxRecordBytes();
+        if (limit <= 0 || size <= limit) {
+            return false;
+        }
+        setAside.add(batch, List.of(new SendOutcomes.Refusal(index, "too-large", new RecordTooLargeException("a record"
+                + " of about " + size + " bytes is larger than the max.message.bytes of topic " + slot.topic() + " ("
+                + (limit + SlotProducer.RECORD_BATCH_OVERHEAD) + ") allows"))), leftOut);
+        return true;
     }
 
     /** What a record costs on the wire, about: key, value, headers and the record's own bytes. */

@@ -65,6 +65,7 @@ class KafkaTooLargeTest {
     void aMaxEventSizeAboveMaxRequestSizeIsRefusedAtStart() {
         LoggerContext context = newContext();
         LockFreeKafkaAppender appender = LockFreeKafkaAppenderTest.appender(context, "any", dir.resolve("sizes.journal"));
+        appender.setBufferSize(ch.qos.logback.core.util.FileSize.valueOf("8MB"));
         appender.setMaxEventSize(ch.qos.logback.core.util.FileSize.valueOf("2MB"));
         assertThat(appender.checkSettings()).singleElement().satisfies(problem -> {
             assertThat(problem.setting()).isEqualTo("maxEventSize");

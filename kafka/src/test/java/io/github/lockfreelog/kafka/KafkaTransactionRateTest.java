@@ -9,6 +9,9 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
 import io.github.lockfreelog.kafka.testing.CommittedReader;
 import io.github.lockfreelog.kafka.testing.KafkaTestBroker;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
+import java.lang.management.ThreadMXBean;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Fewer, fuller transactions: at 200 events a second from one instance, a transaction carries what gathered during
  * the linger ({@code transactionLinger}, 50 ms by default) rather than the events of one drain pass, so the sink
- * makes at most 30 transactions a second (one a drain pass made 55 to 71). {@code -Dkafka.rates=true} also measures
+ * makes at most 30 transactions a second (one a drain pass made 55 to 71; 58.6 a second on the 2-CPU build machine). {@code -Dkafka.rates=true} also measures
  * 20,000 events a second and both rates without the linger, and prints the figures.
  */
 class KafkaTransactionRateTest {
@@ -29,11 +32,18 @@ class KafkaTransactionRateTest {
     @TempDir
     Path dir;
 
+    /**
+     * At most 30 a second, and at most one a linger (plus the first and the last): a bound of the design, whatever
+     * the machine's speed (without the linger: 58.6 to 60 a second on the 2-CPU build machine, 3.3 events each).
+     */
     @Test
     void atTwoHundredEventsASecondTheSinkMakesAtMostThirtyTransactionsASecond() throws Exception {
-        double perSecond = transactionsPerSecond(200, 2, LockFreeKafkaAppender.DEFAULT_TRANSACTION_LINGER_MS, "light");
-        assertThat(perSecond).isLessThanOrEqualTo(30);
-        if (Boolean.getBoolean("kafka.rates")) {
+        long linger = LockFreeKafkaAppender.DEFAULT_TRANSACTION_LINGER_MS;
+        double[] measured = transactionsPerSecond(200, 2, linger, "light");
+        assertThat(measured[0] / measured[1]).as("transactions a second").isLessThanOrEqualTo(30);
+        assertThat(measured[0]).as("transactions in %.1f s", measured[1])
+                .isLessThanOrEqualTo(measured[1] * 1000 / linger + 2);
+        if (Boolean.getBoolean("kafka.rates")) { // the figures of docs/kafka.md, "Sizing for a fleet"
             transactionsPerSecond(200, 5, 0, "light-nolinger");
             transactionsPerSecond(200, 5, LockFreeKafkaAppender.DEFAULT_TRANSACTION_LINGER_MS, "light-5s");
             transactionsPerSecond(20_000, 5, 0, "heavy-nolinger");
@@ -42,10 +52,11 @@ class KafkaTransactionRateTest {
     }
 
     /**
-     * Logs {@code rate} events a second for {@code seconds} from one thread and returns the transactions committed a
-     * second meanwhile; every event once, in order.
+     * Logs {@code rate} events a second for {@code seconds} from one thread and returns the transactions committed
+     * meanwhile and the seconds it took; every event once, in order. Prints the CPU time of the broker's threads
+     * (the JVM's, less the test's, the drainer's and the clients' threads) per second.
      */
-    private double transactionsPerSecond(int rate, int seconds, long linger, String name) throws Exception {
+    private double[] transactionsPerSecond(int rate, int seconds, long linger, String name) throws Exception {
         String topic = KafkaTestBroker.newTopic("rate");
         LoggerContext context = newContext();
         LockFreeKafkaAppender appender = LockFreeKafkaAppenderTest.appender(context, topic, dir.resolve(name + ".journal"));
@@ -57,6 +68,7 @@ class KafkaTransactionRateTest {
         Events.log(logger, 0, 1, all);
         Awaitility.await().atMost(60, TimeUnit.SECONDS).until(() -> appender.getKafkaCounters().eventsDelivered() == 1);
         long before = appender.getKafkaCounters().transactionsCommitted();
+        long cpuBefore = brokerCpuNanos();
         long started = System.nanoTime();
         int events = rate * seconds;
         for (int i = 1; i <= events; i++) {
@@ -68,14 +80,33 @@ class KafkaTransactionRateTest {
         }
         double elapsed = (System.nanoTime() - started) / 1e9;
         long transactions = appender.getKafkaCounters().transactionsCommitted() - before;
+        double brokerCpu = (brokerCpuNanos() - cpuBefore) / 1e9 / elapsed;
         appender.stop();
         double perSecond = transactions / elapsed;
         System.out.printf("transaction rate %s: %d events/s for %.1f s, linger %d ms: %d transactions, %.1f/s,"
-                + " %.1f events each%n", name, rate, elapsed, linger, transactions, perSecond,
-                (double) events / Math.max(1, transactions));
+                + " %.1f events each; broker threads' CPU %.1f%%%n", name, rate, elapsed, linger, transactions, perSecond,
+                (double) events / Math.max(1, transactions), brokerCpu * 100);
         List<String> values = CommittedReader.values(KafkaTestBroker.bootstrap(), topic);
         assertThat(values).as(statuses(context)).hasSize(all.size());
         Events.assertExactlyOnceInOrder(values, all);
-        return perSecond;
+        return new double[] {transactions, elapsed};
+    }
+
+    /** CPU time of the JVM's threads but the test's, the drainers' and the Kafka clients' (the broker's, about). */
+    private static long brokerCpuNanos() {
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        long sum = 0;
+        for (ThreadInfo info : threads.getThreadInfo(threads.getAllThreadIds())) {
+            if (info == null) {
+                continue;
+            }
+            String name = info.getThreadName();
+            if (name.equals("main") || name.startsWith("lockfreelog") || name.startsWith("kafka-producer-network-thread")
+                    || name.startsWith("kafka-coordinator") || name.contains("consumer")) {
+                continue;
+            }
+            sum += Math.max(0, threads.getThreadCpuTime(info.getThreadId()));
+        }
+        return sum;
     }
 }

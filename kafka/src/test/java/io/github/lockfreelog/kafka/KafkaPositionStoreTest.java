@@ -1,0 +1,136 @@
+package io.github.lockfreelog.kafka;
+
+import static io.github.lockfreelog.kafka.LockFreeKafkaAppenderTest.logger;
+import static io.github.lockfreelog.kafka.LockFreeKafkaAppenderTest.newContext;
+import static io.github.lockfreelog.kafka.LockFreeKafkaAppenderTest.statuses;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import ch.qos.logback.classic.LoggerContext;
+import io.github.lockfreelog.diagnostics.StatusReporter;
+import io.github.lockfreelog.kafka.testing.CommittedReader;
+import io.github.lockfreelog.kafka.testing.KafkaTestBroker;
+import io.github.lockfreelog.sink.JournalPosition;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.apache.kafka.common.config.TopicConfig;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The position store: the position topic read once, not at each question; a topic the broker does not know is an
+ * error, never "no position"; a key per journal, so that instances sharing a transactional id keep a position each;
+ * the position topic's replication follows the cluster; a fence says whether a timeout or another producer did it.
+ */
+class KafkaPositionStoreTest {
+
+    @TempDir
+    Path dir;
+
+    private final List<String> said = new ArrayList<>();
+
+    @Test
+    void aPositionTopicTheBrokerDoesNotKnowIsAnErrorNotNoPosition() {
+        String topic = KafkaTestBroker.newTopic("unknown-positions");
+        PositionStore store = new PositionStore(slot(topic, "absent-" + UUID.randomUUID(), "test-" + topic));
+        assertThatThrownBy(() -> store.committed(42)).isInstanceOf(IOException.class).hasMessageContaining("unknown");
+    }
+
+    @Test
+    void thePositionTopicIsReadOnceNotAtEachQuestion() throws Exception {
+        String topic = KafkaTestBroker.newTopic("read-once");
+        KafkaRecordSink sink = new KafkaRecordSink(slot(topic, topic + ".positions", "test-" + topic), () -> { });
+        try {
+            for (int i = 0; i < 3; i++) { // as the drainer asks after each failed delivery
+                assertThat(sink.committed(7)).isNull();
+            }
+            assertThat(sink.positionReads()).as("reads of the position topic").isEqualTo(1);
+        } finally {
+            sink.close(0);
+        }
+    }
+
+    /**
+     * Two instances given one {@code transactionalIdPrefix} (one after the other here: at once, they fence each
+     * other, which the fence's message names): each journal keeps its own position record, which compaction
+     * cannot merge into one.
+     */
+    @Test
+    void instancesSharingATransactionalIdKeepAPositionEach() throws Exception {
+        String topic = KafkaTestBroker.newTopic("shared-id");
+        for (String journal : List.of("first.journal", "second.journal")) {
+            LoggerContext context = newContext();
+            LockFreeKafkaAppender appender = LockFreeKafkaAppenderTest.appender(context, topic, dir.resolve(journal));
+            appender.start();
+            assertThat(appender.isStarted()).as(statuses(context)).isTrue();
+            Events.log(logger(context, appender), 0, 5, new ArrayList<>());
+            appender.stop();
+        }
+        Set<String> keys = CommittedReader.toHighWatermark(KafkaTestBroker.bootstrap(), topic + ".positions").stream()
+                .map(record -> new String(record.key(), StandardCharsets.UTF_8)).collect(Collectors.toSet());
+        assertThat(keys).as("one key per journal").hasSize(2).allMatch(key -> key.startsWith("test-" + topic + "/"));
+    }
+
+    @Test
+    void thePositionTopicIsReplicatedAsTheClusterAllows() {
+        assertThat(KafkaTopics.positionReplicas((short) 0, 1)).contains((short) 1);
+        assertThat(KafkaTopics.positionReplicas((short) 0, 3)).contains((short) 3);
+        assertThat(KafkaTopics.positionReplicas((short) 0, 7)).contains((short) 3);
+        assertThat(KafkaTopics.positionReplicas((short) 0, 0)).as("brokers unknown: the broker's default").isEmpty();
+        assertThat(KafkaTopics.positionReplicas((short) -1, 5)).as("set to the broker's default").isEmpty();
+        assertThat(KafkaTopics.positionReplicas((short) 2, 5)).contains((short) 2);
+        KafkaTopics topics = new KafkaTopics(slot("t", "t.positions", "id"));
+        assertThat(topics.positionTopicConfig(Optional.of((short) 3)))
+                .containsEntry(TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG, "2")
+                .containsEntry(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT);
+        assertThat(topics.positionTopicConfig(Optional.of((short) 1)))
+                .doesNotContainKey(TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG);
+    }
+
+    @Test
+    void aFenceSaysWhetherATransactionTimeoutOrAnotherProducerDidIt() {
+        KafkaAdvice advice = new KafkaAdvice(slot("t", "t.positions", "shop-0"));
+        assertThat(advice.fenced(TimeUnit.SECONDS.toNanos(61))).contains("transaction.timeout.ms (60000 ms)")
+                .contains("open 61000 ms").doesNotContain("another producer");
+        assertThat(advice.fenced(TimeUnit.SECONDS.toNanos(1))).contains("another producer took transactional.id shop-0")
+                .contains("<transactionalIdPrefix>");
+    }
+
+    @Test
+    void aPositionRecordReadsBackAsItWasWritten() {
+        JournalPosition position = new JournalPosition(0x1234_5678_9abcL, 17, 4096);
+        assertThat(PositionStore.positionOf(PositionStore.value(position))).isEqualTo(position);
+        assertThat(PositionStore.positionOf(new byte[3])).isNull();
+        assertThat(PositionStore.positionOf(null)).as("a tombstone").isNull();
+    }
+
+    private SlotSettings slot(String topic, String positions, String id) {
+        StatusReporter status = new StatusReporter() {
+            @Override
+            public void info(String message) {
+                said.add(message);
+            }
+
+            @Override
+            public void warn(String message, Throwable cause) {
+                said.add(message);
+            }
+
+            @Override
+            public void error(String message, Throwable cause) {
+                said.add(message);
+            }
+        };
+        return new SlotSettings(topic, positions, id, Map.of("bootstrap.servers", KafkaTestBroker.bootstrap(),
+                "max.block.ms", "10000"), (short) 0, Map.of(), 0, SettingNames.LOGBACK, new KafkaCounters(), status);
+    }
+}
