@@ -31,7 +31,8 @@ final class KafkaAdvice {
         SettingNames names = slot.names();
         String message = what + " failed: " + e;
         String id = slot.slotId();
-        String transactionsOff = names.of("transactional") + "=false (at least once, no transactions)";
+        String transactionsOff = "transactional=false (" + names.assignment("transactional", "false")
+                + ": at least once, no transactions)";
         for (Throwable cause = e; cause != null; cause = cause.getCause()) {
             if (cause instanceof ProducerFencedException || cause instanceof InvalidProducerEpochException) {
                 return new IOException(message + ": " + fenced(transactionNanos), e);

@@ -6,6 +6,7 @@ import io.github.lockfreelog.sink.RecordBatch;
 import java.io.IOException;
 import java.util.BitSet;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
@@ -169,6 +170,7 @@ final class KafkaRecordSink extends SlotSink {
         lastBeginNanos = begun;
         long timeout = slot.transactionTimeoutNanos();
         long stopTaking = begun + timeout / 4;
+        long stall = TimeUnit.MILLISECONDS.toNanos(slot.maxBlockMillis());
         long room = window == 0 ? producers.batchSize() : window;
         boolean committing = false;
         JournalPosition end = null;
@@ -184,7 +186,7 @@ final class KafkaRecordSink extends SlotSink {
                 if (leftOut.get(next)) {
                     continue;
                 }
-                if (events > 0 && (!sent.awaitRoom(room, stopTaking) || System.nanoTime() - stopTaking > 0)) {
+                if (events > 0 && (!sent.awaitRoom(room, stopTaking, stall) || System.nanoTime() - stopTaking > 0)) {
                     break; // the link is slower than this batch: the rest goes in the next transaction
                 }
                 ProducerRecord<byte[], byte[]> record = record(batch.event(next));
@@ -270,6 +272,7 @@ final class KafkaRecordSink extends SlotSink {
                 if (producers.closed() || System.nanoTime() - begun >= timeout) {
                     throw e;
                 }
+                slot.counters().failed(); // not connected, as a user watching the endpoint should see, while it waits
                 slot.counters().commitRetried();
             }
         }

@@ -43,6 +43,8 @@ final class SendOutcomes {
     private int sends;
     private int done;
     private boolean refusalSeen;
+    /** When a send last completed, or the first was made ({@link System#nanoTime}). */
+    private long progressNanos = System.nanoTime();
     private volatile Exception failed;
 
     SendOutcomes(boolean transactional, int count) {
@@ -75,6 +77,7 @@ final class SendOutcomes {
     synchronized void completed(int index, long bytes, Exception e) {
         doneBytes += bytes;
         done++;
+        progressNanos = System.nanoTime();
         if (e == null) {
             acked[index] = true;
         } else {
@@ -88,12 +91,13 @@ final class SendOutcomes {
     }
 
     /**
-     * Waits until at most {@code window} bytes are in flight, a send failed, or {@code deadlineNanos}
-     * ({@link System#nanoTime}) passed; whether there is room.
+     * Waits until at most {@code window} bytes are in flight, a send failed, {@code deadlineNanos}
+     * ({@link System#nanoTime}) passed, or no send completed for {@code stallNanos} (a broker gone); whether there
+     * is room.
      */
-    synchronized boolean awaitRoom(long window, long deadlineNanos) {
+    synchronized boolean awaitRoom(long window, long deadlineNanos, long stallNanos) {
         for (long left; sentBytes - doneBytes > window && failed == null
-                && (left = deadlineNanos - System.nanoTime()) > 0;) {
+                && (left = Math.min(deadlineNanos, progressNanos + stallNanos) - System.nanoTime()) > 0;) {
             try {
                 TimeUnit.NANOSECONDS.timedWait(this, Math.min(left, TimeUnit.MILLISECONDS.toNanos(50)));
             } catch (InterruptedException e) {

@@ -24,6 +24,12 @@ final class SettingNames {
         this.names = Map.copyOf(names);
     }
 
+    /** How the user gives {@code setting} the value {@code value}: {@code <name>value</name>}, or {@code name=value}. */
+    String assignment(String setting, String value) {
+        String name = names.get(setting);
+        return name == null ? "<" + setting + ">" + value + "</" + setting + ">" : name + "=" + value;
+    }
+
     /** How the user sets {@code setting} (an appender setting's name, or {@link #PRODUCER}, {@link #SECURITY}). */
     String of(String setting) {
         String name = names.get(setting);
