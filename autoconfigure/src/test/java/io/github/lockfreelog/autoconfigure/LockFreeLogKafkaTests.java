@@ -219,6 +219,23 @@ class LockFreeLogKafkaTests {
                 .doesNotContain("spring.kafka.bootstrap-servers");
     }
 
+    /**
+     * The Kafka module knows no Spring Boot names: the starter passes them, so a refusal names the property to
+     * change, not the {@code logback.xml} element.
+     */
+    @Test
+    void aTopicThatDoesNotExistIsNamedByItsProperty() {
+        String topic = "absent-" + java.util.UUID.randomUUID().toString().substring(0, 8);
+        try (ConfigurableApplicationContext context = LogbackTestSupport.application(TestApplication.class,
+                "spring.kafka.bootstrap-servers=" + KafkaTestBroker.bootstrap(), "lockfreelog.kafka.topic=" + topic,
+                "lockfreelog.kafka.journal=" + dir.resolve("absent.journal")).run()) {
+            LoggerFactory.getLogger("kafka.test").info("waits");
+            await().atMost(Duration.ofSeconds(30)).until(() -> runtime().kafka().getStatistics().lastError() != null);
+            assertThat(runtime().kafka().getStatistics().lastError()).contains(topic + " does not exist")
+                    .contains("lockfreelog.kafka.topic").doesNotContain("<topic>");
+        }
+    }
+
     @Test
     void anUnreachableClusterLeavesTheApplicationRunningWithEventsWaitingInTheJournal() {
         try (ConfigurableApplicationContext context = LogbackTestSupport.application(TestApplication.class,

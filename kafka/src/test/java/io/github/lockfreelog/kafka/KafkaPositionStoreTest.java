@@ -80,6 +80,40 @@ class KafkaPositionStoreTest {
         assertThat(keys).as("one key per journal").hasSize(2).allMatch(key -> key.startsWith("test-" + topic + "/"));
     }
 
+    /**
+     * Two instances running at once with one {@code transactionalIdPrefix} fence each other in turn: the fence's
+     * message says so and what to do, and what they delivered meanwhile is there at most once (each journal keeps its
+     * own position).
+     */
+    @Test
+    void instancesRunningWithOneTransactionalIdAreToldWhatToDo() throws Exception {
+        String topic = TestBroker.newTopic("fencing");
+        List<LoggerContext> contexts = new ArrayList<>();
+        List<LockFreeKafkaAppender> appenders = new ArrayList<>();
+        for (String journal : List.of("one.journal", "two.journal")) {
+            LoggerContext context = newContext();
+            LockFreeKafkaAppender appender = LockFreeKafkaAppenderTest.appender(context, topic, dir.resolve(journal));
+            appender.setStopTimeout(ch.qos.logback.core.util.Duration.valueOf("2 seconds"));
+            appender.start();
+            assertThat(appender.isStarted()).as(statuses(context)).isTrue();
+            contexts.add(context);
+            appenders.add(appender);
+        }
+        for (int i = 0; i < 40; i++) {
+            for (int a = 0; a < 2; a++) {
+                logger(contexts.get(a), appenders.get(a)).info(Events.event(a, i));
+            }
+            Thread.sleep(50);
+        }
+        appenders.forEach(LockFreeKafkaAppender::stop);
+        List<String> told = new ArrayList<>();
+        contexts.forEach(context -> told.addAll(LockFreeKafkaAppenderTest.warnings(context)));
+        assertThat(told).as("a fence names the cause").anyMatch(message -> message.contains("another producer took"
+                + " transactional.id test-" + topic) && message.contains("two instances share <transactionalIdPrefix>"));
+        List<String> values = TestBroker.readCommitted(topic).stream().map(TestBroker::value).toList();
+        assertThat(values).as("none twice").doesNotHaveDuplicates();
+    }
+
     @Test
     void thePositionTopicIsReplicatedAsTheClusterAllows() {
         assertThat(KafkaTopics.positionReplicas((short) 0, 1)).contains((short) 1);
