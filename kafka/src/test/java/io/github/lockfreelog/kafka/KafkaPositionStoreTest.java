@@ -87,7 +87,7 @@ class KafkaPositionStoreTest {
      */
     @Test
     void instancesRunningWithOneTransactionalIdAreToldWhatToDo() throws Exception {
-        String topic = TestBroker.newTopic("fencing");
+        String topic = KafkaTestBroker.newTopic("fencing");
         List<LoggerContext> contexts = new ArrayList<>();
         List<LockFreeKafkaAppender> appenders = new ArrayList<>();
         for (String journal : List.of("one.journal", "two.journal")) {
@@ -110,7 +110,7 @@ class KafkaPositionStoreTest {
         contexts.forEach(context -> told.addAll(LockFreeKafkaAppenderTest.warnings(context)));
         assertThat(told).as("a fence names the cause").anyMatch(message -> message.contains("another producer took"
                 + " transactional.id test-" + topic) && message.contains("two instances share <transactionalIdPrefix>"));
-        List<String> values = TestBroker.readCommitted(topic).stream().map(TestBroker::value).toList();
+        List<String> values = CommittedReader.values(KafkaTestBroker.bootstrap(), topic);
         assertThat(values).as("none twice").doesNotHaveDuplicates();
     }
 
