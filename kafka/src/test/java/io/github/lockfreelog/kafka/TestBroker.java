@@ -53,9 +53,14 @@ final class TestBroker {
 
     /** A new topic of one partition, named after {@code prefix}, with the topic settings {@code configs}. */
     static String newTopic(String prefix, Map<String, String> configs) {
+        return newTopic(prefix, 1, configs);
+    }
+
+    /** A new topic of {@code partitions} partitions, named after {@code prefix}, with the topic settings {@code configs}. */
+    static String newTopic(String prefix, int partitions, Map<String, String> configs) {
         bootstrap();
         String topic = prefix + "-" + UUID.randomUUID().toString().substring(0, 8);
-        broker.addTopics(new NewTopic(topic, 1, (short) 1).configs(configs));
+        broker.addTopics(new NewTopic(topic, partitions, (short) 1).configs(configs));
         return topic;
     }
 
@@ -71,12 +76,24 @@ final class TestBroker {
 
     /** The same, from the broker at {@code bootstrap} (a test's own broker). */
     static List<ConsumerRecord<byte[], byte[]>> readCommitted(String bootstrap, String topic) {
+        return readCommitted(bootstrap, new TopicPartition(topic, 0));
+    }
+
+    /** Every record a {@code read_committed} consumer sees in each of {@code topic}'s first {@code partitions}, by partition. */
+    static List<List<ConsumerRecord<byte[], byte[]>>> readCommitted(String topic, int partitions) {
+        List<List<ConsumerRecord<byte[], byte[]>>> all = new ArrayList<>();
+        for (int p = 0; p < partitions; p++) {
+            all.add(readCommitted(bootstrap(), new TopicPartition(topic, p)));
+        }
+        return all;
+    }
+
+    private static List<ConsumerRecord<byte[], byte[]>> readCommitted(String bootstrap, TopicPartition partition) {
         Map<String, Object> config = new HashMap<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
                 ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_uncommitted",
                 ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
                 ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class,
                 ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class));
-        TopicPartition partition = new TopicPartition(topic, 0);
         long end;
         try (KafkaConsumer<byte[], byte[]> peek = new KafkaConsumer<>(config)) {
             end = peek.endOffsets(List.of(partition)).get(partition); // the high watermark, markers included
