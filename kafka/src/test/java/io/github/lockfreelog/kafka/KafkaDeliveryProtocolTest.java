@@ -131,7 +131,7 @@ class KafkaDeliveryProtocolTest {
         KafkaCounters counters = new KafkaCounters();
         IdempotentRecordSink sink = new IdempotentRecordSink(new SlotSettings("t", null, "client-t",
                 Map.of("bootstrap.servers", "localhost:1", "delivery.timeout.ms", "1", "max.block.ms", "1000"),
-                (short) 0, Map.of(), 0, SettingNames.LOGBACK, counters, status()), () -> { });
+                (short) 0, Map.of(), 0, 1 << 20, SettingNames.LOGBACK, counters, status()), () -> { });
         sink.producers.use(producer, SlotProducer.KAFKA_BATCH_SIZE);
         Thread answer = new Thread(() -> {
             while (producer.history().size() < 3) {
@@ -202,7 +202,7 @@ class KafkaDeliveryProtocolTest {
         Map<String, Object> config = new java.util.HashMap<>(Map.of("bootstrap.servers", TestBroker.bootstrap(),
                 "max.block.ms", "10000"));
         config.putAll(more);
-        return new SlotSettings(topic, positions, id, config, (short) 0, Map.of(), 0, SettingNames.LOGBACK,
+        return new SlotSettings(topic, positions, id, config, (short) 0, Map.of(), 0, 1 << 20, SettingNames.LOGBACK,
                 new KafkaCounters(), status());
     }
 
