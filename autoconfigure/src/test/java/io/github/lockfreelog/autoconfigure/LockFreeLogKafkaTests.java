@@ -156,9 +156,13 @@ class LockFreeLogKafkaTests {
         String topic = KafkaTestBroker.newTopic("off");
         try (ConfigurableApplicationContext context = LogbackTestSupport.application(TestApplication.class,
                 "spring.kafka.bootstrap-servers=" + KafkaTestBroker.bootstrap(), "lockfreelog.kafka.topic=" + topic,
-                "lockfreelog.kafka.transactional=false").run()) {
-            assertThat(runtime().kafka()).isInstanceOfSatisfying(LockFreeKafkaAppender.class,
-                    kafka -> assertThat(kafka.isTransactional()).isFalse());
+                "lockfreelog.kafka.transactional=false", "lockfreelog.kafka.transaction-linger=10ms",
+                "lockfreelog.kafka.position-topic-replication-factor=-1").run()) {
+            assertThat(runtime().kafka()).isInstanceOfSatisfying(LockFreeKafkaAppender.class, kafka -> {
+                assertThat(kafka.isTransactional()).isFalse();
+                assertThat(kafka.getTransactionLinger()).isEqualTo(10);
+                assertThat(kafka.getPositionTopicReplicationFactor()).isEqualTo((short) -1);
+            });
             log(20);
         }
         LockFreeKafkaAppender kafka = (LockFreeKafkaAppender) runtime().kafka();

@@ -18,9 +18,12 @@ import org.apache.kafka.common.KafkaException;
  * The at-least-once record sink of one journal slot (transactions off): an idempotent producer, no position topic.
  * {@link #committed} answers {@code null} (the journal's drain record alone says how far the sink is), once the
  * topic is known to exist; {@link #deliver} returns once the broker acknowledged every record of the batch that it
- * did not refuse for what it is (those are set aside). A delivery tried again after a failure sends only what the
- * failed attempt did not get acknowledged, so a failure repeats nothing; a process that dies mid-batch repeats what
- * that batch had written (docs/kafka.md, "Transactions off").
+ * did not refuse for what it is (those are set aside): it succeeds only when every event it sent has an outcome,
+ * acknowledged or set aside; an event whose send never completed (the producer discarded after
+ * {@code delivery.timeout.ms}, say) fails the delivery, so that it goes again. A delivery tried again after a failure
+ * sends only what the failed attempt got no acknowledgement for; that is not "nothing twice": a record the broker
+ * wrote whose acknowledgement was lost (a timeout, a producer closed with sends in flight) is sent again, and a
+ * process that dies mid-batch repeats what that batch had written (docs/kafka.md, "Transactions off"). At least once.
  */
 final class IdempotentRecordSink extends SlotSink {
 
@@ -85,6 +88,7 @@ final class IdempotentRecordSink extends SlotSink {
         long bytes = 0;
         for (int attempt = 1;; attempt++) {
             SendOutcomes sent = new SendOutcomes(false, batch.count());
+            BitSet sentNow = new BitSet();
             try {
                 Producer<byte[], byte[]> producer = producers.get();
                 for (int i = 0; i < batch.count(); i++) {
@@ -102,6 +106,7 @@ final class IdempotentRecordSink extends SlotSink {
                         continue;
                     }
                     sent.sending(size);
+                    sentNow.set(i);
                     producer.send(record, (metadata, e) -> sent.completed(index, size, e));
                     bytes += size;
                     sent.throwIfFailed();
@@ -115,13 +120,25 @@ final class IdempotentRecordSink extends SlotSink {
                     producers.discard();
                     sent.awaitDone(TimeUnit.SECONDS.toNanos(1), false); // the sends not completed fail now
                 }
-                List<SendOutcomes.Refusal> refused = sent.refused(null);
+                List<SendOutcomes.Refusal> refused = sent.refused();
                 setAside.add(batch, refused, leftOut);
                 keepAcked(batch, sent);
                 if (!refused.isEmpty() && attempt < MAX_ATTEMPTS) {
                     continue; // the refused records' batch mates: sent again, now
                 }
                 sent.throwIfFailed();
+                // at least once: an event sent and neither acknowledged nor set aside has no known outcome (its
+                // callback never came, as after a producer discarded at delivery.timeout.ms); it must go again
+                int unknown = 0;
+                for (int i = 0; i < batch.count(); i++) {
+                    if (sentNow.get(i) && !sent.acked(i) && !leftOut.get(i)) {
+                        unknown++;
+                    }
+                }
+                if (unknown > 0) {
+                    throw new KafkaException(unknown + " events sent got no answer from the broker within"
+                            + " delivery.timeout.ms; they go again");
+                }
                 acked.clear();
                 slot.counters().settled();
                 pause.succeeded();
@@ -129,7 +146,7 @@ final class IdempotentRecordSink extends SlotSink {
                 return;
             } catch (KafkaException | IllegalStateException e) {
                 producers.discard(); // the sends not completed fail now: what is acknowledged is known
-                setAside.add(batch, sent.refused(e), leftOut);
+                setAside.add(batch, sent.refused(), leftOut);
                 keepAcked(batch, sent);
                 pause.failed();
                 throw advice.failure("delivering " + batch.count() + " events to topic " + slot.topic(), e, -1);

@@ -6,6 +6,7 @@ import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.errors.InvalidProducerEpochException;
+import org.apache.kafka.common.errors.InvalidTimestampException;
 import org.apache.kafka.common.errors.ProducerFencedException;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.errors.TransactionalIdAuthorizationException;
@@ -55,6 +56,17 @@ final class KafkaAdvice {
             if (cause instanceof UnsupportedVersionException && slot.transactional()) {
                 return new RecordSink.RefusedException(message + ": the broker does not support what the sink needs ("
                         + cause.getMessage() + "); a broker without transactions takes " + transactionsOff, e);
+            }
+            if (cause instanceof InvalidTimestampException) {
+                // the sink sets no timestamp: the producer stamps each record with this host's clock, so a refusal
+                // is about the clock (or the topic's limits), the same for every record: tried again, never set aside
+                return new RecordSink.RefusedException(message + ": the broker refuses the records' timestamps, which"
+                        + " this host's clock set: it is likely off from the brokers' clocks by more than topic "
+                        + slot.topic() + (slot.transactional() ? " (or " + slot.positionTopic() + ")" : "")
+                        + " allows (message.timestamp.before.max.ms and message.timestamp.after.max.ms, or"
+                        + " message.timestamp.difference.max.ms on brokers before Kafka 3.6). Set the clocks right (NTP)"
+                        + " or widen those topic settings; the events wait in the journal and go once the broker takes"
+                        + " them", e);
             }
             if (cause instanceof AuthorizationException) {
                 return new RecordSink.RefusedException(message + ": Kafka refuses the client's principal ("

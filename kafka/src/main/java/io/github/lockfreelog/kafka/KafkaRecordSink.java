@@ -5,7 +5,9 @@ import io.github.lockfreelog.sink.JournalPosition;
 import io.github.lockfreelog.sink.RecordBatch;
 import java.io.IOException;
 import java.util.BitSet;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -38,11 +40,13 @@ import org.apache.kafka.common.errors.TimeoutException;
  *       transaction), and its first read of the position topic finds the last position committed, including one
  *       the journal never learnt of; recovery starts there.</li>
  *   <li><i>A record is refused</i> for what it is: the transaction is aborted, the record set aside
- *       ({@link SetAside}), and the same events go again without it.</li>
+ *       ({@link SetAside}; only a record whose refusal is surely its own, see {@link SendOutcomes}), and the same
+ *       events go again without it.</li>
  *   <li><i>A link too slow</i> for the batch within {@code transaction.timeout.ms}: a transaction stops taking
  *       events once a quarter of that time has passed, and keeps no more in flight than the link carried in an
  *       eighth of it; it commits the position of the first event it did not take, and the next transaction goes
- *       on from there. A delivery tried again after a failure skips the events whose position committed.</li>
+ *       on from there. A delivery tried again after a failure skips the events whose position this sink committed in this session
+ *       (never on a position it only read: the engine checks those against its journal first).</li>
  * </ul>
  */
 final class KafkaRecordSink extends SlotSink {
@@ -62,6 +66,14 @@ final class KafkaRecordSink extends SlotSink {
     private Unanswered unanswered;
     /** Bytes a transaction keeps in flight at most: from the producer's batch.size up, learnt from the link. */
     private long window;
+    /**
+     * The positions this sink itself committed in this session, by journal id: a commit that returned, or one without
+     * an answer that {@link #committed} found landed. The only positions {@link #deliver} skips events on. A position
+     * read from the topic is never one: whoever can write {@code .positions} could otherwise make the sink record
+     * batches as delivered that it never sent; the engine checks a read position against its journal before it
+     * trusts it ({@code RecordLog.held}), and skips what it covers before it calls {@link #deliver} at all.
+     */
+    private final Map<Long, JournalPosition> ownCommits = new HashMap<>();
 
     /** A transaction whose commit had no answer: the position it carried and its events. */
     private record Unanswered(JournalPosition end, int events) {
@@ -93,6 +105,7 @@ final class KafkaRecordSink extends SlotSink {
                 JournalPosition now = store.committed(last.end().journalId());
                 if (now != null && now.covers(last.end().termCount(), last.end().offset())) {
                     slot.counters().committed(last.events()); // landed after all: not an abort
+                    ownCommit(last.end()); // this sink's own position: a delivery made again skips what it holds
                 } else {
                     slot.counters().aborted();
                 }
@@ -126,7 +139,8 @@ final class KafkaRecordSink extends SlotSink {
             BitSet leftOut = new BitSet();
             setAside.apply(batch, leftOut);
             long bytes = 0;
-            for (int next = firstNotHeld(batch, store.committed(batch.journalId())); next < batch.count();) {
+            // only what this sink committed itself (a part of this batch, before a failure) is skipped
+            for (int next = firstNotHeld(batch, ownCommits.get(batch.journalId())); next < batch.count();) {
                 long[] sent = new long[1];
                 next = transaction(batch, next, leftOut, sent);
                 bytes += sent[0];
@@ -145,10 +159,15 @@ final class KafkaRecordSink extends SlotSink {
         }
     }
 
-    /** The first event of {@code batch} that {@code held} (the committed position) does not cover. */
+    /**
+     * The first event of {@code batch} that {@code held} (a position this sink committed in this session) does not
+     * cover. A position of another term skips nothing: the engine never gives a batch of an earlier term after one of a
+     * later term committed, and a batch of an earlier term is sent whole rather than taken for delivered on a
+     * position's word (at worst a duplicate, never a loss).
+     */
     static int firstNotHeld(RecordBatch batch, JournalPosition held) {
         if (held == null || held.termCount() != batch.termCount()) {
-            return held != null && held.termCount() > batch.termCount() ? batch.count() : 0;
+            return 0;
         }
         int i = 0;
         while (i < batch.count() && batch.offset(i) < held.offset()) {
@@ -207,11 +226,17 @@ final class KafkaRecordSink extends SlotSink {
             }
             end = next >= batch.count() ? batch.end()
                     : new JournalPosition(batch.journalId(), batch.termCount(), batch.offset(next));
-            producer.send(new ProducerRecord<>(slot.positionTopic(), store.key(end.journalId()), PositionStore.value(end)));
+            ProducerRecord<byte[], byte[]> position = new ProducerRecord<>(slot.positionTopic(),
+                    store.key(end.journalId()), PositionStore.value(end));
+            long positionSize = size(position);
+            sent.sending(positionSize);
+            // with a callback of its own: its failure is the attempt's, never taken for an event's refusal
+            producer.send(position, (metadata, e) -> sent.completed(sent.positionIndex(), positionSize, e));
             CrashPoint.reached(BEFORE_RECORD_COMMIT);
             committing = true;
             commit(producer, begun, timeout);
             store.committedNow(end);
+            ownCommit(end);
             slot.counters().committed(events);
             learn(bytes[0], System.nanoTime() - begun, timeout);
             return next;
@@ -240,7 +265,7 @@ final class KafkaRecordSink extends SlotSink {
             aborted = false;
         }
         if (aborted) {
-            List<SendOutcomes.Refusal> refused = sent.refused(e);
+            List<SendOutcomes.Refusal> refused = sent.refused();
             if (!refused.isEmpty()) {
                 setAside.add(batch, refused, leftOut);
                 return;
@@ -256,6 +281,11 @@ final class KafkaRecordSink extends SlotSink {
         producers.discard();
         throw advice.failure("delivering events " + first + " and on of a batch of " + batch.count() + " to topic "
                 + slot.topic(), e, open);
+    }
+
+    /** Notes {@code end} as a position this sink committed itself. */
+    private void ownCommit(JournalPosition end) {
+        ownCommits.merge(end.journalId(), end, (a, b) -> a.covers(b.termCount(), b.offset()) ? a : b);
     }
 
     /**

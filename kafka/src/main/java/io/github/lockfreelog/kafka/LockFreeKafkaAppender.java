@@ -10,6 +10,7 @@ import io.github.lockfreelog.journal.JournalSlots;
 import io.github.lockfreelog.logback.EventEnvelope;
 import io.github.lockfreelog.logback.LockFreeAppenderBase;
 import io.github.lockfreelog.logback.LogbackStatusReporter;
+import io.github.lockfreelog.records.RecordRecovery;
 import io.github.lockfreelog.sink.LogTarget;
 import io.github.lockfreelog.sink.RecordSink;
 import java.io.IOException;
@@ -202,10 +203,11 @@ public class LockFreeKafkaAppender extends LockFreeAppenderBase {
         Map<String, Object> clientConfig = new HashMap<>(producerConfig);
         clientConfig.putIfAbsent(ProducerConfig.MAX_BLOCK_MS_CONFIG, "10000");
         long lingerNanos = TimeUnit.MILLISECONDS.toNanos(transactionLinger);
+        int deliveryBytes = RecordRecovery.batchBytes(config.bufferSize());
         RecordSink.Factory sinks = slot -> {
             SlotSettings settings = new SlotSettings(topicName, transactional ? positions : null, slotId(prefix, slot),
-                    clientConfig, positionTopicReplicationFactor, positionTopicConfig, lingerNanos, settingNames,
-                    counters, status);
+                    clientConfig, positionTopicReplicationFactor, positionTopicConfig, lingerNanos, deliveryBytes,
+                    settingNames, counters, status);
             SlotSink[] opened = new SlotSink[1];
             Runnable onClose = () -> openSinks.remove(opened[0]);
             opened[0] = transactional ? new KafkaRecordSink(settings, onClose) : new IdempotentRecordSink(settings, onClose);

@@ -1,15 +1,12 @@
 package io.github.lockfreelog.kafka;
 
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.InvalidRecordException;
 import org.apache.kafka.common.KafkaException;
-import org.apache.kafka.common.errors.InvalidTimestampException;
 import org.apache.kafka.common.errors.RecordTooLargeException;
 
 /**
@@ -19,15 +16,20 @@ import org.apache.kafka.common.errors.RecordTooLargeException;
  * callbacks (its I/O thread, or the caller's for a record refused before it is sent), read by the sink.
  *
  * <p>Which records were refused, when a transaction fails: a transactional producer that takes a refusal goes into
- * an abortable error and completes the records of the transaction not yet sent with an exception of its own
- * (for a refusal of its own making, such as {@code max.request.size}: the refused record's very instance; for the
- * broker's {@code INVALID_RECORD}: the response's top-level error, while the refused records of the batch each get
- * an instance with the broker's words and their batch mates a plain {@code KafkaException}). So: the first record
- * in send order that got a refusal was refused (the records failed after it come later in the partition); another
- * was refused too only when its refusal is its alone (no other record received that instance) and is not the
- * transaction's own error. A refusal taken for a plain failure costs one more try, which finds it; a plain failure
- * is never taken for a refusal that way, except in the one case the comment of {@link #refused} names. Without
- * transactions the producer discards nothing: each refusal is the record's own.
+ * an abortable error and completes the records of the transaction not yet sent with one exception it shares among
+ * them (for a refusal of its own making: the refused record's very instance; for the broker's {@code INVALID_RECORD}:
+ * the response's top-level error, while the refused records of the batch each get an instance with the broker's
+ * words and their batch mates a plain {@code KafkaException}). That shared exception may be held by one record alone
+ * (one waiting), and it is of a refusal's class: neither its class nor the lowest event index tells a refused record
+ * from an innocent one waiting in another partition. What does is the order of completion: the producer completes the
+ * refused batch's records (on its I/O thread, in one go) before it enters the error state, and only then hands the
+ * shared exception to the records it had not sent. So, of an attempt, one record at most is set aside: the one whose
+ * refusal completed first, and only if that exception is its alone, or was given to it inside {@code send()} (the
+ * client's own refusal, its own instance however many waiting records share it after). Any other refused record is
+ * found by a later try (each try finds one); a record is never set aside on a shared exception, which would lose an
+ * event the broker may have accepted or never seen. The position record has an outcome too (index {@code count}): it
+ * is never set aside, and its failure, whatever it is, fails the attempt. Without transactions the producer discards
+ * nothing: each refusal is the record's own.
  */
 final class SendOutcomes {
 
@@ -36,8 +38,15 @@ final class SendOutcomes {
     }
 
     private final boolean transactional;
+    /** By event index; index {@code count} is the position record's. */
     private final Exception[] errors;
     private final boolean[] acked;
+    /** When each send completed, in order of completion (1, 2, ...); 0 while not. */
+    private final int[] completedAs;
+    /** Whether each send completed inside {@code send()} on the caller's thread (the client's own refusal). */
+    private final boolean[] clientSide;
+    private final Thread caller = Thread.currentThread();
+    private int completions;
     private long sentBytes;
     private long doneBytes;
     private int sends;
@@ -49,8 +58,15 @@ final class SendOutcomes {
 
     SendOutcomes(boolean transactional, int count) {
         this.transactional = transactional;
-        this.errors = new Exception[count];
-        this.acked = new boolean[count];
+        this.errors = new Exception[count + 1];
+        this.acked = new boolean[count + 1];
+        this.completedAs = new int[count + 1];
+        this.clientSide = new boolean[count + 1];
+    }
+
+    /** The index the position record's outcome is kept under. */
+    int positionIndex() {
+        return errors.length - 1;
     }
 
     /** The reason a refusal is counted under, or {@code null} when {@code e} is no refusal of the record itself. */
@@ -61,9 +77,10 @@ final class SendOutcomes {
         if (e instanceof InvalidRecordException) {
             return "invalid-record"; // a compacted topic and a record without a key; a broker's validation
         }
-        if (e instanceof InvalidTimestampException) {
-            return "invalid-timestamp";
-        }
+        // not InvalidTimestampException: the sink sets no timestamp, so the producer's clock set it; a broker refusing
+        // it means this host's clock and the broker's differ (or the topic's timestamp limits are tight), which every
+        // record meets alike. A failure to try again (KafkaAdvice names the cause), never a set-aside: that would lose
+        // every event
         return null;
     }
 
@@ -78,12 +95,15 @@ final class SendOutcomes {
         doneBytes += bytes;
         done++;
         progressNanos = System.nanoTime();
+        completedAs[index] = ++completions;
+        clientSide[index] = Thread.currentThread() == caller;
         if (e == null) {
             acked[index] = true;
         } else {
             errors[index] = e;
-            refusalSeen |= reason(e) != null;
-            if (reason(e) == null && failed == null) {
+            boolean refusal = reason(e) != null && index != positionIndex();
+            refusalSeen |= refusal;
+            if (!refusal && failed == null) {
                 failed = e;
             }
         }
@@ -135,48 +155,47 @@ final class SendOutcomes {
         return acked[index];
     }
 
+    /** Whether the send of {@code index} completed, acknowledged or failed. */
+    synchronized boolean completed(int index) {
+        return completedAs[index] != 0;
+    }
+
     /**
-     * The records refused, of an attempt that failed with {@code failure} (for a transaction, read once the producer
-     * aborted it, so that every record's outcome is in). One case is read wrongly: the broker refused records of a
-     * transaction with {@code INVALID_RECORD}, and exactly one record was waiting, unsent, in a later batch; that
-     * record gets the response's top-level error and is taken for refused too.
+     * The records refused, of an attempt that failed (for a transaction, read once the producer aborted it, so that
+     * every record's outcome is in). Without transactions, every refusal. With transactions, at most one: the record
+     * whose refusal completed first, if that exception is its alone or the client's own (see the class comment); none
+     * when the first refusal to complete is the position record's, or shared.
      */
-    synchronized List<Refusal> refused(Throwable failure) {
+    synchronized List<Refusal> refused() {
+        List<Refusal> refused = new ArrayList<>();
+        if (!transactional) {
+            for (int i = 0; i < positionIndex(); i++) {
+                String reason = errors[i] == null ? null : reason(errors[i]);
+                if (reason != null) {
+                    refused.add(new Refusal(i, reason, errors[i]));
+                }
+            }
+            return refused;
+        }
+        int first = -1;
+        for (int i = 0; i < errors.length; i++) {
+            if (errors[i] != null && reason(errors[i]) != null
+                    && (first < 0 || completedAs[i] < completedAs[first])) {
+                first = i;
+            }
+        }
+        if (first < 0 || first == positionIndex()) {
+            return refused;
+        }
         Map<Exception, Integer> receivers = new IdentityHashMap<>();
         for (Exception e : errors) {
             if (e != null) {
                 receivers.merge(e, 1, Integer::sum);
             }
         }
-        Set<Throwable> own = Collections.newSetFromMap(new IdentityHashMap<>());
-        for (Throwable cause = failure; cause != null && own.add(cause); cause = cause.getCause()) {
-            // the transaction's own error and its causes: given to records that were not sent
-        }
-        Exception firstFailure = failed;
-        for (Throwable cause = firstFailure; cause != null && own.add(cause); cause = cause.getCause()) {
-        }
-        List<Refusal> refused = new ArrayList<>();
-        for (int i = 0; i < errors.length; i++) {
-            Exception e = errors[i];
-            String reason = e == null ? null : reason(e);
-            if (reason == null) {
-                continue;
-            }
-            if (!transactional || refused.isEmpty() && !earlierReceiver(e, i)
-                    || receivers.get(e) == 1 && !own.contains(e)) {
-                refused.add(new Refusal(i, reason, e));
-            }
+        if (receivers.get(errors[first]) == 1 || clientSide[first]) {
+            refused.add(new Refusal(first, reason(errors[first]), errors[first]));
         }
         return refused;
-    }
-
-    /** Whether a record before {@code index} received {@code e} too (it is then not {@code index}'s own). */
-    private boolean earlierReceiver(Exception e, int index) {
-        for (int i = 0; i < index; i++) {
-            if (errors[i] == e) {
-                return true;
-            }
-        }
-        return false;
     }
 }

@@ -79,6 +79,15 @@ final class SlotProducer {
         return current;
     }
 
+    /**
+     * Makes {@code given} the producer, the topics taken as checked (with {@code batchSize}): for tests that drive a
+     * sink with Kafka's {@code MockProducer}, whose sends complete when the test says.
+     */
+    void use(Producer<byte[], byte[]> given, int batchSize) {
+        this.batchSize = batchSize;
+        this.producer = given;
+    }
+
     /** The producer's {@code batch.size}; known once {@link #get} made a producer. */
     int batchSize() {
         return batchSize == 0 ? KAFKA_BATCH_SIZE : batchSize;

@@ -17,9 +17,11 @@ import org.apache.kafka.clients.producer.ProducerConfig;
  *        {@code min(3, brokers)}, -1 for the broker's {@code default.replication.factor}
  * @param positionTopicConfig topic settings over the position topic's defaults when the sink creates it
  * @param lingerNanos how long after one transaction began the next begins, unless the journal holds a full one
+ * @param deliveryBytes the most bytes of events one delivery gathers (a journal buffer's, at most 16 MB)
  */
 record SlotSettings(String topic, String positionTopic, String slotId, Map<String, Object> clientConfig,
-        short positionReplication, Map<String, String> positionTopicConfig, long lingerNanos, SettingNames names,
+        short positionReplication, Map<String, String> positionTopicConfig, long lingerNanos, int deliveryBytes,
+        SettingNames names,
         KafkaCounters counters, StatusReporter status) {
 
     /** Kafka's default {@code transaction.timeout.ms}. */

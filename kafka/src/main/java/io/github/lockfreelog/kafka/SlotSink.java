@@ -1,11 +1,11 @@
 package io.github.lockfreelog.kafka;
 
+import io.github.lockfreelog.drain.Drainer;
 import io.github.lockfreelog.sink.RecordSink;
 import io.github.lockfreelog.sink.RecordBatch;
 import java.nio.ByteBuffer;
 import java.util.BitSet;
 import java.util.List;
-import java.util.concurrent.locks.LockSupport;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.header.Header;
@@ -80,18 +80,24 @@ abstract class SlotSink implements RecordSink {
     }
 
     /**
-     * After a delivery of {@code bytes}: unless it was full (the producer's {@code batch.size}), waits until the
-     * linger since it began has passed, so that under light load a delivery (a transaction) carries what gathered
-     * meanwhile rather than the events of one millisecond. Any unpark ends it (a caller waiting for room, a stop).
+     * After a delivery of {@code bytes}: unless it was full, waits until the linger since it began has passed, so that
+     * under light load a delivery (a transaction) carries what gathered meanwhile rather than the events of one
+     * millisecond. Full: half of the smaller of the producer's {@code batch.size} and what one delivery can gather
+     * (a journal buffer, at most 16 MB), since a delivery ends at a term's end or when the drainer's staging is full,
+     * short of the exact figure by up to an event and the frames' headers; with buffers smaller than batch.size, a
+     * linger after every delivery would cap the sink at a buffer per linger. The wait is the drainer's announced idle
+     * park ({@link Drainer#idle}): a caller that swaps buffers or finds the journal full ends it, and it does not
+     * begin when a buffer was swapped meanwhile. Any unpark ends it (a stop, a caller waiting for room).
      */
     void linger(long bytes) {
         long linger = slot.lingerNanos();
-        if (linger <= 0 || bytes >= producers.batchSize() || producers.closed()) {
+        long full = Math.min(producers.batchSize(), slot.deliveryBytes()) / 2;
+        if (linger <= 0 || bytes >= full || producers.closed()) {
             return;
         }
         long left = lastBeginNanos + linger - System.nanoTime();
         if (left > 0) {
-            LockSupport.parkNanos(this, left);
+            Drainer.idle(left);
         }
     }
 

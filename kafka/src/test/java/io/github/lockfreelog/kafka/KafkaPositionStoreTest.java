@@ -165,6 +165,6 @@ class KafkaPositionStoreTest {
             }
         };
         return new SlotSettings(topic, positions, id, Map.of("bootstrap.servers", KafkaTestBroker.bootstrap(),
-                "max.block.ms", "10000"), (short) 0, Map.of(), 0, SettingNames.LOGBACK, new KafkaCounters(), status);
+                "max.block.ms", "10000"), (short) 0, Map.of(), 0, 1 << 20, SettingNames.LOGBACK, new KafkaCounters(), status);
     }
 }

@@ -80,4 +80,53 @@ class KafkaRefusedRecordTest {
         drops.values().removeIf(count -> count == 0);
         assertThat(drops).as("not the engine's drops: the sink set them aside").isEmpty();
     }
+
+    /**
+     * A topic of three partitions, transactions on, one request in flight and small producer batches: when the broker
+     * refuses a record, Kafka's producer hands one exception to every record it had not sent yet, in every partition.
+     * None of those is set aside: every keyed event is there once, in the order logged within its partition, and
+     * exactly the refused ones are counted.
+     */
+    @org.junit.jupiter.api.Test
+    void withSeveralPartitionsOnlyTheRefusedRecordsAreSetAside() throws Exception {
+        String topic = KafkaTestBroker.newTopic("partitions", 3, Map.of("cleanup.policy", "compact"));
+        LoggerContext context = newContext();
+        LockFreeKafkaAppender appender = LockFreeKafkaAppenderTest.appender(context, topic, dir.resolve("parts.journal"));
+        appender.setKey("mdc:traceId");
+        appender.addProducerConfig("batch.size=512");
+        appender.addProducerConfig("max.in.flight.requests.per.connection=1");
+        appender.start();
+        assertThat(appender.isStarted()).as(statuses(context)).isTrue();
+        Logger logger = logger(context, appender);
+        List<String> keyed = new ArrayList<>();
+        int refused = 0;
+        for (int i = 0; i < 120; i++) {
+            if (i % 20 == 7) {
+                logger.info("no key " + i); // no traceId: refused by the compacted topic
+                refused++;
+                continue;
+            }
+            String event = Events.event(0, keyed.size());
+            MDC.put("traceId", "trace-" + i);
+            try {
+                logger.info(event);
+            } finally {
+                MDC.remove("traceId");
+            }
+            keyed.add(event);
+        }
+        appender.stop();
+
+        List<String> values = new ArrayList<>();
+        for (List<org.apache.kafka.clients.consumer.ConsumerRecord<byte[], byte[]>> partition
+                : CommittedReader.toHighWatermark(KafkaTestBroker.bootstrap(), topic, 3)) {
+            List<String> in = partition.stream().map(CommittedReader::value).toList();
+            assertThat(in).as("in the order logged within a partition").isSortedAccordingTo(
+                    java.util.Comparator.comparingInt(Events::number));
+            values.addAll(in);
+        }
+        assertThat(values).as(statuses(context)).doesNotHaveDuplicates().containsExactlyInAnyOrderElementsOf(keyed);
+        assertThat(appender.getKafkaCounters().refusedByReason()).as(statuses(context))
+                .isEqualTo(Map.of("invalid-record", (long) refused));
+    }
 }

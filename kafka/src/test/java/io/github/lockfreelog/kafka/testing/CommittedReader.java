@@ -33,8 +33,22 @@ public final class CommittedReader {
     /** The same, within {@code deadline} (a cluster that lost a broker may take longer to answer). */
     public static List<ConsumerRecord<byte[], byte[]>> toHighWatermark(String bootstrap, String topic,
             Duration deadline) {
+        return toHighWatermark(bootstrap, new TopicPartition(topic, 0), deadline);
+    }
+
+    /** Every record of each of {@code topic}'s first {@code partitions} partitions, by partition, each read as above. */
+    public static List<List<ConsumerRecord<byte[], byte[]>>> toHighWatermark(String bootstrap, String topic,
+            int partitions) {
+        List<List<ConsumerRecord<byte[], byte[]>>> all = new ArrayList<>();
+        for (int p = 0; p < partitions; p++) {
+            all.add(toHighWatermark(bootstrap, new TopicPartition(topic, p), Duration.ofSeconds(30)));
+        }
+        return all;
+    }
+
+    private static List<ConsumerRecord<byte[], byte[]>> toHighWatermark(String bootstrap, TopicPartition partition,
+            Duration deadline) {
         Map<String, Object> config = config(bootstrap, "read_uncommitted");
-        TopicPartition partition = new TopicPartition(topic, 0);
         long end;
         try (KafkaConsumer<byte[], byte[]> peek = new KafkaConsumer<>(config)) {
             end = peek.endOffsets(List.of(partition), deadline).get(partition); // the high watermark, markers included

@@ -62,8 +62,17 @@ public final class KafkaTestBroker {
 
     /** A new topic of one partition on the shared broker, named after {@code prefix}, with the topic settings {@code configs}. */
     public static String newTopic(String prefix, Map<String, String> configs) {
+        return newTopic(prefix, 1, configs);
+    }
+
+    /**
+     * A new topic of {@code partitions} partitions on the shared broker, named after {@code prefix}, with the topic
+     * settings {@code configs}.
+     */
+    public static String newTopic(String prefix, int partitions, Map<String, String> configs) {
         String topic = prefix + "-" + UUID.randomUUID().toString().substring(0, 8);
-        createTopic(topic, configs);
+        bootstrap();
+        shared.addTopics(new NewTopic(topic, partitions, (short) 1).configs(configs));
         return topic;
     }
 
