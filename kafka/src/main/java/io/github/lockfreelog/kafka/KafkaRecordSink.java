@@ -238,7 +238,13 @@ final class KafkaRecordSink extends SlotSink {
             // commit, not for the whole flush of the events (on a slow link, up to transaction.timeout.ms, while
             // every other instance's read of it waits). Bounded like the commit: a link too slow is the commit's
             // retry's to handle; a refusal or failure met here fails the attempt as before
-            sent.awaitDone(Math.max(0, begun + timeout / 2 - System.nanoTime()), true);
+            long until = begun + timeout / 2;
+            if (!sent.awaitRoom(0, until, stall) && sent.failedNone()) {
+                // no send completed for max.block.ms (a broker gone): not connected, as a user watching the endpoint
+                // should see, while it waits on as a commit that times out would
+                slot.counters().failed();
+                sent.awaitDone(Math.max(0, until - System.nanoTime()), true);
+            }
             sent.throwIfFailed();
             end = next >= batch.count() ? batch.end()
                     : new JournalPosition(batch.journalId(), batch.termCount(), batch.offset(next));
