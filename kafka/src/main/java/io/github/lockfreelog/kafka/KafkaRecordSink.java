@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.TimeoutException;
 
 /**
@@ -75,8 +76,13 @@ final class KafkaRecordSink extends SlotSink {
      */
     private final Map<Long, JournalPosition> ownCommits = new HashMap<>();
 
-    /** A transaction whose commit had no answer: the position it carried and its events. */
-    private record Unanswered(JournalPosition end, int events) {
+    /**
+     * A transaction whose commit had no answer: the position it carried, its events, and where its position record
+     * was written ({@code partition} {@code null} while its send had no acknowledgement: then the commit cannot have
+     * landed, since Kafka's producer asks for a commit only once every send of the transaction completed; it is read
+     * for all the same, from where the last read ended).
+     */
+    private record Unanswered(JournalPosition end, int events, TopicPartition partition, long offset) {
     }
 
     KafkaRecordSink(SlotSettings slot, Runnable onClose) {
@@ -100,7 +106,7 @@ final class KafkaRecordSink extends SlotSink {
             producers.get(); // the fence: every transaction of an earlier producer of the slot is settled now
             Unanswered last = unanswered;
             if (last != null) {
-                store.settle();
+                store.settle(last.partition(), last.offset());
                 unanswered = null;
                 JournalPosition now = store.committed(last.end().journalId());
                 if (now != null && now.covers(last.end().termCount(), last.end().offset())) {
@@ -193,6 +199,9 @@ final class KafkaRecordSink extends SlotSink {
         long room = window == 0 ? producers.batchSize() : window;
         boolean committing = false;
         JournalPosition end = null;
+        // where the position record was written, from its send's callback (the producer's I/O thread)
+        TopicPartition[] positionSent = new TopicPartition[1];
+        long[] positionOffset = {-1};
         int events = 0;
         int next = first;
         producer.beginTransaction();
@@ -224,6 +233,19 @@ final class KafkaRecordSink extends SlotSink {
                 bytes[0] += size;
                 sent.throwIfFailed();
             }
+            // the events' sends completed before the position record goes: the position topic's one partition, which
+            // every instance of every application reads read_committed, is then in this transaction only for the
+            // commit, not for the whole flush of the events (on a slow link, up to transaction.timeout.ms, while
+            // every other instance's read of it waits). Bounded like the commit: a link too slow is the commit's
+            // retry's to handle; a refusal or failure met here fails the attempt as before
+            long until = begun + timeout / 2;
+            if (!sent.awaitRoom(0, until, stall) && sent.failedNone()) {
+                // no send completed for max.block.ms (a broker gone): not connected, as a user watching the endpoint
+                // should see, while it waits on as a commit that times out would
+                slot.counters().failed();
+                sent.awaitDone(Math.max(0, until - System.nanoTime()), true);
+            }
+            sent.throwIfFailed();
             end = next >= batch.count() ? batch.end()
                     : new JournalPosition(batch.journalId(), batch.termCount(), batch.offset(next));
             ProducerRecord<byte[], byte[]> position = new ProducerRecord<>(slot.positionTopic(),
@@ -231,7 +253,13 @@ final class KafkaRecordSink extends SlotSink {
             long positionSize = size(position);
             sent.sending(positionSize);
             // with a callback of its own: its failure is the attempt's, never taken for an event's refusal
-            producer.send(position, (metadata, e) -> sent.completed(sent.positionIndex(), positionSize, e));
+            producer.send(position, (metadata, e) -> {
+                if (e == null && metadata != null && metadata.hasOffset()) {
+                    positionSent[0] = new TopicPartition(metadata.topic(), metadata.partition());
+                    positionOffset[0] = metadata.offset();
+                }
+                sent.completed(sent.positionIndex(), positionSize, e);
+            });
             CrashPoint.reached(BEFORE_RECORD_COMMIT);
             committing = true;
             commit(producer, begun, timeout);
@@ -241,7 +269,7 @@ final class KafkaRecordSink extends SlotSink {
             learn(bytes[0], System.nanoTime() - begun, timeout);
             return next;
         } catch (KafkaException | IllegalStateException e) {
-            failed(producer, sent, batch, first, leftOut, committing, end, events, begun, e);
+            failed(producer, sent, batch, first, leftOut, committing, end, events, begun, e, positionSent, positionOffset);
             return first; // the refused records set aside: the same events again, without them
         }
     }
@@ -253,8 +281,8 @@ final class KafkaRecordSink extends SlotSink {
      * to, with a commit under way or a fence): whether it landed is for the next {@link #committed} to say.
      */
     private void failed(Producer<byte[], byte[]> producer, SendOutcomes sent, RecordBatch batch, int first,
-            BitSet leftOut, boolean committing, JournalPosition end, int events, long begun, RuntimeException e)
-            throws IOException {
+            BitSet leftOut, boolean committing, JournalPosition end, int events, long begun, RuntimeException e,
+            TopicPartition[] positionSent, long[] positionOffset) throws IOException {
         long open = System.nanoTime() - begun;
         boolean aborted;
         try {
@@ -271,7 +299,9 @@ final class KafkaRecordSink extends SlotSink {
                 return;
             }
         } else if (committing) {
-            unanswered = new Unanswered(end, events);
+            synchronized (sent) { // the callback's writes happen before its completed(), which holds this monitor
+                unanswered = new Unanswered(end, events, positionSent[0], positionOffset[0]);
+            }
         } else {
             slot.counters().aborted(); // the next fence aborts it
         }

@@ -86,13 +86,19 @@ final class PositionStore {
 
     /**
      * Reads what was written after the last read, to the high watermark: after a commit without an answer, once the
-     * fence settled it. Cheap: a few records of this and the other instances since the last read.
+     * fence settled it. Cheap: a few records of this and the other instances since the last read. {@code sent}, where
+     * known, is where that commit's position record was written (its send's acknowledgement): the read of its
+     * partition starts there, not at the last read, which only moves on reads and may lie far behind.
      */
-    void settle() throws IOException {
+    void settle(TopicPartition partition, long sent) throws IOException {
         if (positions == null) {
             return; // the first read is still to come, and reads everything
         }
-        readFrom(new HashMap<>(readTo), positions);
+        Map<TopicPartition, Long> from = new HashMap<>(readTo);
+        if (partition != null && sent >= 0) {
+            from.put(partition, sent);
+        }
+        readFrom(from, positions);
     }
 
     int reads() {
@@ -119,6 +125,9 @@ final class PositionStore {
         // 60 s, for a broker that went away meanwhile, and hold the drainer past a stop's stopTimeout)
         config.put(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) Math.min(Integer.MAX_VALUE, maxBlockMillis));
         config.remove(ConsumerConfig.GROUP_ID_CONFIG);
+        // a seek to an offset the topic no longer holds (a delete policy, or records deleted, moved its start past
+        // it) goes to the start: the consumer's default, latest, would jump over every position after it
+        config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         Map<String, Object> uncommitted = new HashMap<>(config);
         uncommitted.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_uncommitted");
         List<TopicPartition> partitions = new ArrayList<>();
@@ -152,14 +161,18 @@ final class PositionStore {
                     consumer.seek(partition, at);
                 }
             }
-            long stillNanos = TimeUnit.MILLISECONDS.toNanos(Math.max(maxBlockMillis, 1000));
+            // another instance's transaction on the position topic may stay open up to its transaction.timeout.ms
+            // (a slow link's commit), which holds a read_committed read back meanwhile: allow that before giving up
+            long stillNanos = Math.max(TimeUnit.MILLISECONDS.toNanos(Math.max(maxBlockMillis, 1000)),
+                    slot.transactionTimeoutNanos());
             long movedAt = System.nanoTime();
             for (long at = -1, now; (now = readTo(consumer, partitions, highWatermarks)) >= 0; at = now) {
                 if (now != at) {
                     movedAt = System.nanoTime(); // aborted transactions' records move the position, and poll none
                 } else if (System.nanoTime() - movedAt > stillNanos) {
                     throw new IOException("the position topic " + topic + " could not be read to offset "
-                            + highWatermarks + ": it did not move for max.block.ms (" + maxBlockMillis + " ms), a"
+                            + highWatermarks + ": it did not move for " + TimeUnit.NANOSECONDS.toMillis(stillNanos)
+                            + " ms (the longer of max.block.ms and transaction.timeout.ms), a"
                             + " transaction of another producer stays open (Kafka aborts one left by a process that"
                             + " died after transaction.timeout.ms)");
                 }

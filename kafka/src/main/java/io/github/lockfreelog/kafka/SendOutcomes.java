@@ -143,6 +143,11 @@ final class SendOutcomes {
         return done >= sends;
     }
 
+    /** Whether no send failed but for refusals. */
+    boolean failedNone() {
+        return failed == null;
+    }
+
     /** Throws the first failure not a refusal, if there is one. */
     void throwIfFailed() {
         Exception first = failed;

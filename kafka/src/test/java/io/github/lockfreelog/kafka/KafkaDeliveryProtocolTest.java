@@ -153,6 +153,45 @@ class KafkaDeliveryProtocolTest {
     }
 
     /**
+     * The position record goes once the events' sends completed, so that the position topic's partition, which every
+     * instance reads, is in the transaction only for its commit, not for the events' flush.
+     */
+    @Test
+    void thePositionRecordGoesOnceTheEventsAreAcknowledged() throws Exception {
+        MockProducer<byte[], byte[]> producer = new MockProducer<>(false, null, new ByteArraySerializer(),
+                new ByteArraySerializer());
+        producer.initTransactions();
+        KafkaRecordSink sink = new KafkaRecordSink(new SlotSettings("t", "t.positions", "test-t",
+                Map.of("bootstrap.servers", "localhost:1", "max.block.ms", "10000"), (short) 0, Map.of(), 0, 1 << 20,
+                SettingNames.LOGBACK, new KafkaCounters(), status()), () -> { });
+        sink.producers.use(producer, SlotProducer.KAFKA_BATCH_SIZE);
+        List<Integer> sentBeforeAcknowledged = new ArrayList<>();
+        Thread broker = new Thread(() -> {
+            while (producer.uncommittedRecords().size() < 3) { // a transaction's sends, before its commit
+                Thread.onSpinWait();
+            }
+            try {
+                Thread.sleep(300); // time for a position record sent too early to show
+            } catch (InterruptedException e) {
+                throw new AssertionError(e);
+            }
+            sentBeforeAcknowledged.add(producer.uncommittedRecords().size());
+            while (producer.completeNext()) {
+                // the three events acknowledged; the position record after, when it comes
+            }
+        });
+        broker.start();
+        try {
+            sink.deliver(batch(1, 0, "a", "b", "c"));
+        } finally {
+            broker.join();
+            sink.close(0);
+        }
+        assertThat(sentBeforeAcknowledged).as("records sent before the events were acknowledged").containsExactly(3);
+        assertThat(producer.history()).hasSize(4).last().extracting(ProducerRecord::topic).isEqualTo("t.positions");
+    }
+
+    /**
      * The broker refusing a record's timestamp says this host's clock is off (the sink sets none): a failure to try
      * again, with an ERROR naming the likely cause and the settings, never a refusal of the record (set aside: lost).
      */

@@ -22,7 +22,14 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.RecordsToDelete;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -112,6 +119,32 @@ class KafkaPositionStoreTest {
                 + " transactional.id test-" + topic) && message.contains("two instances share <transactionalIdPrefix>"));
         List<String> values = CommittedReader.values(KafkaTestBroker.bootstrap(), topic);
         assertThat(values).as("none twice").doesNotHaveDuplicates();
+    }
+
+    /**
+     * The read after a commit without an answer starts where the last read ended; a position topic whose start moved
+     * past that (a delete policy, records deleted) is read from its start, not its end (a position jumped over would
+     * send a committed batch again).
+     */
+    @Test
+    void aReadFromAnOffsetTheTopicNoLongerHoldsStartsAtItsStart() throws Exception {
+        String positions = TestBroker.newTopic("moved-start", Map.of("cleanup.policy", "delete"));
+        PositionStore store = new PositionStore(slot("t", positions, "test-moved"));
+        assertThat(store.committed(9)).isNull(); // read once: up to offset 0
+        JournalPosition later = new JournalPosition(9, 2, 4096);
+        try (KafkaProducer<byte[], byte[]> writer = new KafkaProducer<>(Map.of("bootstrap.servers",
+                TestBroker.bootstrap(), "key.serializer", ByteArraySerializer.class, "value.serializer",
+                ByteArraySerializer.class))) {
+            writer.send(new ProducerRecord<>(positions, store.key(9), PositionStore.value(new JournalPosition(9, 1, 0))))
+                    .get();
+            writer.send(new ProducerRecord<>(positions, store.key(9), PositionStore.value(later))).get();
+        }
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, TestBroker.bootstrap()))) {
+            admin.deleteRecords(Map.of(new TopicPartition(positions, 0), RecordsToDelete.beforeOffset(1))).all()
+                    .get(30, TimeUnit.SECONDS);
+        }
+        store.settle(null, -1);
+        assertThat(store.committed(9)).isEqualTo(later);
     }
 
     @Test
