@@ -128,18 +128,18 @@ class KafkaPositionStoreTest {
      */
     @Test
     void aReadFromAnOffsetTheTopicNoLongerHoldsStartsAtItsStart() throws Exception {
-        String positions = TestBroker.newTopic("moved-start", Map.of("cleanup.policy", "delete"));
+        String positions = KafkaTestBroker.newTopic("moved-start", Map.of("cleanup.policy", "delete"));
         PositionStore store = new PositionStore(slot("t", positions, "test-moved"));
         assertThat(store.committed(9)).isNull(); // read once: up to offset 0
         JournalPosition later = new JournalPosition(9, 2, 4096);
         try (KafkaProducer<byte[], byte[]> writer = new KafkaProducer<>(Map.of("bootstrap.servers",
-                TestBroker.bootstrap(), "key.serializer", ByteArraySerializer.class, "value.serializer",
+                KafkaTestBroker.bootstrap(), "key.serializer", ByteArraySerializer.class, "value.serializer",
                 ByteArraySerializer.class))) {
             writer.send(new ProducerRecord<>(positions, store.key(9), PositionStore.value(new JournalPosition(9, 1, 0))))
                     .get();
             writer.send(new ProducerRecord<>(positions, store.key(9), PositionStore.value(later))).get();
         }
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, TestBroker.bootstrap()))) {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, KafkaTestBroker.bootstrap()))) {
             admin.deleteRecords(Map.of(new TopicPartition(positions, 0), RecordsToDelete.beforeOffset(1))).all()
                     .get(30, TimeUnit.SECONDS);
         }
