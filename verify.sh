@@ -43,8 +43,9 @@ if [ -z "$jdk25" ]; then
 fi
 if [ -n "$jdk25" ] && [ -x "$jdk25/bin/javac" ]; then
   echo "verify.sh: core and the starter on JDK 25 ($jdk25)"
-  JAVA_HOME="$jdk25" mvn -B verify -pl core,otlp,autoconfigure,starter,sample-app \
-      -Dtest='!JournalModelCheckTest,!RecordDeliveryModelCheckTest,!FileSystemKindsTest,!LogFolderTest,!RsyslogShippingTest,!SampleApplicationTests,!DocumentedOutputTests,!LockFreeLogKafkaTests' \
+  # (kafka is built, its tests left out but RecordEnvelopeTest, for the starter's tests take its test-jar from the reactor)
+  JAVA_HOME="$jdk25" mvn -B verify -pl core,kafka,otlp,autoconfigure,starter,sample-app \
+      -Dtest='!JournalModelCheckTest,!RecordDeliveryModelCheckTest,!FileSystemKindsTest,!LogFolderTest,!RsyslogShippingTest,!SampleApplicationTests,!DocumentedOutputTests,!LockFreeLogKafkaTests,!Kafka*Test,!LockFreeKafkaAppenderTest' \
       -Dsurefire.failIfNoSpecifiedTests=false "$@"
 else
   echo "verify.sh: no JDK 25 found (set JAVA25_HOME to one): core and the starter were not tested on JDK 25"

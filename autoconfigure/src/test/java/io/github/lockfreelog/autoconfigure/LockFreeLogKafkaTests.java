@@ -10,6 +10,8 @@ import io.github.lockfreelog.autoconfigure.actuate.LockFreeLogEndpoint.AppenderD
 import io.github.lockfreelog.autoconfigure.actuate.LockFreeLogMetrics;
 import io.github.lockfreelog.diagnostics.AppenderStatistics;
 import io.github.lockfreelog.kafka.LockFreeKafkaAppender;
+import io.github.lockfreelog.kafka.testing.CommittedReader;
+import io.github.lockfreelog.kafka.testing.KafkaTestBroker;
 import io.github.lockfreelog.logback.LockFreeAppenderBase;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -99,7 +101,7 @@ class LockFreeLogKafkaTests {
         }
         LockFreeAppenderBase kafka = runtime().kafka();
         runtime().shutdown(); // what the JVM's shutdown does: drains the journal into the topic
-        List<String> values = KafkaTestBroker.readCommitted(topic);
+        List<String> values = CommittedReader.values(KafkaTestBroker.bootstrap(), topic);
 
         Map<Integer, Integer> next = new HashMap<>();
         boolean sawStarting = false;
@@ -136,7 +138,7 @@ class LockFreeLogKafkaTests {
         }
         runtime().shutdown();
         List<String> messages = new ArrayList<>();
-        for (String value : KafkaTestBroker.readCommitted(topic)) {
+        for (String value : CommittedReader.values(KafkaTestBroker.bootstrap(), topic)) {
             JsonNode node = JsonMapper.builder().build().readTree(value);
             assertThat(node.path("service").path("name").asString()).as(value).isEqualTo("kafka-ecs");
             String message = node.path("message").asString();
@@ -154,14 +156,18 @@ class LockFreeLogKafkaTests {
         String topic = KafkaTestBroker.newTopic("off");
         try (ConfigurableApplicationContext context = LogbackTestSupport.application(TestApplication.class,
                 "spring.kafka.bootstrap-servers=" + KafkaTestBroker.bootstrap(), "lockfreelog.kafka.topic=" + topic,
-                "lockfreelog.kafka.transactional=false").run()) {
-            assertThat(runtime().kafka()).isInstanceOfSatisfying(LockFreeKafkaAppender.class,
-                    kafka -> assertThat(kafka.isTransactional()).isFalse());
+                "lockfreelog.kafka.transactional=false", "lockfreelog.kafka.transaction-linger=10ms",
+                "lockfreelog.kafka.position-topic-replication-factor=-1").run()) {
+            assertThat(runtime().kafka()).isInstanceOfSatisfying(LockFreeKafkaAppender.class, kafka -> {
+                assertThat(kafka.isTransactional()).isFalse();
+                assertThat(kafka.getTransactionLinger()).isEqualTo(10);
+                assertThat(kafka.getPositionTopicReplicationFactor()).isEqualTo((short) -1);
+            });
             log(20);
         }
         LockFreeKafkaAppender kafka = (LockFreeKafkaAppender) runtime().kafka();
         runtime().shutdown();
-        List<String> messages = KafkaTestBroker.readCommitted(topic).stream().filter(v -> v.contains(" check="))
+        List<String> messages = CommittedReader.values(KafkaTestBroker.bootstrap(), topic).stream().filter(v -> v.contains(" check="))
                 .map(v -> v.substring(v.indexOf(": K") + 2).strip()).toList();
         for (int t = 0; t < THREADS; t++) {
             int thread = t;
@@ -215,6 +221,23 @@ class LockFreeLogKafkaTests {
         assertThat(output.getAll()).contains("the log is not sent to Kafka: lockfreelog.kafka.producer")
                 .contains("max.block.ms=10s").contains("max.block.ms as a whole number of milliseconds")
                 .doesNotContain("spring.kafka.bootstrap-servers");
+    }
+
+    /**
+     * The Kafka module knows no Spring Boot names: the starter passes them, so a refusal names the property to
+     * change, not the {@code logback.xml} element.
+     */
+    @Test
+    void aTopicThatDoesNotExistIsNamedByItsProperty() {
+        String topic = "absent-" + java.util.UUID.randomUUID().toString().substring(0, 8);
+        try (ConfigurableApplicationContext context = LogbackTestSupport.application(TestApplication.class,
+                "spring.kafka.bootstrap-servers=" + KafkaTestBroker.bootstrap(), "lockfreelog.kafka.topic=" + topic,
+                "lockfreelog.kafka.journal=" + dir.resolve("absent.journal")).run()) {
+            LoggerFactory.getLogger("kafka.test").info("waits");
+            await().atMost(Duration.ofSeconds(30)).until(() -> runtime().kafka().getStatistics().lastError() != null);
+            assertThat(runtime().kafka().getStatistics().lastError()).contains(topic + " does not exist")
+                    .contains("lockfreelog.kafka.topic").doesNotContain("<topic>");
+        }
     }
 
     @Test

@@ -1,6 +1,7 @@
 package io.github.lockfreelog.benchmarks;
 
 import ch.qos.logback.classic.Level;
+import io.github.lockfreelog.kafka.testing.KafkaTestBroker;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -17,8 +18,8 @@ import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
 
 /**
  * The kafka mode's broker, the {@code main} of a JVM of its own, so that its CPU time is never counted against a
- * peer: one KRaft broker (Spring Kafka's {@link EmbeddedKafkaKraftBroker}, as the kafka module's tests use it),
- * settings for one broker (transaction and offsets topics of one partition, replication 1), and one transaction
+ * peer: one KRaft broker, the kafka module's tests' own ({@link KafkaTestBroker}: transaction and offsets topics of one
+ * partition, replication 1), no topic created by a client's request, and one transaction
  * committed before any peer runs ({@link #firstTransaction}). It prints
  * {@value #READY}{@code host:port} on standard output once it answers, then runs until its standard input ends
  * (the runner closes it, or dies), and stops.
@@ -33,12 +34,7 @@ public final class KafkaBroker {
 
     public static void main(String[] args) throws IOException {
         KafkaSinks.resetLogback(Level.WARN); // the broker's INFO lines would fill the run's output
-        EmbeddedKafkaKraftBroker broker = new EmbeddedKafkaKraftBroker(1, 1);
-        broker.brokerProperties(Map.of("transaction.state.log.replication.factor", "1",
-                "transaction.state.log.min.isr", "1", "transaction.state.log.num.partitions", "1",
-                "offsets.topic.num.partitions", "1", "offsets.topic.replication.factor", "1",
-                "group.initial.rebalance.delay.ms", "0", "auto.create.topics.enable", "false"));
-        broker.afterPropertiesSet();
+        EmbeddedKafkaKraftBroker broker = KafkaTestBroker.start(Map.of("auto.create.topics.enable", "false"));
         Runtime.getRuntime().addShutdownHook(new Thread(broker::destroy, "broker-stop"));
         firstTransaction(broker.getBrokersAsString());
         System.out.println(READY + broker.getBrokersAsString());

@@ -1,6 +1,7 @@
 package io.github.lockfreelog.benchmarks;
 
 import io.github.lockfreelog.files.Mounts;
+import io.github.lockfreelog.kafka.testing.ChildJvm;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.ServerSocket;
@@ -133,7 +134,7 @@ final class KafkaJournalRunner {
             out.println("== journal " + journal + ", " + phase + " ==");
             List<String> args = List.of(file.toString(), size, count, bootstrap, Integer.toString(fill),
                     Integer.toString(idle), phase);
-            try (KafkaChildJvm child = KafkaChildJvm.start(KafkaJournalChild.class,
+            try (ChildJvm child = ChildJvm.start(KafkaJournalChild.class.getName(),
                     List.of("-Xmx256m", "-XX:+UseSerialGC"), args, folder.getParent(),
                     folder.getFileName() + "-" + phase)) {
                 String startMs = "";

@@ -1,9 +1,8 @@
 package io.github.lockfreelog.benchmarks;
 
 import ch.qos.logback.classic.Level;
-import java.io.BufferedReader;
+import io.github.lockfreelog.kafka.testing.ChildJvm;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -389,68 +388,45 @@ final class KafkaRunner {
         }
     }
 
-    /** The run's broker: a JVM of its own running {@link KafkaBroker}; closing it ends its standard input, and so it. */
-    record Broker(Process process, String bootstrap, Path output) implements AutoCloseable {
+    /**
+     * The run's broker: a JVM of its own running {@link KafkaBroker} ({@link ChildJvm}, its output in two files of
+     * {@code base}, deleted at the end); closing it ends its standard input, and so it.
+     */
+    record Broker(ChildJvm jvm, String bootstrap, Path base, String name) implements AutoCloseable {
 
         static Broker start(Path base, PrintStream out) throws IOException, InterruptedException {
-            Path output = Files.createTempFile(base, "lockfreelog-kafka-broker-", ".txt");
-            List<String> command = List.of(Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-Xms1g", "-Xmx1g", "-cp", System.getProperty("java.class.path"), KafkaBroker.class.getName());
-            Process process = new ProcessBuilder(command).redirectError(output.toFile()).start();
-            BufferedReader reader = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(BROKER_START_SECONDS);
-            String bootstrap = null;
-            Thread timeout = new Thread(() -> {
-                try {
-                    Thread.sleep(TimeUnit.SECONDS.toMillis(BROKER_START_SECONDS));
-                    process.destroyForcibly(); // ends the read below
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }, "broker-start-timeout");
-            timeout.setDaemon(true);
-            timeout.start();
-            for (String line; bootstrap == null && (line = reader.readLine()) != null; ) {
-                if (line.startsWith(KafkaBroker.READY)) {
-                    bootstrap = line.substring(KafkaBroker.READY.length()).trim();
-                }
+            String name = "lockfreelog-kafka-broker-" + ProcessHandle.current().pid() + "-" + System.nanoTime();
+            ChildJvm jvm = ChildJvm.start(KafkaBroker.class.getName(), List.of("-Xms1g", "-Xmx1g"), List.of(), base,
+                    name);
+            try {
+                String bootstrap = jvm.await(KafkaBroker.READY, BROKER_START_SECONDS)
+                        .substring(KafkaBroker.READY.length()).trim();
+                out.println("Broker: " + bootstrap + " (pid " + jvm.process.pid() + ", its output in "
+                        + base.resolve(name + ".err.txt") + ")");
+                return new Broker(jvm, bootstrap, base, name);
+            } catch (IOException | RuntimeException e) {
+                jvm.close();
+                throw e;
             }
-            timeout.interrupt();
-            if (bootstrap == null || System.nanoTime() - deadline > 0) {
-                process.destroyForcibly();
-                throw new IOException("the broker did not start within " + BROKER_START_SECONDS + " s; its output: "
-                        + output);
-            }
-            Thread drain = new Thread(() -> {
-                try {
-                    reader.transferTo(java.io.Writer.nullWriter());
-                } catch (IOException ignored) {
-                    // the broker ended
-                }
-            }, "broker-stdout");
-            drain.setDaemon(true);
-            drain.start();
-            out.println("Broker: " + bootstrap + " (pid " + process.pid() + ", its output in " + output + ")");
-            return new Broker(process, bootstrap, output);
         }
 
         long pid() {
-            return process.pid();
+            return jvm.process.pid();
         }
 
         @Override
         public void close() throws IOException {
-            process.getOutputStream().close(); // the broker stops when its standard input ends
+            jvm.process.getOutputStream().close(); // the broker stops when its standard input ends
             try {
-                if (!process.waitFor(60, TimeUnit.SECONDS)) {
-                    process.destroyForcibly();
-                    process.waitFor(10, TimeUnit.SECONDS);
+                if (!jvm.process.waitFor(60, TimeUnit.SECONDS)) {
+                    jvm.close();
                 }
             } catch (InterruptedException e) {
-                process.destroyForcibly();
+                jvm.close();
                 Thread.currentThread().interrupt();
             }
-            Files.deleteIfExists(output);
+            Files.deleteIfExists(base.resolve(name + ".out.txt"));
+            Files.deleteIfExists(base.resolve(name + ".err.txt"));
         }
     }
 }

@@ -126,10 +126,32 @@ public final class Drainer implements Runnable {
 
     @Override
     public void run() {
+        CURRENT.set(this);
         try {
             loop();
         } finally {
+            CURRENT.remove();
             onExit.run();
+        }
+    }
+
+    /** The drainer whose thread calls; {@code null} on any other thread. */
+    private static final ThreadLocal<Drainer> CURRENT = new ThreadLocal<>();
+
+    /**
+     * For a sink that waits between deliveries (a Kafka sink's linger, so that a transaction carries more than a
+     * millisecond's events): waits up to {@code nanos} as the drainer's idle park does, announced
+     * ({@link EngineState#drainerSleeping}) so that a caller that swaps buffers or finds the journal full wakes it,
+     * and not at all when a buffer was swapped since the term being drained began (a full buffer waits) or a stop was
+     * asked. A wait the drainer does not announce would let callers drop events under {@code DROP} without waking it.
+     * On any other thread, a plain park. Any unpark ends it.
+     */
+    public static void idle(long nanos) {
+        Drainer drainer = CURRENT.get();
+        if (drainer == null) {
+            LockSupport.parkNanos(nanos);
+        } else if (nanos > 0) {
+            drainer.park(nanos);
         }
     }
 

@@ -240,10 +240,18 @@ public abstract class LockFreeAppenderBase extends LockFreeAppenderSettings {
         JournalEngine running = engine;
         if (running != null) {
             running.stop();
+            engineStopped();
         }
         if (claims != null) {
             claims.release();
         }
+    }
+
+    /**
+     * Called once the engine stopped (drained, or its stop timed out): for what a subclass opened for the engine
+     * and the engine does not close itself (the Kafka sinks that recover other slots' journals).
+     */
+    protected void engineStopped() {
     }
 
     @Override

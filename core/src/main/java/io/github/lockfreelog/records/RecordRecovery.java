@@ -47,7 +47,7 @@ public final class RecordRecovery {
     static final int BATCH_BYTES = 16 << 20;
 
     /** The most bytes of events one delivery to a record sink holds, for buffers of {@code bufferSize} bytes. */
-    static int batchBytes(int bufferSize) {
+    public static int batchBytes(int bufferSize) {
         return Math.min(BATCH_BYTES, bufferSize);
     }
 

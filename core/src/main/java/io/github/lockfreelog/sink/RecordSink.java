@@ -31,7 +31,11 @@ public interface RecordSink {
     /**
      * Delivers every event of {@code batch}, in order, and commits them with {@link RecordBatch#end()}
      * as one unit; returns once committed. Throws when they were not committed, or when that cannot
-     * be told: the caller then asks {@link #committed} before delivering them again.
+     * be told: the caller then asks {@link #committed} before delivering them again. A sink that cannot
+     * carry the batch in one unit (a slow link) may commit it as consecutive parts, each with the position
+     * of the first event it does not hold: to the caller that is smaller batches, except that a delivery
+     * failed after some parts committed is made again whole, and the sink must skip what
+     * {@link #committed} covers.
      */
     void deliver(RecordBatch batch) throws IOException;
 

@@ -1,6 +1,10 @@
 package io.github.lockfreelog.kafka;
 
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * What the Kafka sinks of one appender did: transactions committed and aborted, events delivered, events too large;
@@ -13,6 +17,10 @@ public final class KafkaCounters {
     private final AtomicLong transactionsAborted = new AtomicLong();
     private final AtomicLong eventsDelivered = new AtomicLong();
     private final AtomicLong tooLarge = new AtomicLong();
+    private final AtomicLong commitsRetried = new AtomicLong();
+    private final Map<String, LongAdder> refused = new ConcurrentHashMap<>();
+    /** The reasons reported already: each once per appender. */
+    private final Map<String, Boolean> reported = new ConcurrentHashMap<>();
     private volatile boolean connected;
     /** When the sink first tried the batch it has not delivered yet (epoch milliseconds); 0 while it holds none. */
     private volatile long deliveringSince;
@@ -54,8 +62,34 @@ public final class KafkaCounters {
         transactionsAborted.incrementAndGet();
     }
 
-    void tooLarge(int events) {
-        tooLarge.addAndGet(events);
+    /** An event refused by Kafka for what it is, set aside under {@code reason} ({@code too-large} among them). */
+    void refused(String reason) {
+        refused.computeIfAbsent(reason, r -> new LongAdder()).increment();
+        if (reason.equals("too-large")) {
+            tooLarge.incrementAndGet();
+        }
+    }
+
+    /** Whether {@code reason} is reported now for the first time. */
+    boolean firstRefusal(String reason) {
+        return reported.putIfAbsent(reason, Boolean.TRUE) == null;
+    }
+
+    /** A commit that timed out, asked again. */
+    void commitRetried() {
+        commitsRetried.incrementAndGet();
+    }
+
+    /** Events Kafka refused for what they are, set aside (not sent again), by reason: too-large, invalid-record, ... */
+    public Map<String, Long> refusedByReason() {
+        Map<String, Long> counts = new TreeMap<>();
+        refused.forEach((reason, count) -> counts.put(reason, count.sum()));
+        return counts;
+    }
+
+    /** Commits that timed out ({@code max.block.ms}) and were asked again, within {@code transaction.timeout.ms}. */
+    public long commitsRetried() {
+        return commitsRetried.get();
     }
 
     /** Whether the sink's latest exchange with the cluster succeeded; {@code false} before the first. */
@@ -90,8 +124,8 @@ public final class KafkaCounters {
     }
 
     /**
-     * Events the broker refused as too large, left out of transactions that committed: those appended since start
-     * (also the engine's drops, reason {@code too-large}) and those of a journal recovered at start.
+     * Events the broker refused as too large, set aside: those appended since start (also the engine's drops, reason
+     * {@code too-large}) and those of a journal recovered at start.
      */
     public long tooLarge() {
         return tooLarge.get();

@@ -10,6 +10,7 @@ import io.github.lockfreelog.journal.JournalSlots;
 import io.github.lockfreelog.logback.EventEnvelope;
 import io.github.lockfreelog.logback.LockFreeAppenderBase;
 import io.github.lockfreelog.logback.LogbackStatusReporter;
+import io.github.lockfreelog.records.RecordRecovery;
 import io.github.lockfreelog.sink.LogTarget;
 import io.github.lockfreelog.sink.RecordSink;
 import java.io.IOException;
@@ -22,6 +23,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.producer.ProducerConfig;
 
 /**
@@ -63,7 +67,20 @@ public class LockFreeKafkaAppender extends LockFreeAppenderBase {
     private String headers;
     private String application;
     private final Map<String, Object> producerConfig = new LinkedHashMap<>();
+    private final Map<String, String> positionTopicConfig = new LinkedHashMap<>();
+    private short positionTopicReplicationFactor;
+    private long transactionLinger = DEFAULT_TRANSACTION_LINGER_MS;
+    private SettingNames settingNames = SettingNames.LOGBACK;
     private final KafkaCounters counters = new KafkaCounters();
+    /** The sinks open now: the drainer's, and those recovering other slots' journals; closed by a stop that timed out. */
+    private final Set<SlotSink> openSinks = ConcurrentHashMap.newKeySet();
+
+    /** How long after one transaction began the next begins, unless the journal holds a full one: 50 ms. */
+    static final long DEFAULT_TRANSACTION_LINGER_MS = 50;
+    /** Kafka's default {@code max.request.size}. */
+    static final int KAFKA_MAX_REQUEST_SIZE = 1024 * 1024;
+    /** What a record holds beyond the event's frame, at most, within a request: the batch's and the record's headers. */
+    static final int REQUEST_OVERHEAD = 1024;
 
     /** What each record's key is. */
     enum KeyKind { NONE, CONSTANT, MDC, THREAD }
@@ -92,8 +109,48 @@ public class LockFreeKafkaAppender extends LockFreeAppenderBase {
         // the two producer settings the sink reads itself; the producer checks the others (an ERROR names them)
         wholeNumber(ProducerConfig.MAX_BLOCK_MS_CONFIG, Long.MAX_VALUE, "milliseconds, e.g. max.block.ms=10000", problems);
         wholeNumber(ProducerConfig.BATCH_SIZE_CONFIG, Integer.MAX_VALUE, "bytes, e.g. batch.size=262144", problems);
+        wholeNumber(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, Integer.MAX_VALUE,
+                "milliseconds, e.g. transaction.timeout.ms=60000", problems);
+        wholeNumber(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, Integer.MAX_VALUE, "bytes, e.g. max.request.size=1048576",
+                problems);
+        if (transactionLinger < 0) {
+            problems.add(new SettingProblem("transactionLinger", String.valueOf(transactionLinger),
+                    "milliseconds from 0 up, e.g. 50"));
+        }
+        if (positionTopicReplicationFactor < -1) {
+            problems.add(new SettingProblem("positionTopicReplicationFactor", String.valueOf(positionTopicReplicationFactor),
+                    "-1 (the brokers' default.replication.factor), or a number of brokers from 1 up; unset: as many"
+                            + " brokers as there are, up to 3"));
+        }
+        checkEventSize(problems);
         addSharedProblems(problems);
         return problems;
+    }
+
+    /**
+     * An event the engine accepts must fit one request of the producer: a {@code maxEventSize} set above
+     * {@code max.request.size} (less what a request adds) is a problem; unset, the engine's default is lowered to fit
+     * ({@link #startEngine}).
+     */
+    private void checkEventSize(List<SettingProblem> problems) {
+        int limit = maxRequestEvent();
+        if (limit > 0 && getMaxEventSize() != null && getMaxEventSize().getSize() > limit) {
+            problems.add(new SettingProblem("maxEventSize", String.valueOf(getMaxEventSize()), "at most " + limit
+                    + " bytes: the producer's max.request.size (" + (limit + REQUEST_OVERHEAD) + ") less " + REQUEST_OVERHEAD
+                    + " for the request's own bytes; Kafka would refuse every event between the two, or raise"
+                    + " max.request.size"));
+        }
+    }
+
+    /** The largest event frame one producer request takes; 0 when {@code max.request.size} is not a number. */
+    private int maxRequestEvent() {
+        Object given = producerConfig.get(ProducerConfig.MAX_REQUEST_SIZE_CONFIG);
+        try {
+            long size = given == null ? KAFKA_MAX_REQUEST_SIZE : Long.parseLong(given.toString().trim());
+            return (int) Math.max(1, Math.min(Integer.MAX_VALUE, size - REQUEST_OVERHEAD));
+        } catch (NumberFormatException e) {
+            return 0;
+        }
     }
 
     /** A problem unless producer setting {@code name}, where given, is a whole number from 0 to {@code max}. */
@@ -135,15 +192,28 @@ public class LockFreeKafkaAppender extends LockFreeAppenderBase {
         if (!transactional) {
             warnUnusedWithoutTransactions(suffix);
         }
-        EngineConfig config = engineConfig().logFile(Paths.get(topicName)).journalFile(journalFile).journalSlots(slots)
-                .target(LogTarget.KAFKA).build();
+        EngineConfig.Builder builder = engineConfig().logFile(Paths.get(topicName)).journalFile(journalFile)
+                .journalSlots(slots).target(LogTarget.KAFKA);
+        EngineConfig config = builder.build();
+        if (getMaxEventSize() == null && config.effectiveMaxEventSize() > maxRequestEvent()) {
+            // reconciled: an event the producer could never send is cut to fit (and counted truncated) at append
+            config = builder.maxEventSize(Math.max(EngineConfig.MIN_MAX_EVENT_SIZE, maxRequestEvent())).build();
+        }
         StatusReporter status = new LogbackStatusReporter(this, suffix);
         Map<String, Object> clientConfig = new HashMap<>(producerConfig);
         clientConfig.putIfAbsent(ProducerConfig.MAX_BLOCK_MS_CONFIG, "10000");
-        RecordSink.Factory sinks = transactional
-                ? slot -> KafkaRecordSink.transactional(topicName, positions, slotId(prefix, slot), clientConfig,
-                        counters, status)
-                : slot -> KafkaRecordSink.idempotent(topicName, slotId(prefix, slot), clientConfig, counters, status);
+        long lingerNanos = TimeUnit.MILLISECONDS.toNanos(transactionLinger);
+        int deliveryBytes = RecordRecovery.batchBytes(config.bufferSize());
+        RecordSink.Factory sinks = slot -> {
+            SlotSettings settings = new SlotSettings(topicName, transactional ? positions : null, slotId(prefix, slot),
+                    clientConfig, positionTopicReplicationFactor, positionTopicConfig, lingerNanos, deliveryBytes,
+                    settingNames, counters, status);
+            SlotSink[] opened = new SlotSink[1];
+            Runnable onClose = () -> openSinks.remove(opened[0]);
+            opened[0] = transactional ? new KafkaRecordSink(settings, onClose) : new IdempotentRecordSink(settings, onClose);
+            openSinks.add(opened[0]);
+            return opened[0];
+        };
         try {
             return JournalEngine.startRecords(config, status, sinks);
         } catch (IOException | RuntimeException e) {
@@ -195,6 +265,18 @@ public class LockFreeKafkaAppender extends LockFreeAppenderBase {
         }
         return "lockfreelog-" + host + "-" + fileNamePart(applicationName(application)) + "-" + name + "-"
                 + String.format("%08x", journalFile.toString().hashCode());
+    }
+
+    /**
+     * After the engine stopped: a stop that timed out leaves the sinks that were recovering other slots' journals
+     * open (the engine closes only its own); their producers are closed now, without waiting. What they had not
+     * committed is the next start's to recover.
+     */
+    @Override
+    protected void engineStopped() {
+        for (SlotSink sink : List.copyOf(openSinks)) {
+            sink.close(0);
+        }
     }
 
     @Override
@@ -339,6 +421,47 @@ public class LockFreeKafkaAppender extends LockFreeAppenderBase {
     /** Names the default journal's folder; unset, the Logback context's name, else the main class or jar. */
     public void setApplication(String application) {
         this.application = application;
+    }
+
+    public long getTransactionLinger() {
+        return transactionLinger;
+    }
+
+    /**
+     * How long, in milliseconds, after one transaction began the next begins, unless the journal holds a full one
+     * (the producer's {@code batch.size}); 0: at once. Unset, 50: at most 20 transactions a second per journal slot
+     * under light load, each event waiting at most that much longer.
+     */
+    public void setTransactionLinger(long transactionLinger) {
+        this.transactionLinger = transactionLinger;
+    }
+
+    public short getPositionTopicReplicationFactor() {
+        return positionTopicReplicationFactor;
+    }
+
+    /**
+     * The replication factor of the position topic when the sink creates it; -1 for the brokers'
+     * {@code default.replication.factor}; unset, as many brokers as there are, up to 3 (then with
+     * {@code min.insync.replicas} 2).
+     */
+    public void setPositionTopicReplicationFactor(short positionTopicReplicationFactor) {
+        this.positionTopicReplicationFactor = positionTopicReplicationFactor;
+    }
+
+    /** One setting of the position topic when the sink creates it, as {@code name=value} (may be given many times). */
+    public void addPositionTopicConfig(String nameValue) {
+        putNameValue("positionTopicConfig", nameValue, positionTopicConfig);
+    }
+
+    /**
+     * How the owner of this appender names its settings in messages ({@code topic}, {@code positionTopic},
+     * {@code transactionalIdPrefix}, {@code transactional}, {@code key}, {@code maxEventSize},
+     * {@code positionTopicReplicationFactor}, and {@code producerConfig} and {@code security} for where producer and
+     * security settings are set); unnamed ones as {@code logback.xml} spells them ({@code <topic>}).
+     */
+    public void setSettingNames(Map<String, String> names) {
+        this.settingNames = new SettingNames(names);
     }
 
     /** One producer setting as {@code name=value} ({@code <producerConfig>} may be given many times). */

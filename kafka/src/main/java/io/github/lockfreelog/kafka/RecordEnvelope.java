@@ -146,7 +146,12 @@ final class RecordEnvelope {
     record Unwrapped(byte[] key, List<Header> headers, byte[] value) {
     }
 
-    /** Reads the frame {@code frame} (position to limit); a frame not of this format fails with an {@link IllegalArgumentException}. */
+    /**
+     * Reads the frame {@code frame} (position to limit); a frame not of this format fails with an
+     * {@link IllegalArgumentException}. Every length read from the frame is checked against what the frame holds
+     * before an array is made of it: a damaged journal (or one written by someone else) must not make the drainer
+     * allocate gigabytes.
+     */
     static Unwrapped unwrap(ByteBuffer frame) {
         try {
             byte version = frame.get();
@@ -156,15 +161,17 @@ final class RecordEnvelope {
             int keyLength = frame.getInt();
             byte[] key = null;
             if (keyLength >= 0) {
-                key = new byte[keyLength];
+                key = new byte[checked("key", keyLength, frame)];
                 frame.get(key);
+            } else if (keyLength != -1) {
+                throw new IllegalArgumentException("key length " + keyLength);
             }
-            int count = frame.get();
-            List<Header> headers = new ArrayList<>(count);
+            int count = frame.get() & 0xFF;
+            List<Header> headers = new ArrayList<>(Math.min(count, frame.remaining()));
             for (int i = 0; i < count; i++) {
-                byte[] name = new byte[frame.get() & 0xFF];
+                byte[] name = new byte[checked("header name", frame.get() & 0xFF, frame)];
                 frame.get(name);
-                byte[] headerValue = new byte[frame.getInt()];
+                byte[] headerValue = new byte[checked("header value", frame.getInt(), frame)];
                 frame.get(headerValue);
                 headers.add(new RecordHeader(new String(name, StandardCharsets.UTF_8), headerValue));
             }
@@ -174,5 +181,14 @@ final class RecordEnvelope {
         } catch (RuntimeException e) {
             throw new IllegalArgumentException("not a record envelope: " + e, e);
         }
+    }
+
+    /** {@code length}, when the frame holds that many bytes more; else an {@link IllegalArgumentException}. */
+    private static int checked(String what, int length, ByteBuffer frame) {
+        if (length < 0 || length > frame.remaining()) {
+            throw new IllegalArgumentException(what + " length " + length + " with " + frame.remaining()
+                    + " bytes left in the frame");
+        }
+        return length;
     }
 }

@@ -8,6 +8,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
+import io.github.lockfreelog.kafka.testing.CommittedReader;
+import io.github.lockfreelog.kafka.testing.KafkaTestBroker;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -50,13 +52,9 @@ class KafkaAuthorizationTest {
 
     @BeforeAll
     static void startBroker() {
-        broker = new EmbeddedKafkaKraftBroker(1, 1);
-        broker.brokerProperties(Map.of("transaction.state.log.replication.factor", "1",
-                "transaction.state.log.min.isr", "1", "transaction.state.log.num.partitions", "1",
-                "offsets.topic.num.partitions", "1", "group.initial.rebalance.delay.ms", "0",
+        broker = KafkaTestBroker.start(Map.of(
                 "authorizer.class.name", "org.apache.kafka.metadata.authorizer.StandardAuthorizer",
                 "allow.everyone.if.no.acl.found", "true"));
-        broker.afterPropertiesSet();
         admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.getBrokersAsString()));
     }
 
@@ -76,7 +74,7 @@ class KafkaAuthorizationTest {
         admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get(60, TimeUnit.SECONDS);
         AclBinding deny = new AclBinding(new ResourcePattern(ResourceType.TOPIC, topic, PatternType.LITERAL),
                 new AccessControlEntry(PRINCIPAL, "*", AclOperation.WRITE, AclPermissionType.DENY));
-        refusedThenGranted(topic, deny, "refused topic " + topic, "WRITE", "spring.kafka.security.");
+        refusedThenGranted(topic, deny, "refused topic " + topic, "WRITE", "security.protocol");
     }
 
     @Test
@@ -111,8 +109,8 @@ class KafkaAuthorizationTest {
         Events.log(logger, 50, 100, all);
         appender.stop();
 
-        List<String> values = TestBroker.readCommitted(broker.getBrokersAsString(), topic).stream()
-                .map(TestBroker::value).toList();
+        List<String> values = CommittedReader.toHighWatermark(broker.getBrokersAsString(), topic).stream()
+                .map(CommittedReader::value).toList();
         assertThat(values).as(statuses(context)).hasSize(all.size());
         Events.assertExactlyOnceInOrder(values, all);
         assertThat(appender.getStatistics().dropped()).isZero();

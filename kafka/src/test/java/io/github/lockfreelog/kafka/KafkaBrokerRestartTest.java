@@ -10,6 +10,8 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.core.util.Duration;
 import ch.qos.logback.core.util.FileSize;
+import io.github.lockfreelog.kafka.testing.CommittedReader;
+import io.github.lockfreelog.kafka.testing.KafkaTestBroker;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,17 +44,14 @@ class KafkaBrokerRestartTest {
 
     @BeforeAll
     static void startBroker() throws java.io.IOException {
-        broker = new EmbeddedKafkaKraftBroker(1, 1);
-        broker.brokerProperties(Map.of("transaction.state.log.replication.factor", "1",
-                "transaction.state.log.min.isr", "1", "transaction.state.log.num.partitions", "1",
-                "offsets.topic.num.partitions", "1", "group.initial.rebalance.delay.ms", "0"));
+        Map<String, String> settings = new java.util.HashMap<>();
         if (org.apache.kafka.common.utils.AppInfoParser.getVersion().startsWith("3.")) {
             // Kafka 3.9's test kit (Spring Boot 3.5's) listens on port 0, and a restarted broker binds a new port, where
             // the appender's bootstrap.servers could not follow it (4.x's kit keeps the port): a fixed port for its
             // client listener (the kit gives way to a listeners setting; its names are EXTERNAL and CONTROLLER)
-            broker.brokerProperty("listeners", "EXTERNAL://localhost:" + freePort() + ",CONTROLLER://localhost:0");
+            settings.put("listeners", "EXTERNAL://localhost:" + freePort() + ",CONTROLLER://localhost:0");
         }
-        broker.afterPropertiesSet();
+        broker = KafkaTestBroker.start(settings);
     }
 
     private static int freePort() throws java.io.IOException {
@@ -188,7 +187,7 @@ class KafkaBrokerRestartTest {
     }
 
     private static List<String> readCommitted(String topic) {
-        return TestBroker.readCommitted(broker.getBrokersAsString(), topic).stream().map(TestBroker::value).toList();
+        return CommittedReader.values(broker.getBrokersAsString(), topic);
     }
 
     /**

@@ -15,7 +15,8 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * The process that {@link KafkaCrashTest} halts at a crash point or kills with SIGKILL. Arguments: bootstrap
- * servers, topic, journal, ack file, run, mode ({@code burst}, {@code steady} or {@code recover}), and optionally
+ * servers, topic, journal, ack file, run, mode ({@code burst}, {@code steady}, {@code paced:<events a second per
+ * thread>} or {@code recover}), and optionally
  * {@code transactional} ({@code true}, the default, or {@code false}); a crash point comes as the system property
  * {@code lockfreelog.crashPoint}.
  *
@@ -50,6 +51,16 @@ public final class KafkaCrashChild {
         String mode = args[5];
         boolean transactional = args.length < 7 || Boolean.parseBoolean(args[6]);
         LoggerContext context = LockFreeKafkaAppenderTest.newContext();
+        if (Boolean.getBoolean("lockfreelog.printStatus")) {
+            // the appender's warnings and errors, each as it comes, for a test that reports what the sink went through
+            long born = System.currentTimeMillis();
+            context.getStatusManager().add(status -> {
+                if (status.getLevel() >= ch.qos.logback.core.status.Status.WARN) {
+                    System.out.println("STATUS " + (status.getTimestamp() - born) + " ms "
+                            + status.getMessage().replace('\n', ' '));
+                }
+            });
+        }
         LockFreeKafkaAppender appender = appender(context, bootstrap, topic, journal, transactional);
         long startNanos = System.nanoTime();
         appender.start();
@@ -66,6 +77,8 @@ public final class KafkaCrashChild {
             return;
         }
         boolean steady = mode.equals("steady");
+        // paced:<n>: each thread logs n events a second, on a schedule (a load that a cluster test keeps up for a while)
+        long paceNanos = mode.startsWith("paced:") ? 1_000_000_000L / Integer.parseInt(mode.substring(6)) : 0;
         MappedByteBuffer acks;
         try (FileChannel channel = FileChannel.open(ackFile, StandardOpenOption.CREATE, StandardOpenOption.READ,
                 StandardOpenOption.WRITE)) {
@@ -79,11 +92,14 @@ public final class KafkaCrashChild {
             int slot = t;
             int id = run * THREADS + t;
             Thread thread = new Thread(() -> {
+                long start = System.nanoTime();
                 for (int n = 0; n < MAX_EVENTS; n++) {
                     logger.info(Events.event(id, n));
                     LONG.setVolatile(acks, slot * SLOT, (long) n);
                     if (steady && n % 2 == 1) {
                         LockSupport.parkNanos(1_000_000);
+                    } else if (paceNanos > 0) {
+                        LockSupport.parkNanos(start + (n + 1) * paceNanos - System.nanoTime());
                     }
                 }
             }, "crash-caller-" + t);
@@ -92,7 +108,7 @@ public final class KafkaCrashChild {
         }
         System.out.println("READY");
         System.out.flush();
-        Thread.sleep(60_000); // the parent kills us, or a crash point halts us, long before this
+        Thread.sleep(paceNanos > 0 ? 300_000 : 60_000); // the parent kills us, or a crash point halts us, long before this
         System.out.println("NOT HALTED " + appender.getStatistics());
         System.exit(3);
     }

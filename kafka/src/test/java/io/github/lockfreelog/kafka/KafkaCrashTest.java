@@ -4,10 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import ch.qos.logback.classic.LoggerContext;
 import io.github.lockfreelog.diagnostics.CrashPoint;
+import io.github.lockfreelog.kafka.testing.ChildJvm;
+import io.github.lockfreelog.kafka.testing.CommittedReader;
+import io.github.lockfreelog.kafka.testing.KafkaTestBroker;
 import io.github.lockfreelog.records.RecordLog;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -19,8 +20,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -52,11 +51,11 @@ class KafkaCrashTest {
     Path dir;
 
     /** Every child this test started: none outlives it, whatever failed. */
-    private final List<Child> children = new ArrayList<>();
+    private final List<ChildJvm> children = new ArrayList<>();
 
     @AfterEach
     void killChildren() throws InterruptedException {
-        for (Child child : children) {
+        for (ChildJvm child : children) {
             child.process.destroyForcibly();
             child.process.waitFor(30, TimeUnit.SECONDS);
         }
@@ -75,11 +74,11 @@ class KafkaCrashTest {
             RecordLog.AFTER_RECORD_COMMIT + ":3, " + KafkaRecordSink.MID_RECORD_SEND})
     void aHaltAtEachCrashPointThenInTheRestartsRecoveryLosesAndRepeatsNoAcknowledgedEvent(String point,
             String restartPoint) throws Exception {
-        String topic = TestBroker.newTopic("halt");
+        String topic = KafkaTestBroker.newTopic("halt");
         Phases phases = new Phases();
         Path journal = dir.resolve("kafka.journal");
         List<long[]> acks = new ArrayList<>();
-        Child first = started(Child.start(topic, journal, dir.resolve("ack-0"), 0, "burst", point, true));
+        ChildJvm first = child(topic, journal, dir.resolve("ack-0"), 0, "burst", point, true);
         first.await("READY");
         phases.mark("first ready");
         assertThat(first.process.waitFor(60, TimeUnit.SECONDS)).as("halted at %s; printed %s", point, first.printed())
@@ -89,7 +88,7 @@ class KafkaCrashTest {
         acks.add(readAcks(dir.resolve("ack-0")));
         phases.mark("halted");
 
-        Child second = started(Child.start(topic, journal, dir.resolve("ack-1"), 1, "recover", restartPoint, true));
+        ChildJvm second = child(topic, journal, dir.resolve("ack-1"), 1, "recover", restartPoint, true);
         assertThat(second.process.waitFor(60, TimeUnit.SECONDS)).as("the restart ended; printed %s", second.printed())
                 .isTrue();
         // the first run left its journal full (its callers outran the drainer), so the restart had events to recover
@@ -121,7 +120,7 @@ class KafkaCrashTest {
             int runs) throws Exception {
         long seed = Long.getLong("lockfreelog.crashSeed", System.nanoTime());
         Random random = new Random(seed);
-        String topic = TestBroker.newTopic("kill");
+        String topic = KafkaTestBroker.newTopic("kill");
         Phases phases = new Phases();
         Path journal = dir.resolve("kafka.journal");
         List<long[]> acks = new ArrayList<>();
@@ -130,7 +129,7 @@ class KafkaCrashTest {
         for (int run = 0; run < runs; run++) {
             Path ackFile = dir.resolve("ack-" + run);
             String mode = run % 2 == 0 ? "burst" : "steady";
-            Child child = started(Child.start(topic, journal, ackFile, run, mode, null, transactional));
+            ChildJvm child = child(topic, journal, ackFile, run, mode, null, transactional);
             starts.add(child.await("RECOVERED"));
             child.await("READY");
             phases.mark("run " + run + " ready");
@@ -161,7 +160,7 @@ class KafkaCrashTest {
      */
     @Test
     void transactionsOffAHaltAfterAnAcknowledgedBatchRepeatsThatBatchAlone() throws Exception {
-        String topic = TestBroker.newTopic("halt-off");
+        String topic = KafkaTestBroker.newTopic("halt-off");
         Phases phases = new Phases();
         Path journal = dir.resolve("kafka.journal");
         String point = RecordLog.AFTER_RECORD_COMMIT + ":3";
@@ -186,7 +185,7 @@ class KafkaCrashTest {
      */
     @Test
     void aRestartUnderAnotherTransactionalIdFindsTheJournalsPositionAndRepeatsNothing() throws Exception {
-        String topic = TestBroker.newTopic("moved");
+        String topic = KafkaTestBroker.newTopic("moved");
         Phases phases = new Phases();
         Path journal = dir.resolve("kafka.journal");
         String point = RecordLog.AFTER_RECORD_COMMIT + ":3";
@@ -204,7 +203,7 @@ class KafkaCrashTest {
     /** Runs a child that logs until it halts at {@code point}, and returns its acknowledgements. */
     private long[] haltedAt(String topic, Path journal, String point, boolean transactional)
             throws Exception {
-        Child first = started(Child.start(topic, journal, dir.resolve("ack-0"), 0, "burst", point, transactional));
+        ChildJvm first = child(topic, journal, dir.resolve("ack-0"), 0, "burst", point, transactional);
         first.await("READY");
         assertThat(first.process.waitFor(60, TimeUnit.SECONDS)).as("halted at %s; printed %s", point, first.printed())
                 .isTrue();
@@ -213,20 +212,32 @@ class KafkaCrashTest {
         return readAcks(dir.resolve("ack-0"));
     }
 
-    private Child started(Child child) {
+    /** A child on the shared broker, which this test kills at its end if it still runs. */
+    private ChildJvm child(String topic, Path journal, Path ackFile, int run, String mode, String crashPoint,
+            boolean transactional) throws IOException {
+        return started(startChild(KafkaTestBroker.bootstrap(), topic, journal, ackFile, run, mode, crashPoint,
+                transactional));
+    }
+
+    private ChildJvm started(ChildJvm child) {
         children.add(child);
         return child;
     }
 
     /** Starts an appender on the journal in this JVM (recovering it), logs the run's marker and stops. */
     private static long recoverHere(String topic, Path journal, int run, boolean transactional) {
-        return recoverHere(topic, journal, run, transactional, null);
+        return recoverHere(KafkaTestBroker.bootstrap(), topic, journal, run, transactional, null);
     }
 
-    /** The same, under transactional id prefix {@code prefix} where it is not {@code null}. */
     private static long recoverHere(String topic, Path journal, int run, boolean transactional, String prefix) {
+        return recoverHere(KafkaTestBroker.bootstrap(), topic, journal, run, transactional, prefix);
+    }
+
+    /** The same, at the broker {@code bootstrap}, under transactional id prefix {@code prefix} where it is not {@code null}. */
+    static long recoverHere(String bootstrap, String topic, Path journal, int run, boolean transactional,
+            String prefix) {
         LoggerContext context = LockFreeKafkaAppenderTest.newContext();
-        LockFreeKafkaAppender appender = KafkaCrashChild.appender(context, TestBroker.bootstrap(), topic, journal,
+        LockFreeKafkaAppender appender = KafkaCrashChild.appender(context, bootstrap, topic, journal,
                 transactional);
         if (prefix != null) {
             appender.setTransactionalIdPrefix(prefix);
@@ -248,7 +259,11 @@ class KafkaCrashTest {
      * {@code deaths} processes that died ({@link Repeats}).
      */
     private static Tally check(String topic, List<long[]> acks, int markers, boolean transactional, int deaths) {
-        List<String> values = TestBroker.readCommitted(topic).stream().map(TestBroker::value).toList();
+        return check(CommittedReader.values(KafkaTestBroker.bootstrap(), topic), acks, markers, transactional, deaths);
+    }
+
+    /** The same, of the values {@code values} read from the topic. */
+    static Tally check(List<String> values, List<long[]> acks, int markers, boolean transactional, int deaths) {
         List<String> events = new ArrayList<>();
         int markersSeen = 0;
         int reports = 0;
@@ -413,7 +428,7 @@ class KafkaCrashTest {
         }
     }
 
-    private static long[] readAcks(Path ackFile) throws IOException {
+    static long[] readAcks(Path ackFile) throws IOException {
         long[] acks = new long[KafkaCrashChild.THREADS];
         java.util.Arrays.fill(acks, -1);
         if (!Files.exists(ackFile)) {
@@ -441,60 +456,15 @@ class KafkaCrashTest {
         }
     }
 
-    /** A child JVM on this JVM's class path and the lines it prints. */
-    static final class Child {
-        final Process process;
-        final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
-        final List<String> seen = new ArrayList<>();
-
-        private Child(Process process) {
-            this.process = process;
-            Thread reader = new Thread(() -> {
-                try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(),
-                        StandardCharsets.UTF_8))) {
-                    for (String line; (line = in.readLine()) != null;) {
-                        lines.add(line);
-                    }
-                } catch (IOException e) {
-                    lines.add("IO " + e);
-                }
-            });
-            reader.setDaemon(true);
-            reader.start();
-        }
-
-        /** Starts a child; with a {@code crashPoint} ({@code name} or {@code name:n}) it halts there. */
-        static Child start(String topic, Path journal, Path ackFile, int run, String mode, String crashPoint,
-                boolean transactional) throws IOException {
-            String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-            List<String> command = List.of(java, "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                    "-Xshare:auto", "-Dlockfreelog.crashPoint=" + (crashPoint == null ? "" : crashPoint), "-cp",
-                    System.getProperty("java.class.path"), KafkaCrashChild.class.getName(), TestBroker.bootstrap(),
-                    topic, journal.toString(), ackFile.toString(), Integer.toString(run), mode,
-                    Boolean.toString(transactional));
-            ProcessBuilder builder = new ProcessBuilder(command);
-            builder.redirectErrorStream(true);
-            return new Child(builder.start());
-        }
-
-        /** Every line the child printed so far. */
-        List<String> printed() {
-            lines.drainTo(seen);
-            return seen;
-        }
-
-        String await(String prefix) throws InterruptedException {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (System.nanoTime() < deadline) {
-                String line = lines.poll(100, TimeUnit.MILLISECONDS);
-                if (line != null) {
-                    seen.add(line);
-                    if (line.startsWith(prefix)) {
-                        return line;
-                    }
-                }
-            }
-            throw new AssertionError("child never printed " + prefix + "; it printed " + seen);
-        }
+    /**
+     * Starts a {@link KafkaCrashChild} against the broker at {@code bootstrap}; with a {@code crashPoint} ({@code name}
+     * or {@code name:n}) it halts there.
+     */
+    static ChildJvm startChild(String bootstrap, String topic, Path journal, Path ackFile, int run, String mode,
+            String crashPoint, boolean transactional) throws IOException {
+        return ChildJvm.start(KafkaCrashChild.class.getName(), List.of("-Xmx256m", "-XX:+UseSerialGC",
+                "-XX:TieredStopAtLevel=1", "-Xshare:auto", "-Dlockfreelog.crashPoint=" + (crashPoint == null ? ""
+                        : crashPoint)), List.of(bootstrap, topic, journal.toString(), ackFile.toString(),
+                                Integer.toString(run), mode, Boolean.toString(transactional)));
     }
 }

@@ -9,6 +9,8 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.core.status.Status;
 import ch.qos.logback.core.util.Duration;
+import io.github.lockfreelog.kafka.testing.CommittedReader;
+import io.github.lockfreelog.kafka.testing.KafkaTestBroker;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,7 +35,7 @@ class KafkaOutageTest {
 
     @Test
     void aBrokerOutOfReachAtStartHoldsUpNothingAndWhatGatheredGoesOutOnceInOrder() throws Exception {
-        String topic = TestBroker.newTopic("outage");
+        String topic = KafkaTestBroker.newTopic("outage");
         int closedPort;
         try (ServerSocket socket = new ServerSocket(0)) {
             closedPort = socket.getLocalPort(); // closed again at once: nothing listens there
@@ -77,7 +79,7 @@ class KafkaOutageTest {
         log(logger(again, up), 150, 200, all);
         up.stop();
 
-        List<String> values = TestBroker.readCommitted(topic).stream().map(TestBroker::value).toList();
+        List<String> values = CommittedReader.values(KafkaTestBroker.bootstrap(), topic);
         assertThat(values).as(statuses(again)).hasSize(all.size());
         Events.assertExactlyOnceInOrder(values, all);
         assertThat(up.getStatistics().recoveredFrames()).isEqualTo(150);

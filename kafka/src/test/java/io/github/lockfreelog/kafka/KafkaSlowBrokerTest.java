@@ -7,6 +7,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
+import io.github.lockfreelog.kafka.testing.CommittedReader;
+import io.github.lockfreelog.kafka.testing.KafkaTestBroker;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -17,12 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.AlterConfigOp;
-import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.common.config.ConfigResource;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -48,14 +45,9 @@ class KafkaSlowBrokerTest {
     @BeforeAll
     static void startBroker() throws Exception {
         proxy = new DelayingProxy(DELAY_MILLIS);
-        broker = new EmbeddedKafkaKraftBroker(1, 1);
         // clients are told the proxy's address (EXTERNAL: the test kit's listener for clients and between brokers);
         // the broker listens where the kit puts it, which the proxy learns once it started
-        broker.brokerProperties(Map.of("transaction.state.log.replication.factor", "1",
-                "transaction.state.log.min.isr", "1", "transaction.state.log.num.partitions", "1",
-                "offsets.topic.num.partitions", "1", "group.initial.rebalance.delay.ms", "0",
-                "advertised.listeners", "EXTERNAL://localhost:" + proxy.port()));
-        broker.afterPropertiesSet();
+        broker = KafkaTestBroker.start(Map.of("advertised.listeners", "EXTERNAL://localhost:" + proxy.port()));
         String direct = broker.getBrokersAsString();
         proxy.brokerPort = Integer.parseInt(direct.substring(direct.lastIndexOf(':') + 1));
     }
@@ -90,7 +82,7 @@ class KafkaSlowBrokerTest {
         assertThat(deliveredWhenCallersReturned).as("the callers returned before the broker took an event").isZero();
         assertThat(appender.getStatistics().waits()).as("callers waiting for room").isZero();
         assertThat(appender.getStatistics().dropped()).isZero();
-        List<String> values = TestBroker.readCommitted(bootstrap, topic).stream().map(TestBroker::value).toList();
+        List<String> values = CommittedReader.values(bootstrap, topic);
         assertThat(values).as(statuses(context)).hasSize(all.size());
         Events.assertExactlyOnceInOrder(values, all);
     }

@@ -8,6 +8,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
 import io.github.lockfreelog.diagnostics.AppenderStatistics;
+import io.github.lockfreelog.kafka.testing.CommittedReader;
+import io.github.lockfreelog.kafka.testing.KafkaTestBroker;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,9 +28,14 @@ class KafkaTooLargeTest {
     @TempDir
     Path dir;
 
+    /**
+     * An event over the producer's {@code max.request.size}, with {@code maxEventSize} unset: the engine's limit is
+     * lowered to fit one request, so the event is cut at append (counted truncated, with the visible marker) and
+     * delivered, never refused by the producer after it was accepted.
+     */
     @Test
-    void anEventTooLargeForTheProducerIsLeftOutAndCountedAsDroppedTooLarge() throws Exception {
-        String topic = TestBroker.newTopic("too-large");
+    void anEventOverMaxRequestSizeIsCutToFitAndDeliveredNotDropped() throws Exception {
+        String topic = KafkaTestBroker.newTopic("too-large");
         LoggerContext context = newContext();
         LockFreeKafkaAppender appender = LockFreeKafkaAppenderTest.appender(context, topic, dir.resolve("large.journal"));
         appender.addProducerConfig("max.request.size=4096");
@@ -38,47 +45,34 @@ class KafkaTooLargeTest {
         List<String> kept = logAmongLarge(logger, 40, List.of(13, 27), 10_000); // over max.request.size
         appender.stop();
 
-        List<String> values = TestBroker.readCommitted(topic).stream().map(TestBroker::value).toList();
-        assertThat(values).as(statuses(context)).hasSize(38);
-        Events.assertExactlyOnceInOrder(values, kept);
+        List<String> values = CommittedReader.values(KafkaTestBroker.bootstrap(), topic);
+        assertThat(values).as(statuses(context)).hasSize(40);
+        assertThat(values.stream().filter(value -> value.startsWith("t9 "))).hasSize(2)
+                .allMatch(value -> value.contains("event truncated") && value.length() < 4096);
+        Events.assertExactlyOnceInOrder(values.stream().filter(value -> !value.startsWith("t9 ")).toList(), kept);
         AppenderStatistics stats = appender.getStatistics();
-        assertThat(stats.drops()).as(statuses(context)).containsEntry("too-large", 2L);
-        assertThat(stats.dropped()).isEqualTo(2);
-        assertThat(stats.eventsWritten()).isEqualTo(38);
-        assertThat(stats.appended()).isEqualTo(40);
-        assertThat(appender.getKafkaCounters().tooLarge()).isEqualTo(2);
-        assertThat(appender.getKafkaCounters().eventsDelivered()).isEqualTo(38);
-        assertNamedInErrors(context, "max.request.size");
+        assertThat(stats.truncated()).as(statuses(context)).isEqualTo(2);
+        assertThat(stats.dropped()).isZero();
+        assertThat(appender.getKafkaCounters().refusedByReason()).isEmpty();
+        assertThat(appender.getKafkaCounters().eventsDelivered()).isEqualTo(40);
     }
 
     /**
-     * The producer completes the records of the open transaction that it had not sent yet with the exception of the
-     * record refused as too large (the same instance): those records are the transaction's, aborted with it, not too
-     * large. Only the refused one is left out; the others go again, once, in order. (Seen once in a full verify run
-     * without the pause: the ten events logged before the large one were missing from the topic.)
+     * A {@code maxEventSize} set above what one request of the producer takes: refused at start, naming both
+     * settings, rather than accepting events that Kafka would refuse.
      */
     @Test
-    void theEventsTheProducerDiscardsWithOneTooLargeAreSentAgainNotLeftOut() throws Exception {
-        PauseAfterRefusal.reset();
-        String topic = TestBroker.newTopic("discarded");
+    void aMaxEventSizeAboveMaxRequestSizeIsRefusedAtStart() {
         LoggerContext context = newContext();
-        LockFreeKafkaAppender appender = LockFreeKafkaAppenderTest.appender(context, topic, dir.resolve("discarded.journal"));
-        appender.addProducerConfig("max.request.size=10000");
-        // the records before the large one wait in the producer, not yet sent, while the next send is held
-        appender.addProducerConfig("linger.ms=200");
-        appender.addProducerConfig("interceptor.classes=" + PauseAfterRefusal.class.getName());
-        appender.start();
-        assertThat(appender.isStarted()).as(statuses(context)).isTrue();
-        Logger logger = logger(context, appender);
-        List<String> expected = logAmongLarge(logger, 21, List.of(10), 20_000); // over max.request.size
-        appender.stop();
-
-        List<String> values = TestBroker.readCommitted(topic).stream().map(TestBroker::value).toList();
-        assertThat(values).as(statuses(context)).containsExactlyElementsOf(expected);
-        assertThat(PauseAfterRefusal.paused()).as("the send after the refusal was held").isTrue();
-        assertThat(appender.getStatistics().drops()).containsEntry("too-large", 1L);
-        assertThat(appender.getKafkaCounters().tooLarge()).isEqualTo(1);
-        assertThat(appender.getKafkaCounters().eventsDelivered()).isEqualTo(20);
+        LockFreeKafkaAppender appender = LockFreeKafkaAppenderTest.appender(context, "any", dir.resolve("sizes.journal"));
+        appender.setBufferSize(ch.qos.logback.core.util.FileSize.valueOf("8MB"));
+        appender.setMaxEventSize(ch.qos.logback.core.util.FileSize.valueOf("2MB"));
+        assertThat(appender.checkSettings()).singleElement().satisfies(problem -> {
+            assertThat(problem.setting()).isEqualTo("maxEventSize");
+            assertThat(problem.allowed()).contains("max.request.size (1048576)").contains("at most 1047552 bytes");
+        });
+        appender.addProducerConfig("max.request.size=4194304");
+        assertThat(appender.checkSettings()).as("sizes that fit").isEmpty();
     }
 
     /**
@@ -113,7 +107,7 @@ class KafkaTooLargeTest {
     @ParameterizedTest(name = "transactional={0}")
     @ValueSource(booleans = {true, false})
     void anEventTooLargeForTheTopicIsLeftOutAndCounted(boolean transactional) throws Exception {
-        String topic = TestBroker.newTopic("topic-limit", Map.of("max.message.bytes", "4096"));
+        String topic = KafkaTestBroker.newTopic("topic-limit", Map.of("max.message.bytes", "4096"));
         LoggerContext context = newContext();
         LockFreeKafkaAppender appender = LockFreeKafkaAppenderTest.appender(context, topic, dir.resolve("limit.journal"));
         if (!transactional) {
@@ -125,7 +119,7 @@ class KafkaTooLargeTest {
         List<String> kept = logAmongLarge(logger, 200, List.of(50, 150), 8_000); // over the topic's max.message.bytes
         appender.stop();
 
-        List<String> values = TestBroker.readCommitted(topic).stream().map(TestBroker::value).toList();
+        List<String> values = CommittedReader.values(KafkaTestBroker.bootstrap(), topic);
         assertThat(values).as(statuses(context)).hasSize(kept.size());
         Events.assertExactlyOnceInOrder(values, kept);
         assertThat(appender.getStatistics().drops()).as(statuses(context)).containsEntry("too-large", 2L);
@@ -140,7 +134,7 @@ class KafkaTooLargeTest {
      */
     @Test
     void aBatchSizeAboveTheTopicsLimitIsNamedAndLowered() throws Exception {
-        String topic = TestBroker.newTopic("batch-limit", Map.of("max.message.bytes", "4096"));
+        String topic = KafkaTestBroker.newTopic("batch-limit", Map.of("max.message.bytes", "4096"));
         LoggerContext context = newContext();
         LockFreeKafkaAppender appender = LockFreeKafkaAppenderTest.appender(context, topic, dir.resolve("batch.journal"));
         appender.addProducerConfig("batch.size=65536");
@@ -155,7 +149,7 @@ class KafkaTooLargeTest {
         }
         appender.stop();
 
-        List<String> values = TestBroker.readCommitted(topic).stream().map(TestBroker::value).toList();
+        List<String> values = CommittedReader.values(KafkaTestBroker.bootstrap(), topic);
         assertThat(values).as(statuses(context)).hasSize(expected.size());
         Events.assertExactlyOnceInOrder(values, expected);
         assertThat(LockFreeKafkaAppenderTest.warnings(context)).as(statuses(context)).singleElement().asString()

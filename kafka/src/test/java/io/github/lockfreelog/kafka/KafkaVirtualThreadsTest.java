@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
+import io.github.lockfreelog.kafka.testing.CommittedReader;
+import io.github.lockfreelog.kafka.testing.KafkaTestBroker;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -36,7 +38,7 @@ class KafkaVirtualThreadsTest {
     void manyVirtualThreadsEachRecordWithItsOwnKeyOnceInOrder() throws Exception {
         ExecutorService executor = virtualThreadPerTask();
         assumeTrue(executor != null, "virtual threads need Java 21");
-        String topic = TestBroker.newTopic("virtual");
+        String topic = KafkaTestBroker.newTopic("virtual");
         LoggerContext context = newContext();
         LockFreeKafkaAppender appender = LockFreeKafkaAppenderTest.appender(context, topic, dir.resolve("virtual.journal"));
         appender.setKey("mdc:task");
@@ -70,18 +72,18 @@ class KafkaVirtualThreadsTest {
         }
         appender.stop();
 
-        List<ConsumerRecord<byte[], byte[]>> records = TestBroker.readCommitted(topic);
+        List<ConsumerRecord<byte[], byte[]>> records = CommittedReader.toHighWatermark(KafkaTestBroker.bootstrap(), topic);
         List<String> all = new ArrayList<>();
         for (int t = 0; t < TASKS; t++) {
             for (int i = 0; i < EVENTS; i++) {
                 all.add(Events.event(t, i));
             }
         }
-        List<String> values = records.stream().map(TestBroker::value).toList();
+        List<String> values = records.stream().map(CommittedReader::value).toList();
         assertThat(values).as(statuses(context)).hasSize(TASKS * EVENTS);
         Events.assertExactlyOnceInOrder(values, all);
         for (ConsumerRecord<byte[], byte[]> record : records) {
-            String value = TestBroker.value(record);
+            String value = CommittedReader.value(record);
             assertThat(new String(record.key(), StandardCharsets.UTF_8)).as(value)
                     .isEqualTo("task-\u00e9-" + Events.thread(value));
             assertThat(new String(record.headers().lastHeader("level").value(), StandardCharsets.UTF_8)).isEqualTo("WARN");

@@ -6,6 +6,8 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
 import ch.qos.logback.core.status.Status;
+import io.github.lockfreelog.kafka.testing.CommittedReader;
+import io.github.lockfreelog.kafka.testing.KafkaTestBroker;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -44,7 +46,7 @@ class LockFreeKafkaAppenderTest {
     @ParameterizedTest(name = "transactional={0}")
     @ValueSource(booleans = {true, false})
     void fourThreadsEveryEventExactlyOnceInEachThreadsOrder(boolean transactional) throws Exception {
-        String topic = TestBroker.newTopic("burst");
+        String topic = KafkaTestBroker.newTopic("burst");
         LoggerContext context = newContext();
         LockFreeKafkaAppender appender = appender(context, topic, dir.resolve("burst.journal"));
         if (!transactional) {
@@ -59,12 +61,12 @@ class LockFreeKafkaAppenderTest {
         List<String> all = Events.logFromThreads(logger, THREADS, events);
         appender.stop();
 
-        List<ConsumerRecord<byte[], byte[]>> records = TestBroker.readCommitted(topic);
-        List<String> values = records.stream().map(TestBroker::value).toList();
+        List<ConsumerRecord<byte[], byte[]>> records = CommittedReader.toHighWatermark(KafkaTestBroker.bootstrap(), topic);
+        List<String> values = records.stream().map(CommittedReader::value).toList();
         assertThat(values).hasSize(THREADS * events);
         Events.assertExactlyOnceInOrder(values, all);
         for (ConsumerRecord<byte[], byte[]> record : records) {
-            String value = TestBroker.value(record);
+            String value = CommittedReader.value(record);
             assertThat(new String(record.key(), StandardCharsets.UTF_8)).isEqualTo("caller-" + Events.thread(value));
             assertThat(new String(record.headers().lastHeader("level").value(), StandardCharsets.UTF_8)).isEqualTo("INFO");
             assertThat(new String(record.headers().lastHeader("logger").value(), StandardCharsets.UTF_8))
@@ -78,7 +80,7 @@ class LockFreeKafkaAppenderTest {
         } else {
             assertThat(appender.getKafkaCounters().transactionsCommitted()).isZero();
             assertThat(appender.getKafkaCounters().transactionsAborted()).isZero();
-            assertThat(TestBroker.topics()).as("no position topic").doesNotContain(topic + ".positions")
+            assertThat(KafkaTestBroker.topics()).as("no position topic").doesNotContain(topic + ".positions")
                     .contains(topic);
         }
         assertThat(warnings(context)).as("no WARN or ERROR").isEmpty();
@@ -90,7 +92,7 @@ class LockFreeKafkaAppenderTest {
      */
     @Test
     void transactionsOffWithTransactionalSettingsWarnsThatTheyAreUnused() throws Exception {
-        String topic = TestBroker.newTopic("off");
+        String topic = KafkaTestBroker.newTopic("off");
         LoggerContext context = newContext();
         LockFreeKafkaAppender appender = appender(context, topic, dir.resolve("off.journal"));
         appender.setTransactional(false);
@@ -101,26 +103,25 @@ class LockFreeKafkaAppenderTest {
         logger(context, appender).info("one");
         appender.stop();
 
-        assertThat(TestBroker.readCommitted(topic)).extracting(TestBroker::value).containsExactly("one");
+        assertThat(CommittedReader.toHighWatermark(KafkaTestBroker.bootstrap(), topic)).extracting(CommittedReader::value).containsExactly("one");
         List<String> warnings = warnings(context);
         assertThat(warnings).hasSize(1);
         assertThat(warnings.get(0)).contains("positionTopic=" + topic + ".mine").contains("transactionalIdPrefix=mine")
                 .contains("not used").contains("transactional=false").contains("\"KAFKA\"");
-        assertThat(TestBroker.topics()).doesNotContain(topic + ".mine", topic + ".positions");
+        assertThat(KafkaTestBroker.topics()).doesNotContain(topic + ".mine", topic + ".positions");
     }
 
     /**
-     * An event larger than the producer's max.request.size is left out, counted and named in an ERROR; the events
+     * An event larger than the topic's max.message.bytes is left out, counted and named in an ERROR; the events
      * around it (in its batch or not) go once, in order: the transaction is sent again without it, or, with
      * transactions off, the others of the batch are written already and nothing is sent again.
      */
     @ParameterizedTest(name = "transactional={0}")
     @ValueSource(booleans = {true, false})
     void anEventTooLargeIsLeftOutAndCountedAndTheOthersGoOnceInOrder(boolean transactional) throws Exception {
-        String topic = TestBroker.newTopic("large");
+        String topic = KafkaTestBroker.newTopic("large", Map.of("max.message.bytes", "10000"));
         LoggerContext context = newContext();
         LockFreeKafkaAppender appender = appender(context, topic, dir.resolve("large.journal"));
-        appender.addProducerConfig("max.request.size=10000");
         if (!transactional) {
             transactionsOff(appender);
         }
@@ -137,7 +138,7 @@ class LockFreeKafkaAppenderTest {
         }
         appender.stop();
 
-        assertThat(TestBroker.readCommitted(topic)).extracting(TestBroker::value).as(statuses(context))
+        assertThat(CommittedReader.toHighWatermark(KafkaTestBroker.bootstrap(), topic)).extracting(CommittedReader::value).as(statuses(context))
                 .containsExactlyElementsOf(expected);
         assertThat(appender.getKafkaCounters().tooLarge()).isEqualTo(1);
         assertThat(appender.getKafkaCounters().eventsDelivered()).isEqualTo(expected.size());
@@ -146,7 +147,7 @@ class LockFreeKafkaAppenderTest {
 
     @Test
     void aKeyFromTheMdcAndNoneWhereTheMdcHasNoValue() throws Exception {
-        String topic = TestBroker.newTopic("keys");
+        String topic = KafkaTestBroker.newTopic("keys");
         LoggerContext context = newContext();
         LockFreeKafkaAppender mdc = appender(context, topic, dir.resolve("mdc.journal"));
         mdc.setKey("mdc:order");
@@ -162,8 +163,8 @@ class LockFreeKafkaAppenderTest {
         logger.info("without");
         mdc.stop();
 
-        List<ConsumerRecord<byte[], byte[]>> records = TestBroker.readCommitted(topic);
-        assertThat(records).as(statuses(context) + mdc.getStatistics()).extracting(TestBroker::value)
+        List<ConsumerRecord<byte[], byte[]>> records = CommittedReader.toHighWatermark(KafkaTestBroker.bootstrap(), topic);
+        assertThat(records).as(statuses(context) + mdc.getStatistics()).extracting(CommittedReader::value)
                 .containsExactly("with", "without");
         assertThat(new String(records.get(0).key(), StandardCharsets.UTF_8)).isEqualTo("o-42");
         assertThat(records.get(1).key()).isNull();
@@ -200,7 +201,7 @@ class LockFreeKafkaAppenderTest {
      */
     @Test
     void twoInstancesOfOneApplicationOnOneHostHaveTransactionalIdsOfTheirOwn() throws Exception {
-        String topic = TestBroker.newTopic("two");
+        String topic = KafkaTestBroker.newTopic("two");
         List<LoggerContext> contexts = List.of(newContext(), newContext());
         List<LockFreeKafkaAppender> appenders = new ArrayList<>();
         List<Thread> callers = new ArrayList<>();
@@ -230,20 +231,20 @@ class LockFreeKafkaAppenderTest {
         }
         appenders.forEach(LockFreeKafkaAppender::stop);
 
-        List<String> values = TestBroker.readCommitted(topic).stream().map(TestBroker::value).toList();
+        List<String> values = CommittedReader.values(KafkaTestBroker.bootstrap(), topic);
         Events.assertExactlyOnceInOrder(values, all);
         assertThat(values).hasSize(all.size());
         for (LoggerContext context : contexts) {
             assertThat(warnings(context)).as("no fencing, no WARN or ERROR").isEmpty();
         }
         Set<String> ids;
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, TestBroker.bootstrap()))) {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, KafkaTestBroker.bootstrap()))) {
             ids = admin.listTransactions().all().get(30, TimeUnit.SECONDS).stream()
                     .map(TransactionListing::transactionalId).filter(id -> id.contains("-shop-KAFKA-"))
                     .collect(Collectors.toSet());
             ConfigResource positions = new ConfigResource(ConfigResource.Type.TOPIC, topic + ".positions");
             Config config = admin.describeConfigs(List.of(positions)).all().get(30, TimeUnit.SECONDS).get(positions);
-            assertThat(KafkaRecordSink.POSITION_TOPIC_CONFIG).as("the position topic the sink made")
+            assertThat(KafkaTopics.POSITION_TOPIC_CONFIG).as("the position topic the sink made")
                     .allSatisfy((name, value) -> assertThat(config.get(name).value()).as(name).isEqualTo(value));
         }
         assertThat(ids).as("the default transactional ids of the two instances").hasSize(2)
@@ -256,8 +257,8 @@ class LockFreeKafkaAppenderTest {
      */
     @Test
     void aPositionTopicThatIsNotCompactedIsNamedInOneWarning() throws Exception {
-        String topic = TestBroker.newTopic("plain-positions");
-        String positions = TestBroker.newTopic("positions", Map.of("cleanup.policy", "delete"));
+        String topic = KafkaTestBroker.newTopic("plain-positions");
+        String positions = KafkaTestBroker.newTopic("positions", Map.of("cleanup.policy", "delete"));
         LoggerContext context = newContext();
         LockFreeKafkaAppender appender = appender(context, topic, dir.resolve("plain.journal"));
         appender.setPositionTopic(positions);
@@ -269,7 +270,7 @@ class LockFreeKafkaAppenderTest {
         assertThat(warnings(context)).as(statuses(context)).singleElement().asString()
                 .contains("position topic " + positions).contains("cleanup.policy=delete")
                 .contains("set cleanup.policy=compact");
-        Events.assertExactlyOnceInOrder(TestBroker.readCommitted(topic).stream().map(TestBroker::value).toList(), all);
+        Events.assertExactlyOnceInOrder(CommittedReader.values(KafkaTestBroker.bootstrap(), topic), all);
     }
 
     static LockFreeKafkaAppender appender(LoggerContext context, String topic, Path journal) {
@@ -278,7 +279,7 @@ class LockFreeKafkaAppenderTest {
         appender.setName("KAFKA");
         appender.setTopic(topic);
         appender.setJournal(journal.toString());
-        appender.addProducerConfig("bootstrap.servers=" + TestBroker.bootstrap());
+        appender.addProducerConfig("bootstrap.servers=" + KafkaTestBroker.bootstrap());
         appender.setTransactionalIdPrefix("test-" + topic);
         appender.setBufferSize(ch.qos.logback.core.util.FileSize.valueOf("1MB"));
         appender.setEncoder(encoder(context));

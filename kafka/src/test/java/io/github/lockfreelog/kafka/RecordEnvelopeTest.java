@@ -1,6 +1,7 @@
 package io.github.lockfreelog.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.LoggerContext;
@@ -126,5 +127,23 @@ class RecordEnvelopeTest {
             throw new AssertionError(e);
         }
         return bytes.toByteArray();
+    }
+
+    /**
+     * Lengths read from a damaged frame are checked against what the frame holds before an array is made: a key or a
+     * header value claiming nearly 2 GB is "not a record envelope" (the sink leaves the frame out), not an
+     * {@code OutOfMemoryError} in the drainer.
+     */
+    @Test
+    void lengthsReadFromADamagedFrameAreCheckedBeforeAnArrayIsMade() {
+        ByteBuffer hugeKey = ByteBuffer.allocate(16).put((byte) 1).putInt(Integer.MAX_VALUE - 16).put((byte) 0).flip();
+        assertThatThrownBy(() -> RecordEnvelope.unwrap(hugeKey)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("key length " + (Integer.MAX_VALUE - 16));
+        ByteBuffer hugeHeader = ByteBuffer.allocate(32).put((byte) 1).putInt(-1).put((byte) 1).put((byte) 1)
+                .put((byte) 'a').putInt(Integer.MAX_VALUE - 64).flip();
+        assertThatThrownBy(() -> RecordEnvelope.unwrap(hugeHeader)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("header value length");
+        ByteBuffer badKeyLength = ByteBuffer.allocate(16).put((byte) 1).putInt(-7).flip();
+        assertThatThrownBy(() -> RecordEnvelope.unwrap(badKeyLength)).isInstanceOf(IllegalArgumentException.class);
     }
 }

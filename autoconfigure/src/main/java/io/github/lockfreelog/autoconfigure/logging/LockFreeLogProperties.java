@@ -243,6 +243,12 @@ public class LockFreeLogProperties {
         /** Compacted topic where each journal slot's position is committed with its events. When unset, "<topic>.positions", created when missing. */
         private String positionTopic;
 
+        /** Replication factor of the position topic when the sink creates it; -1 for the brokers' default.replication.factor. When unset, as many brokers as there are, up to 3 (then with min.insync.replicas 2). */
+        private Short positionTopicReplicationFactor;
+
+        /** How long after one transaction began the next begins, unless the journal holds a full one; 0 for at once. When unset, 50ms. */
+        private Duration transactionLinger;
+
         /** Prefix of the transactional ids, one per journal slot: the same across restarts of an instance, distinct between instances. When unset, "lockfreelog-<host name>-LOCKFREE_KAFKA". */
         private String transactionalIdPrefix;
 
@@ -289,6 +295,22 @@ public class LockFreeLogProperties {
 
         public void setPositionTopic(String positionTopic) {
             this.positionTopic = positionTopic;
+        }
+
+        public Short getPositionTopicReplicationFactor() {
+            return positionTopicReplicationFactor;
+        }
+
+        public void setPositionTopicReplicationFactor(Short positionTopicReplicationFactor) {
+            this.positionTopicReplicationFactor = positionTopicReplicationFactor;
+        }
+
+        public Duration getTransactionLinger() {
+            return transactionLinger;
+        }
+
+        public void setTransactionLinger(Duration transactionLinger) {
+            this.transactionLinger = transactionLinger;
         }
 
         public String getTransactionalIdPrefix() {

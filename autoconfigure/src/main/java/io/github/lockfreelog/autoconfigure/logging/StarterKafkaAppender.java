@@ -35,7 +35,20 @@ final class StarterKafkaAppender {
     private static final Map<String, String> PROPERTIES = Map.of("topic", AppenderSettings.KAFKA + "topic",
             "key", AppenderSettings.KAFKA + "key", "headers", AppenderSettings.KAFKA + "headers",
             "transactionalIdPrefix", AppenderSettings.KAFKA + "producer",
-            "producerConfig", AppenderSettings.KAFKA + "producer");
+            "producerConfig", AppenderSettings.KAFKA + "producer",
+            "transactionLinger", AppenderSettings.KAFKA + "transaction-linger",
+            "positionTopicReplicationFactor", AppenderSettings.KAFKA + "position-topic-replication-factor");
+
+    /** How the sink's messages name the settings: as this starter's properties. */
+    private static final Map<String, String> SETTING_NAMES = Map.of("topic", AppenderSettings.KAFKA + "topic",
+            "positionTopic", AppenderSettings.KAFKA + "position-topic",
+            "transactionalIdPrefix", AppenderSettings.KAFKA + "transactional-id-prefix",
+            "transactional", AppenderSettings.KAFKA + "transactional",
+            "key", AppenderSettings.KAFKA + "key",
+            "maxEventSize", AppenderSettings.KAFKA + "max-event-size",
+            "positionTopicReplicationFactor", AppenderSettings.KAFKA + "position-topic-replication-factor",
+            "producerConfig", "spring.kafka.producer.*, spring.kafka.properties.* or " + AppenderSettings.KAFKA + "producer.*",
+            "security", "spring.kafka.security.*, spring.kafka.ssl.*");
 
     private StarterKafkaAppender() {
     }
@@ -45,6 +58,8 @@ final class StarterKafkaAppender {
         LockFreeLogProperties.Kafka properties = starter.properties().getKafka();
         return String.join("|", String.valueOf(properties.getTopic()), String.valueOf(properties.getPositionTopic()),
                 String.valueOf(properties.getTransactionalIdPrefix()), String.valueOf(properties.isTransactional()),
+                String.valueOf(properties.getPositionTopicReplicationFactor()),
+                String.valueOf(properties.getTransactionLinger()),
                 String.valueOf(properties.getKey()),
                 String.valueOf(properties.getHeaders()), format(context, properties),
                 new TreeMap<>(KafkaConnection.producerConfigs(environment, properties.getProducer())).toString(),
@@ -73,11 +88,18 @@ final class StarterKafkaAppender {
         created.setPositionTopic(properties.getPositionTopic());
         created.setTransactionalIdPrefix(properties.getTransactionalIdPrefix());
         created.setTransactional(properties.isTransactional());
+        if (properties.getPositionTopicReplicationFactor() != null) {
+            created.setPositionTopicReplicationFactor(properties.getPositionTopicReplicationFactor());
+        }
+        if (properties.getTransactionLinger() != null) {
+            created.setTransactionLinger(properties.getTransactionLinger().toMillis());
+        }
         if (properties.getKey() != null) {
             created.setKey(properties.getKey());
         }
         created.setHeaders(properties.getHeaders());
         created.setProducerProperties(producer);
+        created.setSettingNames(SETTING_NAMES);
         String application = application(environment);
         if (application != null) {
             created.setApplication(application);
