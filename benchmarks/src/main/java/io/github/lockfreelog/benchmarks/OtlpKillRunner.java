@@ -1,5 +1,6 @@
 package io.github.lockfreelog.benchmarks;
 
+import io.github.lockfreelog.kafka.testing.ChildJvm;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -121,7 +122,7 @@ final class OtlpKillRunner {
         List<String> childArgs = List.of(peer, OtlpReceiver.endpoint(receiver.baseUrl(), trial),
                 lockfreelog ? journal.toString() : "-", ackFile.toString());
         int exit;
-        try (KafkaChildJvm child = start(childArgs, "log", work, name)) {
+        try (ChildJvm child = start(childArgs, "log", work, name)) {
             child.await("READY", 120);
             Thread.sleep(delay);
             exit = child.kill();
@@ -133,7 +134,7 @@ final class OtlpKillRunner {
         long[] acks = KafkaKillChild.readAcks(ackFile);
         String restart = "-";
         if (lockfreelog) {
-            try (KafkaChildJvm child = start(childArgs, "recover", work, name + ".restart")) {
+            try (ChildJvm child = start(childArgs, "recover", work, name + ".restart")) {
                 String restarted = child.await("RESTARTED", 120);
                 String stopped = child.await("STOPPED", 600);
                 int restartExit = child.exit(60);
@@ -187,9 +188,9 @@ final class OtlpKillRunner {
         return mismatches;
     }
 
-    private static KafkaChildJvm start(List<String> childArgs, String mode, Path work, String name) throws IOException {
+    private static ChildJvm start(List<String> childArgs, String mode, Path work, String name) throws IOException {
         List<String> args = new ArrayList<>(childArgs);
         args.add(mode);
-        return KafkaChildJvm.start(OtlpKillChild.class, List.of("-Xmx1g"), args, work, name);
+        return ChildJvm.start(OtlpKillChild.class.getName(), List.of("-Xmx1g"), args, work, name);
     }
 }
