@@ -46,8 +46,11 @@ import org.apache.kafka.common.errors.TimeoutException;
  *   <li><i>A link too slow</i> for the batch within {@code transaction.timeout.ms}: a transaction stops taking
  *       events once a quarter of that time has passed, and keeps no more in flight than the link carried in an
  *       eighth of it; it commits the position of the first event it did not take, and the next transaction goes
- *       on from there. A delivery tried again after a failure skips the events whose position this sink committed in this session
- *       (never on a position it only read: the engine checks those against its journal first).</li>
+ *       on from there. A delivery tried again after a failure skips the events whose position this sink
+ *       committed in this session (never on a position it only read: the engine checks those against its journal
+ *       first, and a position someone else wrote must cost at most a batch sent twice, never an event).</li>
+ *   <li><i>The position record</i> goes once the events' sends completed, so that the position partition, which
+ *       every instance reads {@code read_committed}, is in the transaction only for the commit.</li>
  * </ul>
  */
 final class KafkaRecordSink extends SlotSink {
@@ -269,7 +272,8 @@ final class KafkaRecordSink extends SlotSink {
             learn(bytes[0], System.nanoTime() - begun, timeout);
             return next;
         } catch (KafkaException | IllegalStateException e) {
-            failed(producer, sent, batch, first, leftOut, committing, end, events, begun, e, positionSent, positionOffset);
+            failed(producer, sent, batch, first, leftOut, committing, end, events, begun, e, positionSent,
+                    positionOffset);
             return first; // the refused records set aside: the same events again, without them
         }
     }
