@@ -81,7 +81,8 @@ class LockFreeLogKafkaTests {
             assertThat(described.loggers()).containsExactly("ROOT");
             assertThat(described.statistics().target()).isEqualTo("kafka");
             assertThat(described.kafka()).containsOnlyKeys("connected", "oldestUndeliveredMillis", "eventsDelivered",
-                    "transactionsCommitted", "transactionsAborted", "tooLarge");
+                    "transactionsCommitted", "transactionsAborted", "tooLarge", "refused", "commitsRetried");
+            assertThat(described.kafka().get("refused")).as("nothing refused here").isEqualTo(java.util.Map.of());
             SimpleMeterRegistry registry = new SimpleMeterRegistry();
             new LockFreeLogMetrics(new LockFreeLogAppenders(LogbackTestSupport.loggerContext(), runtime()))
                     .bindTo(registry);

@@ -10,7 +10,8 @@ import org.springframework.util.ClassUtils;
 /**
  * What a Kafka appender (lockfreelog-kafka's {@code LockFreeKafkaAppender}) did beyond what every appender counts:
  * whether its latest exchange with the cluster succeeded, how long the events it is delivering have waited,
- * transactions committed and aborted, events delivered and events the broker refused as too large. Names a Kafka type
+ * transactions committed and aborted (and commits asked again after a timeout), events delivered, and events the
+ * broker refused for what they are (too large, an invalid record), set aside, by reason. Names a Kafka type
  * only in its nested {@link Reader}, loaded after a class-presence check, so the endpoint and the meters run as before
  * without lockfreelog-kafka.
  */
@@ -23,6 +24,8 @@ final class KafkaDetails {
     static final String TRANSACTIONS_ABORTED = "transactionsAborted";
     static final String EVENTS_DELIVERED = "eventsDelivered";
     static final String TOO_LARGE = "tooLarge";
+    static final String REFUSED = "refused";
+    static final String COMMITS_RETRIED = "commitsRetried";
 
     private static final boolean PRESENT = ClassUtils.isPresent("io.github.lockfreelog.kafka.LockFreeKafkaAppender",
             KafkaDetails.class.getClassLoader());
@@ -31,8 +34,8 @@ final class KafkaDetails {
     }
 
     /**
-     * The Kafka values of {@code appender}, in a fixed order ({@link #CONNECTED} a {@code Boolean}, the others
-     * {@code Long}); {@code null} for an appender that is not Kafka's.
+     * The Kafka values of {@code appender}, in a fixed order ({@link #CONNECTED} a {@code Boolean}, {@link #REFUSED} a
+     * map of reason to count, the others {@code Long}); {@code null} for an appender that is not Kafka's.
      */
     static Map<String, Object> of(LockFreeAppenderBase appender) {
         return (PRESENT && appender != null) ? Reader.read(appender) : null;
@@ -53,6 +56,9 @@ final class KafkaDetails {
             details.put(TRANSACTIONS_COMMITTED, counters.transactionsCommitted());
             details.put(TRANSACTIONS_ABORTED, counters.transactionsAborted());
             details.put(TOO_LARGE, counters.tooLarge());
+            // events the broker refused for what they are, set aside and never sent again, by reason
+            details.put(REFUSED, counters.refusedByReason());
+            details.put(COMMITS_RETRIED, counters.commitsRetried());
             return details;
         }
     }

@@ -78,7 +78,9 @@ public class LockFreeLogEndpoint {
      * @param kafka for a Kafka appender ({@code "target": "kafka"}), its sink: {@code connected} (its latest exchange
      * with the cluster succeeded), {@code oldestUndeliveredMillis} (how long the events it is delivering have waited),
      * {@code eventsDelivered} (committed to the topic), {@code transactionsCommitted}, {@code transactionsAborted} and
-     * {@code tooLarge} (events the broker refused, left out); {@code null} (left out of the JSON) for the others. The
+     * {@code tooLarge} (events the broker refused as too large, left out), {@code refused} (events the broker refused
+     * for what they are, set aside and never sent again, by reason: {@code too-large}, {@code invalid-record}) and
+     * {@code commitsRetried} (commits asked again after a timeout); {@code null} (left out of the JSON) for the others. The
      * latest error is {@code lastError}; the events and bytes not yet delivered, {@code inFlight} and
      * {@code drainLagBytes}.
      * @param otlp for an OTLP appender ({@code "target": "otlp"}), its sink: {@code connected} (the collector answered
