@@ -297,7 +297,7 @@ final class CheckedOpens {
             } catch (RuntimeException e) {
                 other = e;
             }
-            synchronized (this) {
+            synchronized (this) { // one open's hand-over between its thread and the drainer; never on an append
                 if (leftBehind) {
                     LEFT_BEHIND.decrementAndGet();
                     close(opened);
@@ -315,6 +315,7 @@ final class CheckedOpens {
          * The channel, once the open returned within {@code millis}; {@code null} while it has not. Waits through
          * interrupts (set again on return): an open is short, and its caller's file work must not break.
          */
+        // the drainer's (or a start's) wait for its own open of the live log; callers of append never get here
         synchronized FileChannel await(long millis) throws IOException {
             long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
             boolean interrupted = false;
@@ -344,6 +345,7 @@ final class CheckedOpens {
         }
 
         /** Leaves the open behind, unless it returned meanwhile ({@code false}: take its result). */
+        // the same hand-over, by the drainer or a start; never on an append
         synchronized boolean leaveBehind() {
             if (done) {
                 return false;
