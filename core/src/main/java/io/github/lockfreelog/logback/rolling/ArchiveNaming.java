@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.TimeZone;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
 /**
@@ -31,6 +32,8 @@ final class ArchiveNaming {
     /** Whether the pattern has {@code %i}. */
     private final boolean indexed;
     private final ArchiveFiles files;
+    /** Whether a name is taken ({@link Files#exists} without following links; a test puts a compression between two looks). */
+    private final Predicate<Path> taken;
     /** Archives that interrupted compressions found at start will complete: never rolled into. */
     private Set<Path> reserved = Set.of();
 
@@ -39,8 +42,13 @@ final class ArchiveNaming {
     private int index;
 
     ArchiveNaming(String fileNamePattern, Context context, ArchiveFiles files) {
+        this(fileNamePattern, context, files, path -> Files.exists(path, LinkOption.NOFOLLOW_LINKS));
+    }
+
+    ArchiveNaming(String fileNamePattern, Context context, ArchiveFiles files, Predicate<Path> taken) {
         this.pattern = new FileNamePattern(fileNamePattern, context);
         this.files = files;
+        this.taken = taken;
         this.indexed = pattern.hasIntegerTokenCOnverter();
         DateTokenConverter<Object> dates = pattern.getPrimaryDateTokenConverter();
         TimeZone zone = dates.getZoneId() == null ? TimeZone.getDefault() : TimeZone.getTimeZone(dates.getZoneId());
@@ -109,12 +117,19 @@ final class ArchiveNaming {
         return i;
     }
 
-    /** Whether the archive {@code name}, its uncompressed form or its source awaiting compression exists, or is reserved. */
-    private boolean archiveExists(String name) {
+    /**
+     * Whether the archive {@code name}, its source awaiting compression or its uncompressed form exists, or is reserved.
+     * The names are looked at in the order a rolled file passes through them, source first: another instance's
+     * compression may complete between two looks (its archive appears, then its source goes), and a look at the
+     * archive before the source would then see neither, and roll onto a name that is taken. Looked at this way, a
+     * source that is gone was compressed, so its archive is there for the next look. (No other roll runs meanwhile:
+     * the caller holds the roll lock.)
+     */
+    boolean archiveExists(String name) {
         Path archive = Paths.get(name);
-        return Files.exists(archive, LinkOption.NOFOLLOW_LINKS)
-                || Files.exists(Paths.get(files.uncompressedName(name)), LinkOption.NOFOLLOW_LINKS)
-                || Files.exists(files.sourceFor(archive), LinkOption.NOFOLLOW_LINKS)
-                || reserved.contains(archive.toAbsolutePath().normalize());
+        return reserved.contains(archive.toAbsolutePath().normalize())
+                || taken.test(files.sourceFor(archive))
+                || taken.test(Paths.get(files.uncompressedName(name)))
+                || taken.test(archive);
     }
 }

@@ -1,22 +1,22 @@
 package io.github.lockfreelog.logback.rolling;
 
 import java.io.IOException;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 
-/** Renames a file atomically, or where the file systems differ (an archive folder on another mount) copies and deletes it. */
+/**
+ * Renames a file, never onto a name that is taken: a clash ({@link java.nio.file.FileAlreadyExistsException}) is
+ * reported by the caller, where replacing would lose the file that had the name. On one file system the rename is
+ * atomic ({@code rename(2)}); where they differ (an archive folder on another mount) the file is copied and deleted.
+ * The look for the name and the rename are two steps: the callers keep others from taking the name between them
+ * (the roll lock, the lock on a compression's source).
+ */
 final class FileMove {
 
     private FileMove() {
     }
 
     static void move(Path from, Path to) throws IOException {
-        try {
-            Files.move(from, to, StandardCopyOption.ATOMIC_MOVE);
-        } catch (AtomicMoveNotSupportedException e) {
-            Files.move(from, to, StandardCopyOption.REPLACE_EXISTING);
-        }
+        Files.move(from, to);
     }
 }

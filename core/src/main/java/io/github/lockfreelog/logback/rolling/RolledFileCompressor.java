@@ -28,7 +28,7 @@ import java.util.concurrent.locks.LockSupport;
  * <pre>
  *   live file --rename--&gt; source   app.2026-03-01.0.log.tmp      (the drainer, at the roll)
  *   source  --compress--&gt; partial  app.2026-03-01.0.log.gz.part  (opened new, never through a link, forced to disk)
- *   partial --rename---&gt; T        app.2026-03-01.0.log.gz       (atomic: T is complete or absent)
+ *   partial --rename---&gt; T        app.2026-03-01.0.log.gz       (atomic: T is complete or absent; never replaced)
  *   delete source
  * </pre>
  *
@@ -132,7 +132,8 @@ public final class RolledFileCompressor {
                     Files.delete(file);
                     status.info("deleted " + file + ": its archive " + target + " was already complete");
                 } else {
-                    compressLocked(in, file, target, notBefore); // replaces the archive that a crash cut short
+                    Files.delete(target); // cut short by a crash: its source, still here, is all of it
+                    compressLocked(in, file, target, notBefore);
                     status.info("compressed " + file + " again to " + target + ", which a crash had cut short");
                 }
             });
