@@ -18,6 +18,16 @@ import java.nio.charset.StandardCharsets;
  * that the frame gets this part with one copy rather than byte by byte. One thread's; allocates nothing but when a
  * longer name than any before needs a longer array.
  *
+ * <pre>
+ *   kept:       version (1) | scope length (varint) | scope (UTF-8)                            [0, scopeEnd)
+ *               | thread.name attribute | thread.id attribute (the calling thread's)        [scopeEnd, threadEnd)
+ *   each event: 0x09 time_unix_nano (fixed64) | 0x59 observed_time_unix_nano (fixed64)
+ *               | severity_number and severity_text (one array per level)
+ *               | 0x2A body length (varint) | 0x0A string_value length (varint)            [threadEnd, ...)
+ *   then the caller copies the body's bytes
+ * </pre>
+ * An event made on another thread takes {@code [0, scopeEnd)} and the event's part, not the cached thread's attributes.
+ *
  * <p>The record's fields do not come in field-number order (the thread's attributes come before the times): protobuf
  * parsers take a message's fields in any order, and OTLP's receivers parse them so.
  */
