@@ -53,42 +53,30 @@ final class LogRecordEnvelope {
     /** Writes each event's frame; allocates nothing per event, except for an exception's stack trace text. */
     static final class Writer implements EventEnvelope {
 
-        private static final byte[] THREAD_NAME = ascii("thread.name");
-        private static final byte[] THREAD_ID = ascii("thread.id");
+        private static final byte[] THREAD_NAME = RecordHead.THREAD_NAME;
         private static final byte[] EXCEPTION_TYPE = ascii("exception.type");
         private static final byte[] EXCEPTION_MESSAGE = ascii("exception.message");
         private static final byte[] EXCEPTION_STACKTRACE = ascii("exception.stacktrace");
 
         @Override
         public void wrap(ILoggingEvent event, byte[] encoded, int length, FrameBuffer frame) {
-            frame.put(VERSION);
             String scope = event.getLoggerName() == null ? "" : event.getLoggerName();
-            MdcWriter own = MDC_WRITERS.get(); // this thread's: its cached bytes, and the MDC's writer
-            own.putScope(frame, scope);
-
+            String threadName = event.getThreadName();
+            Thread current = Thread.currentThread();
+            // the event was made on this thread (not handed to an async appender's worker): a thread's name is one string
+            boolean callersThread = threadName != null && threadName.equals(current.getName());
             Instant instant = event.getInstant();
             long time = instant != null ? instant.getEpochSecond() * 1_000_000_000L + instant.getNano()
                     : event.getTimeStamp() * 1_000_000L;
-            putFixed64(frame, TIME_UNIX_NANO, time);
-            putFixed64(frame, OBSERVED_TIME_UNIX_NANO, System.currentTimeMillis() * 1_000_000L);
-            Level level = event.getLevel();
-            putTag(frame, SEVERITY_NUMBER, VARINT);
-            putVarint(frame, severityNumber(level));
-            putString(frame, SEVERITY_TEXT, level.levelStr, level.levelStr.length());
-            putTag(frame, BODY, LEN);
-            putVarint(frame, lenFieldSize(length));
-            putBytes(frame, STRING_VALUE, encoded, length);
-
-            String threadName = event.getThreadName();
-            boolean callersThread = false;
-            if (threadName != null) {
-                Thread current = Thread.currentThread();
-                callersThread = threadName.equals(current.getName()); // not an async appender's worker
-                if (callersThread) { // thread.name and thread.id, as encoded at this thread's first event
-                    own.putThread(frame, threadName, current);
-                } else {
-                    putStringAttribute(frame, ATTRIBUTES, THREAD_NAME, threadName, utf8Length(threadName));
-                }
+            // observed: on the caller's thread Logback made the event at this call, so its time is when it was observed
+            // (OpenTelemetry's data model: equal to the timestamp for an event of the process itself); a worker's now
+            long observed = callersThread ? time : System.currentTimeMillis() * 1_000_000L;
+            MdcWriter own = MDC_WRITERS.get(); // this thread's: its cached bytes, and the MDC's writer
+            own.head.put(frame, scope, callersThread ? threadName : null, current, time, observed, event.getLevel(),
+                    length);
+            frame.put(encoded, 0, length);
+            if (threadName != null && !callersThread) {
+                putStringAttribute(frame, ATTRIBUTES, THREAD_NAME, threadName, utf8Length(threadName));
             }
             String traceId = null;
             String spanId = null;
@@ -138,40 +126,13 @@ final class LogRecordEnvelope {
 
         /**
          * One thread's writer of MDC entries (each a string attribute, but the trace and span ids that have fields of
-         * their own), and the bytes that thread writes at each event, kept encoded: the scope of its latest logger
-         * (its length and UTF-8 name) and its own {@code thread.name} and {@code thread.id} attributes. A name is
-         * encoded again only when it is another string than the one before (another logger, a renamed thread).
+         * their own), and its {@link RecordHead}: the bytes that thread writes first at each event.
          */
         private static final class MdcWriter implements BiConsumer<String, String> {
             FrameBuffer frame;
             private boolean skipTrace;
             private boolean skipSpan;
-            private String scope;
-            private final FrameBuffer scopeBytes = new FrameBuffer(64); // reused: a new name allocates nothing
-            private String thread;
-            private final FrameBuffer threadBytes = new FrameBuffer(64);
-
-            /** Writes the frame's scope part for {@code name}: its length (varint) and its UTF-8 bytes. */
-            void putScope(FrameBuffer into, String name) {
-                if (name != scope) { // identity: a logger keeps its name's string
-                    scopeBytes.clear();
-                    putVarint(scopeBytes, utf8Length(name));
-                    scopeBytes.putUtf8(name);
-                    scope = name;
-                }
-                into.put(scopeBytes.bytes(), 0, scopeBytes.length());
-            }
-
-            /** Writes the {@code thread.name} and {@code thread.id} attributes of the calling thread, named {@code name}. */
-            void putThread(FrameBuffer into, String name, Thread current) {
-                if (name != thread) {
-                    threadBytes.clear();
-                    putStringAttribute(threadBytes, ATTRIBUTES, THREAD_NAME, name, utf8Length(name));
-                    putScalar(threadBytes, THREAD_ID, INT_VALUE, current.getId());
-                    thread = name;
-                }
-                into.put(threadBytes.bytes(), 0, threadBytes.length());
-            }
+            final RecordHead head = new RecordHead();
 
             void start(FrameBuffer frame, boolean skipTrace, boolean skipSpan) {
                 this.frame = frame;
@@ -191,17 +152,6 @@ final class LogRecordEnvelope {
 
         private static final int TRACE_ID_FIELD = Protobuf.TRACE_ID;
         private static final int SPAN_ID_FIELD = Protobuf.SPAN_ID;
-
-        private static void putScalar(FrameBuffer frame, byte[] key, int field, long bits) {
-            int any = field == DOUBLE_VALUE ? 9 : 1 + varintSize(bits);
-            putTag(frame, ATTRIBUTES, LEN);
-            putVarint(frame, lenFieldSize(key.length) + lenFieldSize(any));
-            putBytes(frame, KEY, key, key.length);
-            putTag(frame, VALUE, LEN);
-            putVarint(frame, any);
-            putTag(frame, field, VARINT);
-            putVarint(frame, bits);
-        }
 
         /** A key-value pair of the event: numbers and booleans keep their type, anything else is its text. */
         private static void putPair(FrameBuffer frame, String key, Object value) {

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.spi.LoggingEvent;
 import ch.qos.logback.core.status.Status;
 import ch.qos.logback.core.util.Duration;
 import ch.qos.logback.core.util.FileSize;
@@ -109,7 +110,8 @@ class LockFreeOtlpAppenderTest {
         assertThat(first.record().getSeverityText()).isEqualTo("WARN");
         long time = first.record().getTimeUnixNano();
         assertThat(time).isBetween(before.toEpochMilli() * 1_000_000L, System.currentTimeMillis() * 1_000_000L);
-        assertThat(first.record().getObservedTimeUnixNano()).isGreaterThanOrEqualTo(time / 1_000_000 * 1_000_000);
+        assertThat(first.record().getObservedTimeUnixNano()).as("observed as Logback made it, on the caller's thread")
+                .isEqualTo(time);
         assertThat(first.record().getTraceId()).isEqualTo(ByteString.fromHex("0af7651916cd43dd8448eb211c80319c"));
         assertThat(first.record().getSpanId()).isEqualTo(ByteString.fromHex("b7ad6b7169203331"));
         assertThat(first.attribute("thread.name")).isEqualTo(Thread.currentThread().getName());
@@ -165,6 +167,46 @@ class LockFreeOtlpAppenderTest {
                 .containsExactly("1 a.A " + name, "2 b.B " + name, "3 a.A renamed-é", "4 a.A " + name);
         assertThat(collector.records).allSatisfy(r -> assertThat(r.attribute("thread.id"))
                 .isEqualTo(Long.toString(current.getId())));
+    }
+
+    /**
+     * An event appended on another thread than the one that made it (an {@code AsyncAppender}'s worker): its own thread's
+     * name, no {@code thread.id} (the worker's is not the event's), observed when appended; the worker's own events,
+     * before and after, keep the worker's attributes.
+     */
+    @Test
+    void anEventAppendedByAnotherThreadKeepsItsThreadsNameAndIsObservedWhenAppended() throws Exception {
+        collector = TestCollector.start();
+        LoggerContext context = TestAppenders.newContext();
+        LockFreeOtlpAppender appender = started(context, a -> { });
+        Logger logger = logger(context, appender, "handed.Over");
+        LoggingEvent handed = new LoggingEvent(Logger.class.getName(), logger, Level.INFO, "made here", null, null);
+        handed.getThreadName(); // as an AsyncAppender's prepareForDeferredProcessing keeps it
+        long made = handed.getInstant().getEpochSecond() * 1_000_000_000L + handed.getInstant().getNano();
+        Thread.sleep(50);
+        Thread worker = new Thread(() -> {
+            logger.info("the worker's own 1");
+            appender.doAppend(handed);
+            logger.info("the worker's own 2");
+        }, "worker-é");
+        worker.start();
+        worker.join();
+        await().atMost(20, TimeUnit.SECONDS).until(() -> collector.records.size() == 3);
+
+        assertThat(collector.records).extracting(TestCollector.Received::body)
+                .containsExactly("the worker's own 1", "made here", "the worker's own 2");
+        TestCollector.Received received = collector.records.get(1);
+        assertThat(received.scope()).isEqualTo("handed.Over");
+        assertThat(received.attribute("thread.name")).isEqualTo(Thread.currentThread().getName());
+        assertThat(received.attribute("thread.id")).isNull();
+        assertThat(received.record().getTimeUnixNano()).isEqualTo(made);
+        assertThat(received.record().getObservedTimeUnixNano()).as("observed when the worker appended it")
+                .isGreaterThanOrEqualTo(made + 40_000_000L);
+        for (TestCollector.Received own : List.of(collector.records.get(0), collector.records.get(2))) {
+            assertThat(own.attribute("thread.name")).isEqualTo("worker-é");
+            assertThat(own.attribute("thread.id")).isEqualTo(Long.toString(worker.getId()));
+            assertThat(own.record().getObservedTimeUnixNano()).isEqualTo(own.record().getTimeUnixNano());
+        }
     }
 
     @Test
