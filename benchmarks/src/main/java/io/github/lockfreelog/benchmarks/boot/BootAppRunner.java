@@ -1,5 +1,12 @@
 package io.github.lockfreelog.benchmarks.boot;
 
+import io.github.lockfreelog.benchmarks.cli.Arguments;
+import io.github.lockfreelog.benchmarks.cli.LatencyRunner;
+import io.github.lockfreelog.benchmarks.cli.RunEnvironment;
+import io.github.lockfreelog.benchmarks.measure.Trial;
+import io.github.lockfreelog.benchmarks.peers.BootLogging;
+import io.github.lockfreelog.benchmarks.report.Spread;
+import io.github.lockfreelog.benchmarks.results.Format;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -122,7 +129,7 @@ final class BootAppRunner {
                         fork.details());
             }
         }
-        String environment = BenchmarkRunner.environment("boot-app", stamp);
+        String environment = RunEnvironment.environment("boot-app", stamp);
         String text = "lockfreelog benchmark results: " + environment + "\n\n" + render(forks, events, threads, warmups, bursts);
         Path txt = results.resolve("boot-app-" + stamp + ".txt");
         Files.writeString(txt, text, StandardCharsets.UTF_8);

@@ -1,5 +1,10 @@
 package io.github.lockfreelog.benchmarks.cli;
 
+import io.github.lockfreelog.benchmarks.measure.PacedLoop;
+import io.github.lockfreelog.benchmarks.measure.SlowCalls;
+import io.github.lockfreelog.benchmarks.peers.BootLogging;
+import io.github.lockfreelog.benchmarks.peers.Peer;
+import io.github.lockfreelog.benchmarks.peers.Workload;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -10,36 +15,36 @@ import java.util.List;
 import java.util.Map;
 
 /** The runner's command line: a command, file arguments, and {@code --name value} options. */
-final class Arguments {
+public final class Arguments {
 
-    String command = "quick";
+    public String command = "quick";
     final List<String> files = new ArrayList<>();
-    List<String> peers;
-    List<Integer> threads;
-    List<Long> rates;
-    Integer warmupSeconds;
-    Integer measureSeconds;
-    Integer forks;
-    Integer events;
+    public List<String> peers;
+    public List<Integer> threads;
+    public List<Long> rates;
+    public Integer warmupSeconds;
+    public Integer measureSeconds;
+    public Integer forks;
+    public Integer events;
     Path results;
     Path docs;
     String label;
     Workload.Kind workload = Workload.Kind.CLASSIC;
     /** The boot-app mode's sinks ({@code --sinks}); null: all four. */
-    List<String> sinks;
+    public List<String> sinks;
     /** Spring Boot properties for the boot-* workloads' forks ({@code --boot-property NAME=VALUE}, repeatable). */
-    final Map<String, String> bootProperties = new LinkedHashMap<>();
+    public final Map<String, String> bootProperties = new LinkedHashMap<>();
     /**
      * How long the kafka mode's paced callers spin before each call of a latency point ({@code --spin-micros}); the
      * rest of the wait they park. {@link PacedLoop#SPIN_NANOS} unless given.
      */
-    long spinMicros = java.util.concurrent.TimeUnit.NANOSECONDS.toMicros(PacedLoop.SPIN_NANOS);
+    public long spinMicros = java.util.concurrent.TimeUnit.NANOSECONDS.toMicros(PacedLoop.SPIN_NANOS);
     /** Producer settings for the kafka mode's peers ({@code --producer-property NAME=VALUE}, repeatable). */
-    final Map<String, String> producerProperties = new LinkedHashMap<>();
+    public final Map<String, String> producerProperties = new LinkedHashMap<>();
 
     static String usage() {
         return "usage: java -jar benchmarks/target/benchmarks.jar quick|latency-quick|latency|full|console|cost|scaling|virtual"
-                + "|boot-app|kafka|kafka-quick|report FILE.tsv|chart FILE.tsv [OUT.png]|peers"
+                + "|report FILE.tsv|chart FILE.tsv [OUT.png]|peers"
                 + " [--peers a,b] [--threads 1,2,4] [--rates 10000,100000] [--warmup S] [--measure S] [--forks N]"
                 + " [--events N (virtual)] [--workload " + String.join("|", Workload.Kind.ids()) + "]"
                 + " [--boot-property NAME=VALUE (boot-* workloads and boot-app; repeatable)]"
@@ -50,13 +55,28 @@ final class Arguments {
                 + " [--slow-calls MICROS (latency modes: count each call slower than this by cause; a diagnosis)]"
                 + " [--results DIR] [--docs DIR] [--label TEXT]\n"
                 + "peers: " + String.join(",", Peer.ids()) + "\n"
-                + "kafka peers: " + String.join(",", KafkaPeer.ids()) + "\n"
-                + "   or: java -jar benchmarks/target/benchmarks.jar " + KafkaKillRunner.USAGE + "\n"
-                + "   or: java -jar benchmarks/target/benchmarks.jar " + KafkaJournalRunner.USAGE + "\n"
-                + "   or: java -jar benchmarks/target/benchmarks.jar " + DrainRunner.USAGE;
+                + "   or: java -jar benchmarks/target/benchmarks.jar " + DrainRunner.USAGE
+                + Modes.usages().stream().map(u -> "\n   or: java -jar benchmarks/target/benchmarks.jar " + u)
+                        .collect(java.util.stream.Collectors.joining());
     }
 
-    static Arguments parse(String[] args) {
+    /**
+     * The command line of a {@link Mode} that takes these options (kafka, boot-app): parsed, its fork properties set in
+     * this JVM; null after the problem and the usage were printed (the mode then exits with 2).
+     */
+    public static Arguments forMode(String[] args) {
+        try {
+            Arguments arguments = parse(args);
+            arguments.forkSystemProperties().forEach(System::setProperty);
+            return arguments;
+        } catch (IllegalArgumentException e) {
+            System.err.println(e.getMessage());
+            System.err.println(usage());
+            return null;
+        }
+    }
+
+    public static Arguments parse(String[] args) {
         Arguments a = new Arguments();
         boolean commandSeen = false;
         for (int i = 0; i < args.length; i++) {
@@ -97,10 +117,7 @@ final class Arguments {
                     System.setProperty(SlowCalls.PROPERTY, value); // the forks get it (LatencyRunner.forkProperties)
                 }
                 case "--workload" -> a.workload = Workload.Kind.of(value);
-                case "--sinks" -> {
-                    a.sinks = List.of(value.split(","));
-                    a.sinks.forEach(BootAppRunner.BootSink::of);
-                }
+                case "--sinks" -> a.sinks = List.of(value.split(",")); // checked by the boot-app mode
                 case "--boot-property" -> {
                     int equals = value.indexOf('=');
                     if (equals <= 0) {
@@ -124,9 +141,7 @@ final class Arguments {
                 default -> throw new IllegalArgumentException("unknown option " + arg);
             }
         }
-        if (a.peers != null && a.isKafka()) {
-            a.peers.forEach(KafkaPeer::of);
-        } else if (a.peers != null) {
+        if (a.peers != null && !a.isKafka()) { // the kafka modes check their own peers
             for (String id : a.peers) {
                 Peer.of(id);
             }
@@ -152,7 +167,7 @@ final class Arguments {
         return properties;
     }
 
-    /** Whether the command is one of the kafka modes, whose peers are {@link KafkaPeer}'s. */
+    /** Whether the command is one of the kafka modes, whose peers are the kafka package's {@code KafkaPeer}s. */
     boolean isKafka() {
         return command.equals("kafka") || command.equals("kafka-quick");
     }
@@ -164,12 +179,12 @@ final class Arguments {
         return Paths.get(files.get(index));
     }
 
-    List<String> peers() {
+    public List<String> peers() {
         return peers != null ? peers : Peer.defaultIds(command, workload);
     }
 
     /** {@code benchmarks/results} of the repository (run from its root or from benchmarks/), else {@code ./results}. */
-    Path resultsDirectory() {
+    public Path resultsDirectory() {
         if (results != null) {
             return results;
         }

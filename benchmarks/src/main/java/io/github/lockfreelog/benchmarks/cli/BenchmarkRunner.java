@@ -1,11 +1,27 @@
 package io.github.lockfreelog.benchmarks.cli;
 
+import io.github.lockfreelog.benchmarks.jmh.AppenderBenchmark;
+import io.github.lockfreelog.benchmarks.jmh.VirtualBenchmark;
+import io.github.lockfreelog.benchmarks.measure.Meters;
+import io.github.lockfreelog.benchmarks.peers.ByName;
+import io.github.lockfreelog.benchmarks.peers.Peer;
+import io.github.lockfreelog.benchmarks.peers.RunnerService;
+import io.github.lockfreelog.benchmarks.peers.Workload;
+import io.github.lockfreelog.benchmarks.report.Charts;
+import io.github.lockfreelog.benchmarks.report.CostReport;
+import io.github.lockfreelog.benchmarks.report.LatencyReport;
+import io.github.lockfreelog.benchmarks.report.OtlpCostReport;
+import io.github.lockfreelog.benchmarks.report.Report;
+import io.github.lockfreelog.benchmarks.report.VirtualReport;
+import io.github.lockfreelog.benchmarks.results.CostResult;
+import io.github.lockfreelog.benchmarks.results.LatencyResults;
+import io.github.lockfreelog.benchmarks.results.ThroughputResult;
+import io.github.lockfreelog.benchmarks.results.VirtualResult;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
@@ -14,7 +30,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
-import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.profile.GCProfiler;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
@@ -58,26 +73,30 @@ import org.openjdk.jmh.runner.options.TimeValue;
 public final class BenchmarkRunner {
 
     private final PrintStream out;
+    private final ReportCommands reports;
 
     BenchmarkRunner(PrintStream out) {
         this.out = out;
+        this.reports = new ReportCommands(out);
     }
 
     public static void main(String[] args) throws Exception {
         System.exit(new BenchmarkRunner(System.out).run(args));
     }
 
-    int run(String[] args) throws IOException, RunnerException, InterruptedException {
-        if (args.length > 0 && args[0].equals("kafka-kill")) { // options of its own: KafkaModeOptions
-            return new KafkaKillRunner(out).run(args);
+    int run(String[] args) throws Exception {
+        String command = args.length > 0 && !args[0].startsWith("--") ? args[0] : "quick";
+        if (Modes.has(command)) { // Kafka, OTLP, Spring Boot: found by name, with options of their own
+            Mode mode;
+            try {
+                mode = Modes.of(command);
+            } catch (IllegalStateException e) {
+                System.err.println(e.getMessage());
+                return 2;
+            }
+            return mode.run(args, out);
         }
-        if (args.length > 0 && args[0].equals("otlp-kill")) { // the kafka-kill options
-            return new OtlpKillRunner(out).run(args);
-        }
-        if (args.length > 0 && args[0].equals("kafka-journal")) {
-            return new KafkaJournalRunner(out).run(args);
-        }
-        if (args.length > 0 && args[0].equals("drain")) { // options of its own
+        if (command.equals("drain")) { // options of its own
             return new DrainRunner(out).run(args);
         }
         Arguments arguments;
@@ -89,7 +108,7 @@ public final class BenchmarkRunner {
             return 2;
         }
         arguments.forkSystemProperties().forEach(System::setProperty);
-        startOtlpReceiver(arguments);
+        startRunnerServices(arguments);
         Plan plan = Plan.of(arguments);
         switch (arguments.command) {
             case "quick", "latency-quick", "latency", "full", "console" -> runSession(arguments.command, plan, arguments);
@@ -100,29 +119,27 @@ public final class BenchmarkRunner {
             case "virtual" -> runVirtual(arguments);
             case "report" -> {
                 try {
-                    report(arguments);
+                    reports.report(arguments);
                 } catch (IOException e) { // a file of another mode, or saved before one of its columns existed
                     System.err.println("report: " + e.getMessage());
                     return 2;
                 }
             }
-            case "chart" -> chart(arguments);
-            case "boot-app" -> {
-                return new BootAppRunner(out).run(arguments);
-            }
-            case "kafka", "kafka-quick" -> {
-                return new KafkaRunner(out).run(arguments);
-            }
+            case "chart" -> reports.chart(arguments);
             case "peers" -> {
                 Arrays.stream(Peer.values()).forEach(p -> out.printf(Locale.ROOT, "%-22s %s%n", p.id(), p.description()));
                 out.println();
                 out.println("workloads (--workload):");
                 Arrays.stream(Workload.Kind.values())
                         .forEach(k -> out.printf(Locale.ROOT, "%-22s %s%n", k.id(), k.description()));
-                out.println();
-                out.println("kafka peers (kafka, kafka-quick):");
-                Arrays.stream(KafkaPeer.values())
-                        .forEach(p -> out.printf(Locale.ROOT, "%-22s %s%n", p.id(), p.description()));
+                for (String mode : List.of("kafka")) {
+                    out.println();
+                    try {
+                        out.print(Modes.of(mode).peers());
+                    } catch (IllegalStateException e) {
+                        out.println(mode + " peers: " + e.getMessage());
+                    }
+                }
             }
 
             default -> {
@@ -134,18 +151,22 @@ public final class BenchmarkRunner {
     }
 
     /**
-     * When the run has OTLP peers: the run's one receiver, in this JVM (so the forks' CPU time never includes it),
-     * named to the forks by {@value OtlpReceiver#PROPERTY}; it lives until this JVM exits.
+     * The services the run's peers need in this JVM ({@link Peer#runnerService()}: the OTLP peers' receiver, so the
+     * forks' CPU time never includes it), each started once and named to the forks by system properties; they live
+     * until this JVM exits.
      */
-    private void startOtlpReceiver(Arguments arguments) throws IOException {
-        if (System.getProperty(OtlpReceiver.PROPERTY) != null || arguments.command.equals("report")
-                || arguments.command.equals("chart") || arguments.command.equals("peers")
-                || arguments.peers().stream().noneMatch(id -> Peer.ids().contains(id) && Peer.of(id).sendsOtlp())) {
+    private void startRunnerServices(Arguments arguments) throws IOException {
+        if (arguments.command.equals("report") || arguments.command.equals("chart") || arguments.command.equals("peers")) {
             return;
         }
-        OtlpReceiver receiver = OtlpReceiver.start(false);
-        System.setProperty(OtlpReceiver.PROPERTY, receiver.baseUrl());
-        out.println("OTLP receiver of this run: " + receiver.baseUrl());
+        List<String> services = arguments.peers().stream().filter(id -> Peer.ids().contains(id))
+                .map(id -> Peer.of(id).runnerService()).filter(s -> s != null).distinct().toList();
+        for (String name : services) {
+            RunnerService service = ByName.load(name, RunnerService.class, "peers " + arguments.peers());
+            if (System.getProperty(service.property()) == null) { // a runner started with the property uses that one
+                System.setProperty(service.property(), service.start(out));
+            }
+        }
     }
 
     /**
@@ -160,13 +181,13 @@ public final class BenchmarkRunner {
         Path results = arguments.resultsDirectory();
         Files.createDirectories(results);
         String mode = name;
-        name = runName(mode, arguments); // the files of a boot-* run: quick-boot-file-STAMP.tsv, ...
+        name = RunEnvironment.runName(mode, arguments); // the files of a boot-* run: quick-boot-file-STAMP.tsv, ...
         Path throughputTsv = results.resolve(name + "-" + stamp + ".tsv");
         Path latencyTsv = results.resolve(name + "-" + stamp + "-latency.tsv");
         List<String> peers = arguments.peers();
         out.printf(Locale.ROOT, "lockfreelog benchmarks, %s mode: %d peers, about %d minutes. Results: %s%n", name,
                 peers.size(), (plan.estimateSeconds(peers.size()) + 59) / 60, results);
-        String environment = environment(mode, stamp);
+        String environment = RunEnvironment.environment(mode, stamp);
 
         List<ThroughputResult> throughput = new ArrayList<>();
         for (Plan.Phase phase : plan.jmh()) {
@@ -201,19 +222,19 @@ public final class BenchmarkRunner {
         out.println("=".repeat(100));
         out.print(text);
         out.println("=".repeat(100));
-        String subtitle = ", " + name + " mode, " + machine();
+        String subtitle = ", " + name + " mode, " + RunEnvironment.machine();
         boolean toDocs = name.equals("full"); // the classic workload's full run only (a boot-* run is full-boot-*)
         if (!plan.jmh().isEmpty()) {
             out.println("Throughput results: " + throughputTsv);
-            drawThroughputCharts(throughput, throughputTsv, toDocs ? arguments.docsDirectory().resolve("benchmark-throughput.png")
+            reports.drawThroughputCharts(throughput, throughputTsv, toDocs ? arguments.docsDirectory().resolve("benchmark-throughput.png")
                     : results.resolve(name + "-" + stamp + "-throughput.png"), subtitle);
         }
         if (latency != null) {
             out.println("Latency results: " + latencyTsv + ", histograms: " + LatencyResults.histogramsFor(latencyTsv));
-            drawLatencyCharts(latency.points(), latencyTsv, results.resolve(name + "-" + stamp + "-latency.png"), subtitle,
+            reports.drawLatencyCharts(latency.points(), latencyTsv, results.resolve(name + "-" + stamp + "-latency.png"), subtitle,
                     true);
             if (toDocs) {
-                drawLatencyCharts(latency.points(), latencyTsv, arguments.docsDirectory().resolve("benchmark-latency.png"),
+                reports.drawLatencyCharts(latency.points(), latencyTsv, arguments.docsDirectory().resolve("benchmark-latency.png"),
                         subtitle, false);
             }
         }
@@ -227,26 +248,26 @@ public final class BenchmarkRunner {
     private void runCost(Arguments arguments) throws IOException, RunnerException {
         Plan.Cost plan = Plan.cost(arguments);
         List<String> peers = arguments.peers();
-        String stamp = stamp();
+        String stamp = RunEnvironment.stamp();
         Path results = arguments.resultsDirectory();
         Files.createDirectories(results);
-        String name = runName("cost", arguments);
+        String name = RunEnvironment.runName("cost", arguments);
         Path tsv = results.resolve(name + "-" + stamp + "-cost.tsv");
         out.printf(Locale.ROOT, "lockfreelog benchmarks, cost mode: %d peers, threads %s, %d round(s), about %d minutes."
                 + " Results: %s%n", peers.size(), plan.threads(), plan.rounds(), (plan.estimateSeconds(peers.size()) + 59) / 60,
                 results);
-        String environment = environment("cost", stamp);
+        String environment = RunEnvironment.environment("cost", stamp);
         List<CostResult> cost = new CostRunner(out).runCost(plan, peers, tsv, environment);
         String text = new CostReport(cost).render();
         Files.writeString(results.resolve(name + "-" + stamp + "-cost.md"), "# lockfreelog cost per line: " + environment
                 + "\n\n" + text, StandardCharsets.UTF_8);
         printAndSave(results.resolve(name + "-" + stamp + ".txt"), environment, text);
         out.println("Cost results: " + tsv);
-        drawCostChart(cost, tsv, results.resolve(name + "-" + stamp + "-cost.png"),
-                ", cost mode, " + machine());
+        reports.drawCostChart(cost, tsv, results.resolve(name + "-" + stamp + "-cost.png"),
+                ", cost mode, " + RunEnvironment.machine());
         if (OtlpCostReport.applies(cost)) {
             try {
-                Charts.drawOtlp(cost, results.resolve(name + "-" + stamp + "-otlp.png"), ", cost mode, " + machine())
+                Charts.drawOtlp(cost, results.resolve(name + "-" + stamp + "-otlp.png"), ", cost mode, " + RunEnvironment.machine())
                         .forEach(p -> out.println("Chart: " + p));
             } catch (IOException | RuntimeException | LinkageError e) {
                 out.println("Could not draw the OTLP chart (" + e + ")");
@@ -268,7 +289,7 @@ public final class BenchmarkRunner {
         }
         Plan.Virtual plan = Plan.virtual(arguments);
         List<String> peers = arguments.peers != null ? arguments.peers : CostRunner.VIRTUAL_PEERS;
-        String stamp = stamp();
+        String stamp = RunEnvironment.stamp();
         Path results = arguments.resultsDirectory();
         Files.createDirectories(results);
         Path tsv = results.resolve("virtual-" + stamp + "-virtual.tsv");
@@ -276,42 +297,10 @@ public final class BenchmarkRunner {
                 + " virtual threads and %d platform threads, %d round(s). Allocation: %s. Results: %s%n", peers,
                 plan.events(), plan.platformThreads(), plan.rounds(),
                 Meters.measuresAllocation() ? "getTotalThreadAllocatedBytes()" : "not available in this JVM", results);
-        String environment = environment("virtual", stamp);
+        String environment = RunEnvironment.environment("virtual", stamp);
         List<VirtualResult> virtual = new CostRunner(out).runVirtual(plan, peers, tsv, environment);
-        printAndSave(results.resolve("virtual-" + stamp + ".txt"), environment, VirtualResult.render(virtual));
+        printAndSave(results.resolve("virtual-" + stamp + ".txt"), environment, VirtualReport.render(virtual));
         out.println("Virtual-thread results: " + tsv);
-    }
-
-    static String stamp() {
-        return DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").format(ZonedDateTime.now(ZoneOffset.UTC));
-    }
-
-    /** The name a run's files start with: the mode's, and for a boot-* workload the workload's too ({@code cost-boot-file}). */
-    static String runName(String mode, Arguments arguments) {
-        return arguments.workload.isBoot() ? mode + "-" + arguments.workload.id() : mode;
-    }
-
-    /** The run's first line: mode (and workload), stamp, Java, CPUs, OS; and the Spring Boot version of a boot-* run. */
-    static String environment(String name, String stamp) {
-        Workload.Kind workload = Workload.Kind.current();
-        String boot = " (Spring Boot " + org.springframework.boot.SpringBootVersion.getVersion() + ")";
-        String what = name.equals("boot-app") ? boot : ", workload " + workload.id() + (workload.isBoot() ? boot : "");
-        return String.format(Locale.ROOT, "%s mode%s, %s, Java %s (%s), %s, %s", name, what, stamp,
-                System.getProperty("java.version"), System.getProperty("java.vm.name"), machine(),
-                System.getProperty("os.name"));
-    }
-
-    /** The CPUs this JVM may use and their model ({@code /proc/cpuinfo}; left out where it cannot be read). */
-    static String machine() {
-        String model = null;
-        try (java.util.stream.Stream<String> lines = Files.lines(Paths.get("/proc/cpuinfo"))) {
-            model = lines.filter(l -> l.startsWith("model name")).map(l -> l.substring(l.indexOf(':') + 1).trim())
-                    .findFirst().orElse(null);
-        } catch (IOException | RuntimeException e) {
-            // not Linux, or /proc not mounted: the count alone
-        }
-        int cpus = Runtime.getRuntime().availableProcessors();
-        return cpus + " CPUs" + (model == null || model.isEmpty() ? "" : " (" + model + ")");
     }
 
     private void printAndSave(Path txt, String environment, String tables) throws IOException {
@@ -331,7 +320,7 @@ public final class BenchmarkRunner {
                 .include(AppenderBenchmark.class.getName() + ".log$")
                 .param("peer", peers.toArray(String[]::new))
                 .param("lineSize", phase.lineSizes().stream().map(String::valueOf).toArray(String[]::new))
-                .mode(Mode.Throughput)
+                .mode(org.openjdk.jmh.annotations.Mode.Throughput)
                 .timeUnit(TimeUnit.SECONDS)
                 .threads(threads)
                 .forks(phase.forks())
@@ -345,90 +334,5 @@ public final class BenchmarkRunner {
                 .build();
     }
 
-    private void report(Arguments arguments) throws IOException {
-        Path tsv = arguments.file(0, "report needs the .tsv file of a run");
-        if (KafkaResult.isKafkaRun(tsv)) {
-            out.print(new KafkaReport(KafkaResult.read(tsv)).render());
-            return;
-        }
-        if (CostResult.isCostRun(tsv)) {
-            out.print(new CostReport(CostResult.read(tsv)).render());
-            return;
-        }
-        if (VirtualResult.isVirtualRun(tsv)) {
-            out.print(VirtualResult.render(VirtualResult.read(tsv)));
-            return;
-        }
-        out.print(LatencyResults.isLatencyRun(tsv) ? new LatencyReport(LatencyResults.read(tsv)).render()
-                : new Report(ThroughputResult.read(tsv)).render());
-    }
 
-    private void chart(Arguments arguments) throws IOException {
-        Path tsv = arguments.file(0, "chart needs the .tsv file of a run");
-        if (KafkaResult.isKafkaRun(tsv)) {
-            Path png = arguments.files.size() > 1 ? Paths.get(arguments.files.get(1))
-                    : arguments.docsDirectory().resolve("benchmark-kafka.png");
-            KafkaRunner.drawCharts(KafkaResult.read(tsv), List.of(), tsv, png, null,
-                    arguments.label == null ? "" : ", " + arguments.label, out);
-            return;
-        }
-        if (CostResult.isCostRun(tsv)) {
-            Path png = arguments.files.size() > 1 ? Paths.get(arguments.files.get(1))
-                    : arguments.docsDirectory().resolve("benchmark-cost.png");
-            List<CostResult> cost = CostResult.read(tsv);
-            drawCostChart(cost, tsv, png, arguments.label == null ? "" : ", " + arguments.label);
-            // an OTLP run's delivered records: docs/benchmark-otlp.png
-            Charts.drawOtlp(cost, arguments.docsDirectory().resolve("benchmark-otlp.png"),
-                    arguments.label == null ? "" : ", " + arguments.label).forEach(p -> out.println("Chart: " + p));
-            return;
-        }
-        boolean latency = LatencyResults.isLatencyRun(tsv);
-        Path png = arguments.files.size() > 1 ? Paths.get(arguments.files.get(1))
-                : arguments.docsDirectory().resolve(latency ? "benchmark-latency.png" : "benchmark-throughput.png");
-        String subtitle = arguments.label == null ? "" : ", " + arguments.label;
-        if (latency) {
-            drawLatencyCharts(LatencyResults.read(tsv).points(), tsv, png, subtitle, false);
-        } else {
-            drawThroughputCharts(ThroughputResult.read(tsv), tsv, png, subtitle);
-        }
-    }
-
-    /** Draws a run's throughput charts; a failure (no fonts on a bare headless JVM) is reported, not thrown. */
-    private void drawThroughputCharts(List<ThroughputResult> results, Path tsv, Path png, String subtitle) {
-        try {
-            List<Path> drawn = Charts.drawThroughput(results, png, subtitle);
-            drawn.forEach(p -> out.println("Chart: " + p));
-            if (drawn.isEmpty()) {
-                out.println("No throughput results for a chart in " + tsv);
-            }
-        } catch (IOException | RuntimeException | LinkageError e) {
-            out.println("Could not draw the charts (" + e + "); redraw later with: chart " + tsv);
-        }
-    }
-
-    /** Draws a cost run's chart; a failure is reported, not thrown. */
-    private void drawCostChart(List<CostResult> results, Path tsv, Path png, String subtitle) {
-        try {
-            List<Path> drawn = Charts.drawCost(results, png, subtitle);
-            drawn.forEach(p -> out.println("Chart: " + p));
-            if (drawn.isEmpty()) {
-                out.println("No cost results for a chart in " + tsv);
-            }
-        } catch (IOException | RuntimeException | LinkageError e) {
-            out.println("Could not draw the cost chart (" + e + "); redraw later with: chart " + tsv);
-        }
-    }
-
-    /** Draws a run's latency charts; a failure is reported, not thrown. */
-    private void drawLatencyCharts(List<LatencyPoint> points, Path tsv, Path png, String subtitle, boolean everyPoint) {
-        try {
-            List<Path> drawn = Charts.drawLatency(points, png, subtitle, everyPoint);
-            drawn.forEach(p -> out.println("Chart: " + p));
-            if (drawn.isEmpty()) {
-                out.println("No latency results for a chart in " + tsv);
-            }
-        } catch (IOException | RuntimeException | LinkageError e) {
-            out.println("Could not draw the latency charts (" + e + "); redraw later with: chart " + tsv);
-        }
-    }
 }

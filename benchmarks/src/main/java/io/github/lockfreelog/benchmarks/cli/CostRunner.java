@@ -1,5 +1,11 @@
 package io.github.lockfreelog.benchmarks.cli;
 
+import io.github.lockfreelog.benchmarks.jmh.CostBenchmark;
+import io.github.lockfreelog.benchmarks.jmh.VirtualBenchmark;
+import io.github.lockfreelog.benchmarks.peers.Peer;
+import io.github.lockfreelog.benchmarks.peers.Workload;
+import io.github.lockfreelog.benchmarks.results.CostResult;
+import io.github.lockfreelog.benchmarks.results.VirtualResult;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -22,7 +28,7 @@ import org.openjdk.jmh.runner.options.TimeValue;
  */
 final class CostRunner {
 
-    /** The peers the virtual mode runs when {@code --peers} names none; the floor {@value VirtualBenchmark#NO_PEER} follows them. */
+    /** The peers the virtual mode runs when {@code --peers} names none; the floor {@value VirtualResult#NO_PEER} follows them. */
     static final List<String> VIRTUAL_PEERS = List.of(Peer.LOCKFREELOG.id(), Peer.LOCKFREELOG_2X64K.id(),
             Peer.LOGBACK_FILE.id());
 
@@ -77,7 +83,7 @@ final class CostRunner {
             throws IOException, RunnerException {
         List<VirtualResult> results = new ArrayList<>();
         List<String> all = new ArrayList<>(peers);
-        all.add(VirtualBenchmark.NO_PEER);
+        all.add(VirtualResult.NO_PEER);
         for (int round = 1; round <= plan.rounds(); round++) {
             out.printf(Locale.ROOT, "%n==== virtual: peers %s, virtual and %d platform threads, round %d of %d ====%n", all,
                     plan.platformThreads(), round, plan.rounds());

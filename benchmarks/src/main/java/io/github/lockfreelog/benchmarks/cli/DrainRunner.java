@@ -1,5 +1,7 @@
 package io.github.lockfreelog.benchmarks.cli;
 
+import io.github.lockfreelog.benchmarks.peers.Workload;
+import io.github.lockfreelog.benchmarks.results.Format;
 import io.github.lockfreelog.diagnostics.StatusReporter;
 import io.github.lockfreelog.engine.Backpressure;
 import io.github.lockfreelog.engine.EngineConfig;
@@ -87,9 +89,9 @@ final class DrainRunner {
                 default -> throw new IllegalArgumentException("unknown option " + args[i] + "; usage: " + USAGE);
             }
         }
-        String stamp = BenchmarkRunner.stamp();
+        String stamp = RunEnvironment.stamp();
         String environment = "drain mode, " + stamp + ", Java " + System.getProperty("java.version") + ", "
-                + BenchmarkRunner.machine() + ", journal " + BUFFERS + " x 128 MiB, "
+                + RunEnvironment.machine() + ", journal " + BUFFERS + " x 128 MiB, "
                 + Workload.DEFAULT_LINE_SIZE + "-byte lines";
         out.println("lockfreelog benchmarks, " + environment);
         List<Result> all = new ArrayList<>();
@@ -103,7 +105,7 @@ final class DrainRunner {
             }
         }
         StringBuilder text = new StringBuilder("lockfreelog benchmark results: " + environment + "\n\n")
-                .append("### One drainer's ceiling (" + BenchmarkRunner.machine() + ")\n\n")
+                .append("### One drainer's ceiling (" + RunEnvironment.machine() + ")\n\n")
                 .append("| folder | round | lines | lines/s | MB/s | drainer CPU per line, ns |\n")
                 .append("| --- | ---: | ---: | ---: | ---: | ---: |\n");
         for (Result r : all) {

@@ -1,5 +1,17 @@
 package io.github.lockfreelog.benchmarks.cli;
 
+import io.github.lockfreelog.benchmarks.jmh.LatencyBenchmark;
+import io.github.lockfreelog.benchmarks.measure.SlowCalls;
+import io.github.lockfreelog.benchmarks.measure.Trial;
+import io.github.lockfreelog.benchmarks.peers.BootLogging;
+import io.github.lockfreelog.benchmarks.peers.Peer;
+import io.github.lockfreelog.benchmarks.peers.Workload;
+import io.github.lockfreelog.benchmarks.results.Counters;
+import io.github.lockfreelog.benchmarks.results.Disturbances;
+import io.github.lockfreelog.benchmarks.results.Format;
+import io.github.lockfreelog.benchmarks.results.LatencyPoint;
+import io.github.lockfreelog.benchmarks.results.LatencyResults;
+import io.github.lockfreelog.benchmarks.results.LineCheck;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -24,7 +36,7 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * appended to the run's HdrHistogram log. The run's table is rewritten after every round, so an
  * interrupted run keeps what it measured. Peers take turns within each round.
  */
-final class LatencyRunner {
+public final class LatencyRunner {
 
     /** Seconds a fork may take beyond its schedule and grace before JMH gives up on it (Log4j2's stop alone may wait 60). */
     static final int FORK_TIMEOUT_MARGIN_SECONDS = 120;
@@ -36,7 +48,7 @@ final class LatencyRunner {
      * where each adds a pause of several milliseconds to its tail. With a fixed size, collections
      * follow each peer's allocation alone.
      */
-    static final List<String> FORK_JVM_ARGS = List.of("-Xms1g", "-Xmx1g", "-Xmn512m");
+    public static final List<String> FORK_JVM_ARGS = List.of("-Xms1g", "-Xmx1g", "-Xmn512m");
 
     private final PrintStream out;
 
@@ -47,13 +59,13 @@ final class LatencyRunner {
     /**
      * The runner's own settings for forks, as system properties: where they write their logs, whether to keep them,
      * the workload ({@value Workload#PROPERTY}), the Spring Boot properties of a boot-* workload, and the OTLP receiver
-     * of the run ({@value OtlpReceiver#PROPERTY}).
+     * of the run ({@value Peer#OTLP_RECEIVER_PROPERTY}).
      */
     static List<String> forkProperties() {
         Stream<String> boot = System.getProperties().stringPropertyNames().stream()
                 .filter(p -> p.startsWith(BootLogging.PROPERTY_PREFIX)).sorted();
         List<String> properties = Stream.concat(Stream.of(Trial.DIRECTORY_PROPERTY, Trial.KEEP_FILES_PROPERTY,
-                Workload.PROPERTY, SlowCalls.PROPERTY, OtlpReceiver.PROPERTY), boot)
+                Workload.PROPERTY, SlowCalls.PROPERTY, Peer.OTLP_RECEIVER_PROPERTY), boot)
                 .filter(p -> System.getProperty(p) != null).map(p -> "-D" + p + "=" + System.getProperty(p)).toList();
         if (System.getProperty(SlowCalls.PROPERTY) == null) {
             return properties;

@@ -1,23 +1,24 @@
 package io.github.lockfreelog.benchmarks.cli;
 
+import io.github.lockfreelog.benchmarks.peers.Peer;
+import io.github.lockfreelog.benchmarks.peers.Workload;
+import io.github.lockfreelog.benchmarks.report.LatencyReport;
+import io.github.lockfreelog.benchmarks.report.Report;
 import java.util.List;
 
 /**
  * What one mode runs: JMH phases (may be none) and a latency plan (may be null), with the defaults
  * of each mode and a rough estimate of how long it takes.
  */
-record Plan(List<Phase> jmh, Latency latency) {
+public record Plan(List<Phase> jmh, Latency latency) {
 
-    static final List<Integer> QUICK_THREADS = List.of(1, 2, 4);
+    public static final List<Integer> QUICK_THREADS = List.of(1, 2, 4);
     /** Throughput in full mode: the three of issue 12's targets, then contention well past the CPUs (issue 6's 64). */
     static final List<Integer> FULL_THREADS = List.of(1, 2, 4, 16, 64);
     static final List<Integer> LINE_SIZES = List.of(64, 256, 1024, 4096);
     static final List<Long> LATENCY_RATES = List.of(10_000L, 100_000L, 500_000L);
     static final List<Integer> LATENCY_THREADS = List.of(1, 2, 4);
 
-    /** The latency point the README shows and the docs' latency chart draws. */
-    static final long HEADLINE_RATE = 100_000;
-    static final int HEADLINE_THREADS = 1;
 
     /** Seconds a fork takes beyond its schedule: JVM start, configuring the peer, stopping, counting lines. */
     static final int LATENCY_FORK_OVERHEAD_SECONDS = 3;
@@ -101,52 +102,6 @@ record Plan(List<Phase> jmh, Latency latency) {
                 orElse(arguments.forks, 1));
     }
 
-    /** Seconds a kafka throughput fork takes beyond its own time: JVM start, two starts and stops of the peer, counting. */
-    static final int KAFKA_FORK_OVERHEAD_SECONDS = 10;
-    /** Seconds a kafka latency fork takes beyond its schedule: JVM start, the peer's start and stop, counting. */
-    static final int KAFKA_LATENCY_OVERHEAD_SECONDS = 8;
-    /** The kafka mode's paced rate: the latency points' and the paced trial's, all callers together. */
-    static final long KAFKA_RATE = 50_000;
-
-    /**
-     * The kafka mode ({@link KafkaRunner}): per round, thread count and peer a throughput fork (paced at
-     * {@code rates.get(0)} in bursts, warm-up then measured; then back to back, measured); then per rate, latency
-     * thread count, round and peer a latency fork.
-     */
-    record Kafka(List<Integer> threads, int warmupSeconds, int pacedSeconds, int measureSeconds, List<Long> rates,
-            List<Integer> latencyThreads, int latencyWarmupSeconds, int latencyMeasureSeconds, int graceSeconds,
-            int rounds) {
-
-        Kafka {
-            if (rounds < 1 || rates.isEmpty() || threads.stream().anyMatch(t -> t < 1)) {
-                throw new IllegalArgumentException("--forks (rounds) and --threads must be at least 1, --rates not empty");
-            }
-        }
-
-        long estimateSeconds(int peers) {
-            long throughput = (long) threads.size() * (warmupSeconds + pacedSeconds + measureSeconds
-                    + KAFKA_FORK_OVERHEAD_SECONDS);
-            long latency = (long) rates.size() * latencyThreads.size() * (latencyWarmupSeconds + latencyMeasureSeconds
-                    + KAFKA_LATENCY_OVERHEAD_SECONDS);
-            return (throughput + latency) * peers * rounds + 15; // and the broker's start
-        }
-    }
-
-    /**
-     * {@code kafka}: 1, 2 and 4 threads, 2 s of warm-up and 3 s measured paced at 50k/s, 5 s measured back to back;
-     * latency at 50k events/s from 1 and 4 threads, 2 s warm-up and 5 s measured: about 9 minutes on 2 CPUs.
-     * {@code kafka-quick}: 1 and 4 threads, 1 s, 2 s and 3 s; latency from 1 thread, 1 s and 3 s: about 5 minutes. {@code --threads} sets the thread counts of both parts, {@code --warmup} and {@code --measure}
-     * the seconds of both.
-     */
-    static Kafka kafka(Arguments arguments, boolean quick) {
-        List<Integer> latencyThreads = arguments.threads != null ? arguments.threads : quick ? List.of(1) : List.of(1, 4);
-        return new Kafka(orElse(arguments.threads, quick ? List.of(1, 4) : QUICK_THREADS),
-                orElse(arguments.warmupSeconds, quick ? 1 : 2),
-                quick ? 2 : 3, orElse(arguments.measureSeconds, quick ? 3 : 5), orElse(arguments.rates, List.of(KAFKA_RATE)),
-                latencyThreads, orElse(arguments.warmupSeconds, quick ? 1 : 2), orElse(arguments.measureSeconds, quick ? 3 : 5),
-                quick ? 1 : 2, orElse(arguments.forks, 1));
-    }
-
     long estimateSeconds(int peers) {
         return jmh.stream().mapToLong(p -> p.estimateSeconds(peers)).sum()
                 + (latency == null ? 0 : latency.estimateSeconds(peers));
@@ -183,8 +138,8 @@ record Plan(List<Phase> jmh, Latency latency) {
 
     /** The headline point only: 100k events/s from 1 thread, every peer. */
     static Plan latencyQuick(Arguments arguments) {
-        return new Plan(List.of(), new Latency(orElse(arguments.rates, List.of(HEADLINE_RATE)),
-                orElse(arguments.threads, List.of(HEADLINE_THREADS)), orElse(arguments.warmupSeconds, 3),
+        return new Plan(List.of(), new Latency(orElse(arguments.rates, List.of(LatencyReport.HEADLINE_RATE)),
+                orElse(arguments.threads, List.of(LatencyReport.HEADLINE_THREADS)), orElse(arguments.warmupSeconds, 3),
                 orElse(arguments.measureSeconds, 5), 2, orElse(arguments.forks, 1)));
     }
 

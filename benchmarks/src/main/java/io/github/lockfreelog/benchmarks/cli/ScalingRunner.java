@@ -1,5 +1,13 @@
 package io.github.lockfreelog.benchmarks.cli;
 
+import io.github.lockfreelog.benchmarks.peers.Peer;
+import io.github.lockfreelog.benchmarks.peers.Workload;
+import io.github.lockfreelog.benchmarks.report.Charts;
+import io.github.lockfreelog.benchmarks.results.CostResult;
+import io.github.lockfreelog.benchmarks.results.Format;
+import io.github.lockfreelog.benchmarks.results.LatencyPoint;
+import io.github.lockfreelog.benchmarks.results.LatencyResults;
+import io.github.lockfreelog.benchmarks.results.ThroughputResult;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -56,10 +64,10 @@ final class ScalingRunner {
         Plan.Cost cost = new Plan.Cost(threads, warmup, measure, 1);
         Plan.Latency latency = new Plan.Latency(arguments.rates != null ? arguments.rates : List.of(RATE), threads, warmup,
                 measure, 2, 1);
-        String stamp = BenchmarkRunner.stamp();
+        String stamp = RunEnvironment.stamp();
         Path results = arguments.resultsDirectory();
         Files.createDirectories(results);
-        String environment = BenchmarkRunner.environment("scaling", stamp);
+        String environment = RunEnvironment.environment("scaling", stamp);
         long seconds = phase.estimateSeconds(peers.size()) + cost.estimateSeconds(peers.size())
                 + latency.estimateSeconds(peers.size());
         out.printf(Locale.ROOT, "lockfreelog benchmarks, scaling mode: peers %s, threads %s, about %d minutes. Results: %s%n",
@@ -92,7 +100,7 @@ final class ScalingRunner {
         out.println("=".repeat(100));
         Path png = results.resolve("scaling-" + stamp + "-throughput.png");
         try {
-            Charts.drawThroughput(throughput, png, ", scaling mode, " + BenchmarkRunner.machine());
+            Charts.drawThroughput(throughput, png, ", scaling mode, " + RunEnvironment.machine());
             out.println("Chart: " + png);
         } catch (IOException | RuntimeException | LinkageError e) {
             out.println("Could not draw the chart (" + e + "); redraw later with: chart " + throughputTsv);
@@ -103,7 +111,7 @@ final class ScalingRunner {
     /** The four tables: rows by threads, a column per peer; the machine named above each. */
     static String render(List<Integer> threads, List<String> peers, List<ThroughputResult> throughput,
             List<CostResult> costs, List<LatencyPoint> latency) {
-        String machine = BenchmarkRunner.machine();
+        String machine = RunEnvironment.machine();
         StringBuilder text = new StringBuilder();
         table(text, "Lines delivered per second (" + machine + ")", threads, peers, (peer, t) -> average(
                 throughput.stream().filter(r -> r.peer().equals(peer) && r.threads() == t

@@ -1,5 +1,10 @@
 package io.github.lockfreelog.benchmarks.jmh;
 
+import io.github.lockfreelog.benchmarks.measure.Trial;
+import io.github.lockfreelog.benchmarks.peers.Peer;
+import io.github.lockfreelog.benchmarks.peers.Sink;
+import io.github.lockfreelog.benchmarks.peers.Workload;
+import io.github.lockfreelog.benchmarks.results.LineCheck;
 import java.io.IOException;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -27,7 +32,7 @@ import org.openjdk.jmh.infra.ThreadParams;
  * and reports both as JMH auxiliary counters ({@link Lines}), which the runner reads from JMH's
  * results. One fork per peer, so each JVM configures one framework only.
  *
- * <p>Run it through {@link BenchmarkRunner}; the annotations here are defaults for running it with
+ * <p>Run it through {@code BenchmarkRunner}; the annotations here are defaults for running it with
  * JMH's own command line.
  */
 @State(Scope.Benchmark)

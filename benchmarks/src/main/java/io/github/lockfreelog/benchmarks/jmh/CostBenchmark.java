@@ -1,5 +1,13 @@
 package io.github.lockfreelog.benchmarks.jmh;
 
+import io.github.lockfreelog.benchmarks.measure.Meters;
+import io.github.lockfreelog.benchmarks.measure.Trial;
+import io.github.lockfreelog.benchmarks.peers.Peer;
+import io.github.lockfreelog.benchmarks.peers.Sink;
+import io.github.lockfreelog.benchmarks.peers.Workload;
+import io.github.lockfreelog.benchmarks.results.CostResult;
+import io.github.lockfreelog.benchmarks.results.Format;
+import io.github.lockfreelog.benchmarks.results.LineCheck;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Comparator;

@@ -1,5 +1,15 @@
 package io.github.lockfreelog.benchmarks.jmh;
 
+import io.github.lockfreelog.benchmarks.measure.PacedLoop;
+import io.github.lockfreelog.benchmarks.measure.SlowCalls;
+import io.github.lockfreelog.benchmarks.measure.Trial;
+import io.github.lockfreelog.benchmarks.peers.Peer;
+import io.github.lockfreelog.benchmarks.peers.Sink;
+import io.github.lockfreelog.benchmarks.peers.Workload;
+import io.github.lockfreelog.benchmarks.results.Disturbances;
+import io.github.lockfreelog.benchmarks.results.LatencyPoint;
+import io.github.lockfreelog.benchmarks.results.LatencyResults;
+import io.github.lockfreelog.benchmarks.results.LineCheck;
 import java.io.IOException;
 import java.nio.file.Paths;
 import java.util.Comparator;
@@ -31,17 +41,17 @@ import org.openjdk.jmh.infra.ThreadParams;
  * <p>At the end the fork checks the lines ({@link Trial#finish}), appends the callers' histogram to
  * the run's HdrHistogram log (system property {@value #HISTOGRAMS_PROPERTY}) and reports its counts
  * as JMH counters ({@link Caller}). JMH's own score (the time of the one invocation) means nothing
- * here; {@link LatencyRunner} reads the counters and the histogram.
+ * here; {@code LatencyRunner} reads the counters and the histogram.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SingleShotTime)
 public class LatencyBenchmark {
 
     /** System property naming the HdrHistogram log the fork appends its histogram to; without it, it only prints. */
-    static final String HISTOGRAMS_PROPERTY = "lockfreelog.bench.histograms";
+    public static final String HISTOGRAMS_PROPERTY = "lockfreelog.bench.histograms";
 
     /** Time between setting up and the first scheduled call, so that every caller starts on schedule. */
-    static final long START_DELAY_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
+    public static final long START_DELAY_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
 
     @Param("lockfreelog")
     public String peer;

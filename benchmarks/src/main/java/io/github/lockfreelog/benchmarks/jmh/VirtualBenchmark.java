@@ -1,5 +1,14 @@
 package io.github.lockfreelog.benchmarks.jmh;
 
+import io.github.lockfreelog.benchmarks.measure.Meters;
+import io.github.lockfreelog.benchmarks.measure.Trial;
+import io.github.lockfreelog.benchmarks.peers.LogbackSink;
+import io.github.lockfreelog.benchmarks.peers.Peer;
+import io.github.lockfreelog.benchmarks.peers.Sink;
+import io.github.lockfreelog.benchmarks.peers.Workload;
+import io.github.lockfreelog.benchmarks.results.LineCheck;
+import io.github.lockfreelog.benchmarks.results.TaskLatency;
+import io.github.lockfreelog.benchmarks.results.VirtualResult;
 import io.github.lockfreelog.diagnostics.AppenderStatistics;
 import java.io.IOException;
 import java.lang.reflect.InvocationTargetException;
@@ -42,7 +51,7 @@ import org.openjdk.jmh.annotations.State;
 public class VirtualBenchmark {
 
     /** The peer parameter of the floor: tasks that log nothing. */
-    static final String NO_PEER = "none";
+    static final String NO_PEER = VirtualResult.NO_PEER;
 
     @Param("lockfreelog")
     public String peer;
@@ -179,7 +188,7 @@ public class VirtualBenchmark {
     }
 
     /** Whether this JVM has virtual threads (Java 21 and later). */
-    static boolean virtualThreadsAvailable() {
+    public static boolean virtualThreadsAvailable() {
         try {
             Thread.class.getMethod("ofVirtual");
             return true;

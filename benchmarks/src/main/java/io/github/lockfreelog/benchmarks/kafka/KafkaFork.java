@@ -1,5 +1,14 @@
 package io.github.lockfreelog.benchmarks.kafka;
 
+import io.github.lockfreelog.benchmarks.jmh.LatencyBenchmark;
+import io.github.lockfreelog.benchmarks.measure.Meters;
+import io.github.lockfreelog.benchmarks.measure.PacedLoop;
+import io.github.lockfreelog.benchmarks.peers.LineCounter;
+import io.github.lockfreelog.benchmarks.peers.Sink;
+import io.github.lockfreelog.benchmarks.peers.Workload;
+import io.github.lockfreelog.benchmarks.results.Disturbances;
+import io.github.lockfreelog.benchmarks.results.LatencyPoint;
+import io.github.lockfreelog.benchmarks.results.LatencyResults;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -14,8 +23,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.locks.LockSupport;
-import java.util.function.IntFunction;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.HdrHistogram.Histogram;
@@ -61,6 +68,7 @@ public final class KafkaFork {
     private final int threads;
     private final Path directory;
     private final String message = Workload.message(Workload.DEFAULT_LINE_SIZE);
+    private final KafkaCallers callers;
     private final Map<String, String> producerProperties = new LinkedHashMap<>();
     private final Map<String, String> result = new LinkedHashMap<>();
 
@@ -68,6 +76,7 @@ public final class KafkaFork {
         peer = KafkaPeer.of(required("peer"));
         threads = Integer.parseInt(required("threads"));
         directory = Paths.get(required("directory"));
+        callers = new KafkaCallers(threads, message);
         System.getProperties().stringPropertyNames().stream().filter(p -> p.startsWith(PRODUCER_PREFIX)).sorted()
                 .forEach(p -> producerProperties.put(p.substring(PRODUCER_PREFIX.length()), System.getProperty(p)));
     }
@@ -99,7 +108,7 @@ public final class KafkaFork {
         prime(paced);
         long origin = System.nanoTime() + millis(100);
         long measureFrom = origin + millis(warmupMillis);
-        List<long[]> bursts = runCallers(i -> bursts(paced, origin, rate, i, measureFrom, measureFrom + millis(pacedMillis)));
+        List<long[]> bursts = callers.run(i -> callers.bursts(paced, origin, rate, i, measureFrom, measureFrom + millis(pacedMillis)));
         String pacedStop = stopWithin(paced);
         long pacedMade = sum(bursts, 2) + 1; // and the priming call
         result.put("pacedDetails", join(paced.details(), pacedStop));
@@ -115,10 +124,10 @@ public final class KafkaFork {
             window[1] = Meters.processCpuNanos();
             window[2] = brokerCpuNanos(brokerPid);
         });
-        List<long[]> loops = runCallers(i -> {
+        List<long[]> loops = callers.run(i -> {
             await(start);
             long cpu = Meters.currentThreadCpuNanos();
-            long calls = loop(measured, window[0] + millis(measureMillis));
+            long calls = callers.loop(measured, window[0] + millis(measureMillis));
             return new long[] {calls, Meters.currentThreadCpuNanos() - cpu, System.nanoTime()};
         });
         long callersEnd = loops.stream().mapToLong(l -> l[2]).max().orElse(window[0]);
@@ -207,7 +216,7 @@ public final class KafkaFork {
             histograms.add(PacedLoop.newHistogram());
         }
         Runnable call = () -> sink.log(message);
-        List<long[]> outcomes = runCallers(i -> {
+        List<long[]> outcomes = callers.run(i -> {
             PacedLoop.Outcome o = PacedLoop.realTime(spinNanos).run(new PacedLoop.Schedule(origin, rate, threads, i,
                     millis(warmupMillis), millis(measureMillis), millis(graceMillis)), call, histograms.get(i));
             try {
@@ -261,102 +270,6 @@ public final class KafkaFork {
                     + count.lines());
         }
         Files.deleteIfExists(sink.logFile()); // a few hundred MB on /dev/shm
-    }
-
-    /** Runs {@code body} on {@link #threads} caller threads named as the workload names them; their results in order. */
-    private List<long[]> runCallers(IntFunction<long[]> body) throws InterruptedException {
-        List<long[]> results = new ArrayList<>();
-        List<Thread> callers = new ArrayList<>();
-        AtomicReference<Throwable> failure = new AtomicReference<>();
-        for (int i = 0; i < threads; i++) {
-            results.add(null);
-            int index = i;
-            Thread caller = new Thread(() -> {
-                try {
-                    long[] r = body.apply(index);
-                    synchronized (results) {
-                        results.set(index, r);
-                    }
-                } catch (Throwable t) {
-                    failure.compareAndSet(null, t);
-                }
-            }, Workload.threadName(i));
-            callers.add(caller);
-        }
-        callers.forEach(Thread::start);
-        for (Thread caller : callers) {
-            caller.join();
-        }
-        if (failure.get() != null) {
-            throw new IllegalStateException("a caller failed: " + failure.get(), failure.get());
-        }
-        synchronized (results) {
-            return List.copyOf(results);
-        }
-    }
-
-    /** Logs back to back until {@code until} (System.nanoTime), reading the clock every {@value #CALLS_PER_CLOCK_READ} calls. */
-    private long loop(Sink sink, long until) {
-        String line = message;
-        long calls = 0;
-        do {
-            for (int i = 0; i < CALLS_PER_CLOCK_READ; i++) {
-                sink.log(line);
-            }
-            calls += CALLS_PER_CLOCK_READ;
-        } while (System.nanoTime() - until < 0);
-        return calls;
-    }
-
-    /**
-     * Caller {@code index}'s bursts: burst {@code k} due at {@code origin + (k * threads + index) * BURST / rate}; the
-     * caller parks until it is due (a caller that is late starts at once), then makes the burst's calls, reading the
-     * clock every {@value #CALLS_PER_CLOCK_READ} calls and its own CPU time at the burst's start and end. Calls
-     * made before {@code measureFrom} are the warm-up: a burst that crosses it reads the CPU time there too, and only
-     * its later part is measured (a blocking peer may spend the whole warm-up in its first burst). It stops at
-     * {@code until}, inside a burst too. Returns {measured calls, their CPU nanos, all calls}.
-     */
-    private long[] bursts(Sink sink, long origin, long rate, int index, long measureFrom, long until) {
-        String line = message;
-        long calls = 0;
-        long cpu = 0;
-        long all = 0;
-        boolean measuring = false;
-        for (long k = 0; ; k++) {
-            long due = origin + (k * threads + index) * BURST * 1_000_000_000L / rate;
-            if (due - until >= 0) {
-                break;
-            }
-            for (long left; (left = due - System.nanoTime()) > 0; ) {
-                LockSupport.parkNanos(left);
-            }
-            long now = System.nanoTime();
-            measuring = measuring || now - measureFrom >= 0;
-            long before = Meters.currentThreadCpuNanos();
-            int made = 0;
-            int warmupCalls = 0; // this burst's calls before measureFrom
-            while (made < BURST && now - until < 0) {
-                for (int i = 0; i < CALLS_PER_CLOCK_READ && made < BURST; i++, made++) {
-                    sink.log(line);
-                }
-                now = System.nanoTime();
-                if (!measuring && now - measureFrom >= 0) { // the warm-up ends inside this burst
-                    measuring = true;
-                    warmupCalls = made;
-                    before = Meters.currentThreadCpuNanos();
-                }
-            }
-            long spent = Meters.currentThreadCpuNanos() - before;
-            all += made;
-            if (measuring) {
-                cpu += spent;
-                calls += made - warmupCalls;
-            }
-            if (now - until >= 0) {
-                break;
-            }
-        }
-        return new long[] {calls, cpu, all};
     }
 
     /** utime + stime of the broker's process, from {@code /proc/PID/stat}; -1 where that cannot be read. */

@@ -66,9 +66,7 @@ final class KafkaJournalRunner {
             fill = (int) options.number("--fill", 10, 0, 99);
             idle = (int) options.number("--idle", 10, 0, 3600);
         } catch (IllegalArgumentException e) {
-            System.err.println(e.getMessage());
-            System.err.println("usage: java -jar benchmarks/target/benchmarks.jar " + USAGE);
-            return 2;
+            return KafkaModeOptions.refuse(e, USAGE);
         }
         String stamp = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").format(ZonedDateTime.now(ZoneOffset.UTC));
         Path results = options.results();

@@ -51,7 +51,7 @@ public final class KafkaKillChild {
     static final int SLOT = 128;
     /** No thread logs more than this many events (a child that is never killed still ends). */
     static final int MAX_EVENTS = 20_000_000;
-    static final String MARKER = "restart marker";
+    public static final String MARKER = "restart marker";
     private static final VarHandle LONG = MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
     /** The peers, as {@code --peers} names them. */
@@ -96,7 +96,7 @@ public final class KafkaKillChild {
      * {@code READY} once every thread acknowledged its first event, and waits to be killed. The kill tests of the Kafka
      * and OTLP peers share it.
      */
-    static void logUntilKilled(Consumer<String> log, Path ackFile) throws java.io.IOException, InterruptedException {
+    public static void logUntilKilled(Consumer<String> log, Path ackFile) throws java.io.IOException, InterruptedException {
         MappedByteBuffer acks;
         try (FileChannel channel = FileChannel.open(ackFile, StandardOpenOption.CREATE, StandardOpenOption.READ,
                 StandardOpenOption.WRITE)) {

@@ -11,7 +11,7 @@ import java.util.List;
  * acknowledged ones (at most the one each thread was logging when it died: its call had not returned), and values that
  * are no event of a thread that logged ({@code foreign}: they should not exist).
  */
-final class KafkaKillTally {
+public final class KafkaKillTally {
 
     final long acknowledged;
     final long found;
@@ -20,7 +20,7 @@ final class KafkaKillTally {
     final long outOfOrder;
     final long beyondAcknowledged;
     final long foreign;
-    final int markers;
+    public final int markers;
 
     private KafkaKillTally(long acknowledged, long found, long missing, long duplicates, long outOfOrder, long beyond,
             long foreign, int markers) {
@@ -38,7 +38,7 @@ final class KafkaKillTally {
      * Counts {@code values} (the topic, in offset order) against {@code acks}: thread {@code t} acknowledged events 0 to
      * {@code acks[t]} ({@code -1}: none). {@link KafkaKillChild#MARKER} is counted apart.
      */
-    static KafkaKillTally of(List<String> values, long[] acks) {
+    public static KafkaKillTally of(List<String> values, long[] acks) {
         int threads = acks.length;
         List<BitSet> seen = new ArrayList<>();
         long[] highest = new long[threads];

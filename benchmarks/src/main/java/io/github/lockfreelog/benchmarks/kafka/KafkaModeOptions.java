@@ -7,7 +7,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The options of the kafka-kill and kafka-journal modes ({@code --name value}), parsed apart from {@link Arguments}
+ * The options of the kafka-kill and kafka-journal modes ({@code --name value}), parsed apart from the file modes' {@code Arguments}
  * (their peers are not the appender benchmarks' peers). Results go to {@code docs/benchmark-results} unless
  * {@code --results} says otherwise.
  */
@@ -32,6 +32,13 @@ final class KafkaModeOptions {
             options.values.put(name, args[++i]);
         }
         return options;
+    }
+
+    /** Prints a refused command line's problem and the mode's usage; returns the exit status, 2. */
+    static int refuse(IllegalArgumentException problem, String usage) {
+        System.err.println(problem.getMessage());
+        System.err.println("usage: java -jar benchmarks/target/benchmarks.jar " + usage);
+        return 2;
     }
 
     String text(String name, String otherwise) {

@@ -1,5 +1,7 @@
 package io.github.lockfreelog.benchmarks.kafka;
 
+import io.github.lockfreelog.benchmarks.peers.Peer;
+import io.github.lockfreelog.benchmarks.peers.Workload;
 import java.util.Arrays;
 import java.util.List;
 
@@ -11,9 +13,9 @@ import java.util.List;
  * idempotence on, {@code linger.ms=5}), only {@code bootstrap.servers} given, unless the run adds
  * {@code --producer-property} settings.
  */
-enum KafkaPeer {
+public enum KafkaPeer {
 
-    LOCKFREELOG_KAFKA("lockfreelog-kafka", Peer.Framework.LOGBACK,
+    LOCKFREELOG_KAFKA(Peer.KAFKA_LEAD, Peer.Framework.LOGBACK,
             "lockfreelog LockFreeKafkaAppender, default settings (3 buffers of 8 MB, backpressure BLOCK; transactional,"
                     + " acks=all, idempotence), journal in the fork's folder (/dev/shm by default)"),
     LOGBACK_KAFKA_ASYNC("logback-kafka-async", Peer.Framework.LOGBACK,
@@ -25,7 +27,7 @@ enum KafkaPeer {
     LOG4J2_KAFKA_SYNC("log4j2-kafka-sync", Peer.Framework.LOG4J2,
             "Log4j2 KafkaAppender, syncSend=true, its default (each caller waits for its record's ack; batch.size=0)"),
     /** Not a Kafka peer: the same engine writing a file, the yardstick of the caller's CPU per call. */
-    LOCKFREELOG_FILE("lockfreelog-file", Peer.Framework.LOGBACK,
+    LOCKFREELOG_FILE(Peer.KAFKA_FILE_REFERENCE, Peer.Framework.LOGBACK,
             "reference, not a Kafka peer: lockfreelog LockFreeFileAppender, default settings, file and journal in the"
                     + " fork's folder (/dev/shm by default)");
 

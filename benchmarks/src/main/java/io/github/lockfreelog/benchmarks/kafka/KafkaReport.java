@@ -1,5 +1,8 @@
 package io.github.lockfreelog.benchmarks.kafka;
 
+import io.github.lockfreelog.benchmarks.peers.Workload;
+import io.github.lockfreelog.benchmarks.results.Format;
+import io.github.lockfreelog.benchmarks.results.LineCheck;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -14,7 +17,7 @@ import java.util.regex.Pattern;
  * caller's CPU per call back to back and paced), then the issue's targets, printed and never asserted. With several
  * rounds, each peer and thread count shows the round with the median delivered rate.
  */
-final class KafkaReport {
+public final class KafkaReport {
 
     static final String LEAD = KafkaPeer.LOCKFREELOG_KAFKA.id();
     /** The peer lockfreelog's delivered rate is compared with. */

@@ -1,5 +1,7 @@
 package io.github.lockfreelog.benchmarks.kafka;
 
+import io.github.lockfreelog.benchmarks.results.LineCheck;
+import io.github.lockfreelog.benchmarks.results.Tsv;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;

@@ -1,33 +1,34 @@
 package io.github.lockfreelog.benchmarks.kafka;
 
 import ch.qos.logback.classic.Level;
-import io.github.lockfreelog.kafka.testing.ChildJvm;
+import io.github.lockfreelog.benchmarks.cli.Arguments;
+import io.github.lockfreelog.benchmarks.cli.LatencyRunner;
+import io.github.lockfreelog.benchmarks.cli.RunEnvironment;
+import io.github.lockfreelog.benchmarks.measure.Trial;
+import io.github.lockfreelog.benchmarks.peers.Workload;
+import io.github.lockfreelog.benchmarks.report.LatencyReport;
+import io.github.lockfreelog.benchmarks.results.Disturbances;
+import io.github.lockfreelog.benchmarks.results.Format;
+import io.github.lockfreelog.benchmarks.results.LatencyPoint;
+import io.github.lockfreelog.benchmarks.results.LatencyResults;
+import io.github.lockfreelog.benchmarks.results.LineCheck;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.stream.Stream;
 import org.HdrHistogram.Histogram;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
  * The kafka mode: starts one broker for the whole run ({@link KafkaBroker}, a JVM of its own), then runs each peer
@@ -53,10 +54,10 @@ final class KafkaRunner {
 
     int run(Arguments arguments) throws IOException, InterruptedException {
         boolean quick = arguments.command.equals("kafka-quick");
-        Plan.Kafka plan = Plan.kafka(arguments, quick);
+        KafkaPlan plan = KafkaPlan.of(arguments, quick);
         List<String> peers = arguments.peers != null ? KafkaPeer.order(arguments.peers) : KafkaPeer.ids();
         String name = arguments.command;
-        String stamp = BenchmarkRunner.stamp();
+        String stamp = RunEnvironment.stamp();
         Path results = arguments.resultsDirectory();
         Files.createDirectories(results);
         Path tsv = results.resolve(name + "-" + stamp + ".tsv");
@@ -69,12 +70,12 @@ final class KafkaRunner {
                 Format.rate(plan.rates().get(0)), plan.measureSeconds(), plan.rates().stream().map(Format::rate).toList(),
                 plan.latencyThreads(), plan.rounds(), base, (plan.estimateSeconds(peers.size()) + 59) / 60, results);
         KafkaSinks.resetLogback(Level.WARN); // this JVM's own Kafka clients (admin, consumer): warnings only
-        String environment = BenchmarkRunner.environment(name, stamp);
+        String environment = RunEnvironment.environment(name, stamp);
         List<KafkaResult> throughput = new ArrayList<>();
         List<LatencyPoint> points = new ArrayList<>();
         List<LatencyResults.Failure> failures = new ArrayList<>();
         int failed = 0;
-        try (Broker broker = Broker.start(base, out); Admin admin = Admin.create(Map.of(
+        try (RunBroker broker = RunBroker.start(base, out); Admin admin = Admin.create(Map.of(
                 AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrap()))) {
             String runId = Long.toString(System.currentTimeMillis() % 1_000_000_000L, 36);
             for (int round = 1; round <= plan.rounds(); round++) {
@@ -129,32 +130,18 @@ final class KafkaRunner {
         out.print(all);
         out.println("=".repeat(100));
         out.println("Results: " + tsv + ", latency: " + latencyTsv + ", histograms: " + histograms);
-        String subtitle = ", " + name + " mode, " + BenchmarkRunner.machine();
-        drawCharts(throughput, points, tsv, results.resolve(name + "-" + stamp + "-delivered.png"),
+        String subtitle = ", " + name + " mode, " + RunEnvironment.machine();
+        KafkaCharts.draw(throughput, points, tsv, results.resolve(name + "-" + stamp + "-delivered.png"),
                 results.resolve(name + "-" + stamp + "-latency.png"), subtitle, out);
         return failed == 0 ? 0 : 1;
     }
 
-    /** Draws the run's charts; a failure (no fonts on a bare headless JVM) is reported, not thrown. */
-    static void drawCharts(List<KafkaResult> throughput, List<LatencyPoint> points, Path tsv, Path deliveredPng,
-            Path latencyPng, String subtitle, PrintStream out) {
-        try {
-            List<Path> drawn = new ArrayList<>(Charts.drawKafka(throughput, deliveredPng, subtitle));
-            if (latencyPng != null) {
-                drawn.addAll(Charts.drawLatency(points, latencyPng, subtitle, true));
-            }
-            drawn.forEach(p -> out.println("Chart: " + p));
-        } catch (IOException | RuntimeException | LinkageError e) {
-            out.println("Could not draw the charts (" + e + "); redraw later with: chart " + tsv);
-        }
-    }
-
-    private KafkaResult throughputFork(Admin admin, Broker broker, Path base, Plan.Kafka plan, KafkaPeer peer, int threads,
+    private KafkaResult throughputFork(Admin admin, RunBroker broker, Path base, KafkaPlan plan, KafkaPeer peer, int threads,
             int round, String topic, Arguments arguments) throws IOException, InterruptedException {
         String pacedTopic = topic + "-paced";
         List<String> topics = List.of(pacedTopic, topic);
         if (peer.isKafka()) {
-            createTopics(admin, topics);
+            RunBroker.createTopics(admin, topics);
         }
         long rate = plan.rates().get(0);
         Map<String, String> settings = new HashMap<>();
@@ -188,16 +175,16 @@ final class KafkaRunner {
             return result;
         } finally {
             if (peer.isKafka()) {
-                deleteTopics(admin, topics);
+                RunBroker.deleteTopics(admin, topics);
             }
         }
     }
 
-    private LatencyPoint latencyFork(Admin admin, Broker broker, Path base, Plan.Kafka plan, KafkaPeer peer, long rate,
+    private LatencyPoint latencyFork(Admin admin, RunBroker broker, Path base, KafkaPlan plan, KafkaPeer peer, long rate,
             int threads, int round, String topic, Path histograms, Arguments arguments)
             throws IOException, InterruptedException {
         if (peer.isKafka()) {
-            createTopics(admin, List.of(topic));
+            RunBroker.createTopics(admin, List.of(topic));
         }
         String tag = LatencyPoint.tag(peer.id(), rate, threads, round);
         Map<String, String> settings = new HashMap<>();
@@ -231,7 +218,7 @@ final class KafkaRunner {
                             Long.parseLong(r.get("callerWaitMicros"))));
         } finally {
             if (peer.isKafka()) {
-                deleteTopics(admin, List.of(topic));
+                RunBroker.deleteTopics(admin, List.of(topic));
             }
         }
     }
@@ -240,13 +227,13 @@ final class KafkaRunner {
      * A trial's check: for a Kafka peer the records in its topic (counted here), for the file reference the lines its
      * fork counted in its file.
      */
-    private static LineCheck check(Admin admin, Broker broker, KafkaPeer peer, String topic, long accepted,
+    private static LineCheck check(Admin admin, RunBroker broker, KafkaPeer peer, String topic, long accepted,
             Map<String, String> result, String trial) throws IOException {
         if (!peer.isKafka()) {
             return new LineCheck(accepted, Long.parseLong(result.get(trial + ".written")),
                     Long.parseLong(result.get(trial + ".bytes")), Long.parseLong(result.get(trial + ".nulBytes")));
         }
-        long[] count = countRecords(broker.bootstrap(), topic);
+        long[] count = RunBroker.countRecords(broker.bootstrap(), topic);
         return new LineCheck(accepted, count[0], count[1], 0);
     }
 
@@ -254,7 +241,7 @@ final class KafkaRunner {
      * Runs one fork and returns its result; its output goes to a file in its folder, of which its own summary lines
      * are printed (all of it when it failed, and the folder is kept).
      */
-    private Map<String, String> fork(Broker broker, Path base, KafkaPeer peer, int threads, Map<String, String> settings,
+    private Map<String, String> fork(RunBroker broker, Path base, KafkaPeer peer, int threads, Map<String, String> settings,
             long timeoutSeconds, Arguments arguments) throws IOException, InterruptedException {
         Path directory = Files.createTempDirectory(base, "lockfreelog-kafka-" + peer.id() + "-");
         Path result = directory.resolve("result.txt");
@@ -319,67 +306,6 @@ final class KafkaRunner {
         return Files.createDirectories(base);
     }
 
-    private static void createTopics(Admin admin, List<String> topics) throws IOException {
-        try {
-            admin.createTopics(topics.stream().map(t -> new NewTopic(t, 1, (short) 1)).toList()).all()
-                    .get(60, TimeUnit.SECONDS);
-        } catch (ExecutionException | TimeoutException e) {
-            throw new IOException("could not create the topics " + topics + ": " + e, e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted", e);
-        }
-    }
-
-    /** Deletes the topics and lockfreelog's position topics beside them, to free the broker's disk; failures ignored. */
-    private static void deleteTopics(Admin admin, List<String> topics) {
-        try {
-            List<String> existing = new ArrayList<>(admin.listTopics().names().get(60, TimeUnit.SECONDS));
-            List<String> gone = existing.stream().filter(t -> topics.stream().anyMatch(x -> t.equals(x)
-                    || t.equals(x + ".positions"))).toList();
-            admin.deleteTopics(gone).all().get(60, TimeUnit.SECONDS);
-        } catch (ExecutionException | TimeoutException e) {
-            // left on the broker, which is deleted with its folder at the end of the run
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    /**
-     * {records, bytes of their values} in partition 0 of {@code topic}, read {@code read_committed} from the start up to
-     * the last stable offset (for a non-transactional topic, the end).
-     */
-    static long[] countRecords(String bootstrap, String topic) throws IOException {
-        Map<String, Object> config = Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
-                ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 10_000,
-                ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 16 << 20,
-                ConsumerConfig.FETCH_MAX_BYTES_CONFIG, 64 << 20,
-                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class,
-                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
-        long records = 0;
-        long bytes = 0;
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(config)) {
-            TopicPartition partition = new TopicPartition(topic, 0);
-            consumer.assign(List.of(partition));
-            consumer.seekToBeginning(List.of(partition));
-            long end = consumer.endOffsets(List.of(partition)).get(partition);
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-            while (consumer.position(partition) < end) {
-                if (System.nanoTime() - deadline > 0) {
-                    throw new IOException("could not read " + topic + " to its end (" + end + ") within 120 s; at "
-                            + consumer.position(partition));
-                }
-                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
-                    records++;
-                    bytes += record.value() == null ? 0 : record.value().length;
-                }
-            }
-        }
-        return new long[] {records, bytes};
-    }
-
     private static void deleteRecursively(Path root) throws IOException {
         try (Stream<Path> paths = Files.walk(root)) {
             for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
@@ -388,45 +314,5 @@ final class KafkaRunner {
         }
     }
 
-    /**
-     * The run's broker: a JVM of its own running {@link KafkaBroker} ({@link ChildJvm}, its output in two files of
-     * {@code base}, deleted at the end); closing it ends its standard input, and so it.
-     */
-    record Broker(ChildJvm jvm, String bootstrap, Path base, String name) implements AutoCloseable {
 
-        static Broker start(Path base, PrintStream out) throws IOException, InterruptedException {
-            String name = "lockfreelog-kafka-broker-" + ProcessHandle.current().pid() + "-" + System.nanoTime();
-            ChildJvm jvm = ChildJvm.start(KafkaBroker.class.getName(), List.of("-Xms1g", "-Xmx1g"), List.of(), base,
-                    name);
-            try {
-                String bootstrap = jvm.await(KafkaBroker.READY, BROKER_START_SECONDS)
-                        .substring(KafkaBroker.READY.length()).trim();
-                out.println("Broker: " + bootstrap + " (pid " + jvm.process.pid() + ", its output in "
-                        + base.resolve(name + ".err.txt") + ")");
-                return new Broker(jvm, bootstrap, base, name);
-            } catch (IOException | RuntimeException e) {
-                jvm.close();
-                throw e;
-            }
-        }
-
-        long pid() {
-            return jvm.process.pid();
-        }
-
-        @Override
-        public void close() throws IOException {
-            jvm.process.getOutputStream().close(); // the broker stops when its standard input ends
-            try {
-                if (!jvm.process.waitFor(60, TimeUnit.SECONDS)) {
-                    jvm.close();
-                }
-            } catch (InterruptedException e) {
-                jvm.close();
-                Thread.currentThread().interrupt();
-            }
-            Files.deleteIfExists(base.resolve(name + ".out.txt"));
-            Files.deleteIfExists(base.resolve(name + ".err.txt"));
-        }
-    }
 }

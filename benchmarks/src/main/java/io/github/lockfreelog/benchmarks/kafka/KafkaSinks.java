@@ -11,6 +11,8 @@ import com.github.danielwegener.logback.kafka.KafkaAppender;
 import com.github.danielwegener.logback.kafka.delivery.AsynchronousDeliveryStrategy;
 import com.github.danielwegener.logback.kafka.delivery.BlockingDeliveryStrategy;
 import com.github.danielwegener.logback.kafka.keying.NoKeyKeyingStrategy;
+import io.github.lockfreelog.benchmarks.peers.Sink;
+import io.github.lockfreelog.benchmarks.peers.Workload;
 import io.github.lockfreelog.diagnostics.AppenderStatistics;
 import io.github.lockfreelog.kafka.KafkaCounters;
 import io.github.lockfreelog.kafka.LockFreeKafkaAppender;

@@ -14,7 +14,7 @@ import java.nio.file.Paths;
  * thread's CPU time, and the bytes every thread of the JVM has allocated so far (dead and virtual
  * threads included). Each is -1 where this JVM cannot tell.
  */
-final class Meters {
+public final class Meters {
 
     /** Clock ticks per second of {@code /proc/self/stat}'s times: 100 on every Linux the JVM runs on. */
     static final long CLOCK_TICKS_PER_SECOND = 100;
@@ -36,7 +36,7 @@ final class Meters {
      * together, in nanoseconds: {@code com.sun.management.OperatingSystemMXBean.getProcessCpuTime()},
      * else {@code /proc/self/stat}; -1 when neither answers. On Linux both count in clock ticks (10 ms).
      */
-    static long processCpuNanos() {
+    public static long processCpuNanos() {
         OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
         if (os instanceof com.sun.management.OperatingSystemMXBean hotspot) {
             long nanos = hotspot.getProcessCpuTime();
@@ -52,7 +52,7 @@ final class Meters {
     }
 
     /** utime + stime of a {@code /proc/PID/stat} line (fields 14 and 15), in nanoseconds. */
-    static long procStatCpuNanos(String stat) {
+    public static long procStatCpuNanos(String stat) {
         // The command name (field 2) is in parentheses and may hold spaces: count fields after its ')'.
         String[] fields = stat.substring(stat.lastIndexOf(')') + 2).trim().split("\\s+");
         long ticks = Long.parseLong(fields[11]) + Long.parseLong(fields[12]); // fields 14 and 15 of the line
@@ -60,7 +60,7 @@ final class Meters {
     }
 
     /** CPU time of the calling thread in nanoseconds ({@link ThreadMXBean#getCurrentThreadCpuTime()}), -1 without it. */
-    static long currentThreadCpuNanos() {
+    public static long currentThreadCpuNanos() {
         return THREADS.isCurrentThreadCpuTimeSupported() ? THREADS.getCurrentThreadCpuTime() : -1;
     }
 
@@ -69,7 +69,7 @@ final class Meters {
      * ({@code com.sun.management.ThreadMXBean.getThreadAllocatedBytes} of its own id; exact to the byte, the
      * thread-local allocation buffers included as they are used); -1 where the JVM does not support it or has it disabled.
      */
-    static long currentThreadAllocatedBytes() {
+    public static long currentThreadAllocatedBytes() {
         if (THREADS instanceof com.sun.management.ThreadMXBean hotspot && hotspot.isThreadAllocatedMemorySupported()
                 && hotspot.isThreadAllocatedMemoryEnabled()) {
             return hotspot.getThreadAllocatedBytes(Thread.currentThread().getId());
@@ -82,7 +82,7 @@ final class Meters {
      * included: {@code com.sun.management.ThreadMXBean.getTotalThreadAllocatedBytes()} (Java 21 and
      * later, reached by reflection); -1 before Java 21 or when the JVM has it disabled.
      */
-    static long totalAllocatedBytes() {
+    public static long totalAllocatedBytes() {
         if (TOTAL_ALLOCATED == null) {
             return -1;
         }
@@ -94,7 +94,7 @@ final class Meters {
     }
 
     /** Whether {@link #totalAllocatedBytes()} answers in this JVM. */
-    static boolean measuresAllocation() {
+    public static boolean measuresAllocation() {
         return totalAllocatedBytes() >= 0;
     }
 

@@ -25,7 +25,7 @@ import org.HdrHistogram.Histogram;
  * with the time they had waited by then (a lower bound), so a peer that cannot sustain the rate shows
  * it in its percentiles instead of hiding it, and {@link Outcome#missed()} counts them.
  */
-final class PacedLoop {
+public final class PacedLoop {
 
     /** Where the time comes from: {@link System#nanoTime()} in a run, a fake in tests. */
     interface Clock {
@@ -48,13 +48,13 @@ final class PacedLoop {
      * spins. Linux wakes a parked thread 50-60 us late (timer slack), so parking closer than this would
      * make calls late by the harness's own doing.
      */
-    static final long SPIN_NANOS = TimeUnit.MICROSECONDS.toNanos(100);
+    public static final long SPIN_NANOS = TimeUnit.MICROSECONDS.toNanos(100);
 
     /** The calls of one thread: {@code threads} threads share {@code ratePerSecond}, interleaved evenly. */
-    record Schedule(long originNanos, long ratePerSecond, int threads, int index, long warmupNanos, long measureNanos,
+    public record Schedule(long originNanos, long ratePerSecond, int threads, int index, long warmupNanos, long measureNanos,
             long graceNanos) {
 
-        Schedule {
+        public Schedule {
             if (ratePerSecond <= 0 || threads <= 0 || index < 0 || index >= threads || warmupNanos < 0
                     || measureNanos <= 0 || graceNanos < 0) {
                 throw new IllegalArgumentException("bad schedule: rate=" + ratePerSecond + " threads=" + threads
@@ -89,7 +89,7 @@ final class PacedLoop {
      * @param missed calls due before the end that were never made (the thread was still behind at the
      *        hard stop); those due in the measured window are recorded as lower bounds
      */
-    record Outcome(long made, long recorded, long missed) {
+    public record Outcome(long made, long recorded, long missed) {
     }
 
     private final Clock clock;
@@ -101,7 +101,7 @@ final class PacedLoop {
     }
 
     /** The loop of a real run: {@link System#nanoTime()}, parking then spinning until each call is due. */
-    static PacedLoop realTime() {
+    public static PacedLoop realTime() {
         return realTime(SPIN_NANOS);
     }
 
@@ -110,24 +110,24 @@ final class PacedLoop {
      * the kafka mode's {@code --spin-micros} sets another, 0 to park only): callers due more often than that spin
      * all the time, and hold a CPU each that the peer's own threads (a drainer, a producer, a broker) do not get.
      */
-    static PacedLoop realTime(long spinNanos) {
+    public static PacedLoop realTime(long spinNanos) {
         if (spinNanos < 0) {
             throw new IllegalArgumentException("spin time must be 0 or more nanoseconds: " + spinNanos);
         }
         return new PacedLoop(System::nanoTime, deadline -> parkThenSpin(deadline, spinNanos));
     }
 
-    static Histogram newHistogram() {
+    public static Histogram newHistogram() {
         return new Histogram(HIGHEST_TRACKABLE_NANOS, SIGNIFICANT_DIGITS);
     }
 
     /** Runs the schedule, recording into {@code latencies} (nanoseconds; one histogram per thread). */
-    Outcome run(Schedule schedule, Runnable call, Histogram latencies) {
+    public Outcome run(Schedule schedule, Runnable call, Histogram latencies) {
         return run(schedule, call, latencies, null);
     }
 
     /** As {@link #run(Schedule, Runnable, Histogram)}, each call of the measured window watched by {@code slow} when given. */
-    Outcome run(Schedule schedule, Runnable call, Histogram latencies, SlowCalls slow) {
+    public Outcome run(Schedule schedule, Runnable call, Histogram latencies, SlowCalls slow) {
         final long measureFrom = schedule.measureFromNanos();
         final long end = schedule.endNanos();
         final long hardStop = schedule.hardStopNanos();

@@ -25,10 +25,10 @@ import java.util.function.LongSupplier;
  *   <li>{@code none} of these: the call itself, or what no counter here sees (steal, an interrupt).</li>
  * </ol>
  */
-final class SlowCalls {
+public final class SlowCalls {
 
     /** System property of the threshold in microseconds; absent or 0: no diagnosis. */
-    static final String PROPERTY = "lockfreelog.bench.slowCallMicros";
+    public static final String PROPERTY = "lockfreelog.bench.slowCallMicros";
 
     /** Reads the safepoint count, or null where the JVM does not let this class read it. */
     private static final LongSupplier SAFEPOINTS = safepointCounter();
@@ -57,7 +57,7 @@ final class SlowCalls {
     }
 
     /** The diagnosis this fork was asked for, or null. */
-    static SlowCalls ifAsked(LongSupplier buffer) {
+    public static SlowCalls ifAsked(LongSupplier buffer) {
         long micros = Long.getLong(PROPERTY, 0);
         return micros > 0 ? new SlowCalls(micros * 1_000, buffer) : null;
     }
@@ -92,7 +92,7 @@ final class SlowCalls {
     }
 
     /** The counts of several callers together (they share one threshold). */
-    static SlowCalls sum(java.util.List<SlowCalls> callers) {
+    public static SlowCalls sum(java.util.List<SlowCalls> callers) {
         SlowCalls all = new SlowCalls(callers.get(0).thresholdNanos, null);
         callers.forEach(all::add);
         return all;
@@ -107,7 +107,7 @@ final class SlowCalls {
         none += other.none;
     }
 
-    String text() {
+    public String text() {
         return String.format(Locale.ROOT, "slow (> %d us) %d: safepoint %d, swap %d, fault %d, preempted %d, none %d%s",
                 thresholdNanos / 1_000, slow, safepoint, swap, fault, preempted, none,
                 SAFEPOINTS == null ? " (safepoints not readable: run with --add-exports java.management/sun.management=ALL-UNNAMED)"

@@ -1,5 +1,9 @@
 package io.github.lockfreelog.benchmarks.measure;
 
+import io.github.lockfreelog.benchmarks.peers.LineCounter;
+import io.github.lockfreelog.benchmarks.peers.Peer;
+import io.github.lockfreelog.benchmarks.peers.Sink;
+import io.github.lockfreelog.benchmarks.results.LineCheck;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -15,13 +19,13 @@ import java.util.stream.Stream;
  * delete the folder. The throughput benchmark and the latency fork both end this way, so their line
  * checks are the same.
  */
-final class Trial {
+public final class Trial {
 
     /** System property naming the folder the forks write their logs into (default: java.io.tmpdir). */
-    static final String DIRECTORY_PROPERTY = "lockfreelog.bench.dir";
+    public static final String DIRECTORY_PROPERTY = "lockfreelog.bench.dir";
 
     /** System property that keeps the log files after a fork instead of deleting them. */
-    static final String KEEP_FILES_PROPERTY = "lockfreelog.bench.keepFiles";
+    public static final String KEEP_FILES_PROPERTY = "lockfreelog.bench.keepFiles";
 
     private final Peer peer;
     private final int lineSize;
@@ -35,14 +39,14 @@ final class Trial {
         this.sink = sink;
     }
 
-    static Trial open(Peer peer, int lineSize) throws IOException {
+    public static Trial open(Peer peer, int lineSize) throws IOException {
         Path base = Paths.get(System.getProperty(DIRECTORY_PROPERTY, System.getProperty("java.io.tmpdir")));
         Files.createDirectories(base);
         Path directory = Files.createTempDirectory(base, "lockfreelog-bench-" + peer.id() + "-");
         return new Trial(peer, lineSize, directory, Sink.open(peer, directory));
     }
 
-    Sink sink() {
+    public Sink sink() {
         return sink;
     }
 
@@ -51,7 +55,7 @@ final class Trial {
      * the file holds those lines too); prints the result, with the peer's own counters, and deletes
      * the folder unless told to keep it.
      */
-    LineCheck finish(String mode, int threads, long accepted) throws IOException {
+    public LineCheck finish(String mode, int threads, long accepted) throws IOException {
         return finish(mode, threads, accepted, () -> { });
     }
 
@@ -61,7 +65,7 @@ final class Trial {
      * stopping and flushing count and counting the file does not (nor, for a console peer, closing
      * the pipe and waiting for its reader to drain it).
      */
-    LineCheck finish(String mode, int threads, long accepted, Runnable afterStop) throws IOException {
+    public LineCheck finish(String mode, int threads, long accepted, Runnable afterStop) throws IOException {
         sink.stop();
         afterStop.run();
         LineCounter.Count count = peer.writesFile() ? sink.count() : new LineCounter.Count(-1, 0, 0);

@@ -6,6 +6,8 @@ import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
 import ch.qos.logback.classic.util.LogbackMDCAdapter;
 import ch.qos.logback.core.status.Status;
 import ch.qos.logback.core.util.Duration;
+import io.github.lockfreelog.benchmarks.kafka.KafkaKillChild;
+import io.github.lockfreelog.benchmarks.peers.Peer;
 import io.github.lockfreelog.otlp.LockFreeOtlpAppender;
 import io.opentelemetry.instrumentation.logback.appender.v1_0.OpenTelemetryAppender;
 import java.nio.file.Path;

@@ -1,10 +1,14 @@
 package io.github.lockfreelog.benchmarks.otlp;
 
+import io.github.lockfreelog.benchmarks.peers.LineCounter;
+import io.github.lockfreelog.benchmarks.peers.Peer;
+import io.github.lockfreelog.benchmarks.peers.RunnerService;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -37,7 +41,7 @@ import java.util.zip.GZIPInputStream;
 final class OtlpReceiver implements AutoCloseable {
 
     /** System property of the forks: the receiver's base URL ({@code http://127.0.0.1:PORT}). */
-    static final String PROPERTY = "lockfreelog.bench.otlp";
+    static final String PROPERTY = Peer.OTLP_RECEIVER_PROPERTY;
     static final String UID = "log.record.uid";
 
     /** One record as received: its body and its {@code log.record.uid} (null when it has none). */
@@ -50,6 +54,22 @@ final class OtlpReceiver implements AutoCloseable {
         long bodyBytes;
         long requests;
         final List<Received> kept = new ArrayList<>();
+    }
+
+    /** The run's receiver, started in the runner's JVM for the OTLP peers' forks ({@link Peer#runnerService()}). */
+    public static final class Service implements RunnerService {
+
+        @Override
+        public String property() {
+            return PROPERTY;
+        }
+
+        @Override
+        public String start(PrintStream out) throws IOException {
+            OtlpReceiver receiver = OtlpReceiver.start(false);
+            out.println("OTLP receiver of this run: " + receiver.baseUrl());
+            return receiver.baseUrl();
+        }
     }
 
     private final ServerSocket server;
@@ -203,7 +223,7 @@ final class OtlpReceiver implements AutoCloseable {
                 body = unzip.readAllBytes();
             }
         }
-        Walk walk = new Walk(keepRecords);
+        RequestWalk walk = new RequestWalk(keepRecords);
         try {
             walk.request(ByteBuffer.wrap(body));
         } catch (RuntimeException e) {
@@ -224,136 +244,6 @@ final class OtlpReceiver implements AutoCloseable {
         out.write(("HTTP/1.1 " + status + (status == 200 ? " OK" : " Error") + "\r\nContent-Type: " + type
                 + "\r\nContent-Length: " + body.length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
         out.write(body);
-    }
-
-    /** One request's walk over the wire format, counting records (and keeping their bodies and uids when asked). */
-    static final class Walk {
-        private final boolean keep;
-        long records;
-        long bodyBytes;
-        final List<Received> kept = new ArrayList<>();
-
-        Walk(boolean keep) {
-            this.keep = keep;
-        }
-
-        void request(ByteBuffer in) {
-            eachLen(in, 1, this::resourceLogs); // ExportLogsServiceRequest.resource_logs
-        }
-
-        private void resourceLogs(ByteBuffer in) {
-            eachLen(in, 2, this::scopeLogs); // ResourceLogs.scope_logs
-        }
-
-        private void scopeLogs(ByteBuffer in) {
-            eachLen(in, 2, this::logRecord); // ScopeLogs.log_records
-        }
-
-        private void logRecord(ByteBuffer in) {
-            records++;
-            String body = null;
-            String uid = null;
-            while (in.hasRemaining()) {
-                int tag = (int) varint(in);
-                int field = tag >>> 3;
-                if ((tag & 7) == 2) {
-                    ByteBuffer value = len(in);
-                    if (field == 5) { // body: AnyValue
-                        ByteBuffer text = stringOf(value);
-                        bodyBytes += text == null ? 0 : text.remaining();
-                        body = keep && text != null ? StandardCharsets.UTF_8.decode(text).toString() : null;
-                    } else if (field == 6 && keep) { // attributes: KeyValue
-                        String[] pair = keyValue(value);
-                        if (pair != null && pair[0].equals(UID)) {
-                            uid = pair[1];
-                        }
-                    }
-                } else {
-                    skip(in, tag & 7);
-                }
-            }
-            if (keep) {
-                kept.add(new Received(body, uid));
-            }
-        }
-
-        /** The string of an AnyValue (field 1), or null. */
-        private static ByteBuffer stringOf(ByteBuffer anyValue) {
-            while (anyValue.hasRemaining()) {
-                int tag = (int) varint(anyValue);
-                if ((tag & 7) == 2) {
-                    ByteBuffer value = len(anyValue);
-                    if (tag >>> 3 == 1) {
-                        return value;
-                    }
-                } else {
-                    skip(anyValue, tag & 7);
-                }
-            }
-            return null;
-        }
-
-        private static String[] keyValue(ByteBuffer in) {
-            String key = null;
-            String value = null;
-            while (in.hasRemaining()) {
-                int tag = (int) varint(in);
-                if ((tag & 7) == 2) {
-                    ByteBuffer bytes = len(in);
-                    if (tag >>> 3 == 1) {
-                        key = StandardCharsets.UTF_8.decode(bytes).toString();
-                    } else if (tag >>> 3 == 2) {
-                        ByteBuffer text = stringOf(bytes);
-                        value = text == null ? null : StandardCharsets.UTF_8.decode(text).toString();
-                    }
-                } else {
-                    skip(in, tag & 7);
-                }
-            }
-            return key == null ? null : new String[] {key, value};
-        }
-
-        private static void eachLen(ByteBuffer in, int field, java.util.function.Consumer<ByteBuffer> each) {
-            while (in.hasRemaining()) {
-                int tag = (int) varint(in);
-                if ((tag & 7) == 2) {
-                    ByteBuffer value = len(in);
-                    if (tag >>> 3 == field) {
-                        each.accept(value);
-                    }
-                } else {
-                    skip(in, tag & 7);
-                }
-            }
-        }
-
-        private static ByteBuffer len(ByteBuffer in) {
-            int length = (int) varint(in);
-            ByteBuffer value = in.slice(in.position(), length);
-            in.position(in.position() + length);
-            return value;
-        }
-
-        private static void skip(ByteBuffer in, int wireType) {
-            switch (wireType) {
-                case 0 -> varint(in);
-                case 1 -> in.position(in.position() + 8);
-                case 5 -> in.position(in.position() + 4);
-                default -> throw new IllegalArgumentException("wire type " + wireType);
-            }
-        }
-
-        private static long varint(ByteBuffer in) {
-            long value = 0;
-            for (int shift = 0; shift < 64; shift += 7) {
-                byte b = in.get();
-                value |= (long) (b & 0x7f) << shift;
-                if (b >= 0) {
-                    return value;
-                }
-            }
-            throw new IllegalArgumentException("a varint longer than 10 bytes");
-        }
     }
 
     @Override

@@ -6,6 +6,10 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.Appender;
 import ch.qos.logback.core.status.Status;
 import ch.qos.logback.core.util.Duration;
+import io.github.lockfreelog.benchmarks.peers.LineCounter;
+import io.github.lockfreelog.benchmarks.peers.Peer;
+import io.github.lockfreelog.benchmarks.peers.Sink;
+import io.github.lockfreelog.benchmarks.peers.Workload;
 import io.github.lockfreelog.diagnostics.AppenderStatistics;
 import io.github.lockfreelog.otlp.LockFreeOtlpAppender;
 import io.github.lockfreelog.otlp.OtlpCounters;
@@ -53,6 +57,15 @@ final class OtlpSink implements Sink {
         this.baseUrl = baseUrl;
         this.trial = trial;
         this.own = own;
+    }
+
+    /** Opens an OTLP peer's sink for {@link Sink#open}, which finds it by name. */
+    public static final class Factory implements Sink.Factory {
+
+        @Override
+        public Sink open(Peer peer, Path directory) throws IOException {
+            return OtlpSink.open(peer, directory);
+        }
     }
 
     static OtlpSink open(Peer peer, Path directory) throws IOException {

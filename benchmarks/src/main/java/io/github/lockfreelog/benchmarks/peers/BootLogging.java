@@ -47,13 +47,13 @@ import org.springframework.core.env.StandardEnvironment;
  * or override Boot properties, e.g. {@code logging.expect-correlation-id=true} for the pattern of an
  * application with tracing, or {@code spring.output.ansi.enabled=always}.
  */
-final class BootLogging {
+public final class BootLogging {
 
     /** Prefix of system properties that are handed to Boot's environment (the prefix removed). */
-    static final String PROPERTY_PREFIX = "lockfreelog.bench.boot.";
+    public static final String PROPERTY_PREFIX = "lockfreelog.bench.boot.";
 
     /** {@code spring.application.name}: Boot writes it into every line as {@code [orders-service] }. */
-    static final String APPLICATION_NAME = "orders-service";
+    public static final String APPLICATION_NAME = "orders-service";
 
     /** {@code logging.logback.rollingpolicy.max-file-size}: no run reaches it. */
     static final String NO_ROLL_SIZE = "100GB";

@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -196,7 +197,7 @@ final class ConsolePipe {
     /** {@code readerCpuMs=…}, once {@link #finish()} has run; empty before. */
     String details() {
         return received == null ? "" : "reader=wc readerCpuMs=" + (received.readerCpuNanos() < 0 ? "?"
-                : Format.fixed(received.readerCpuNanos() / 1e6, 0));
+                : String.format(Locale.ROOT, "%.0f", received.readerCpuNanos() / 1e6));
     }
 
     private static void run(List<String> command, String what) throws IOException {

@@ -92,6 +92,13 @@ public enum Peer {
             "Spring Boot's CONSOLE appender as Boot builds it: ConsoleAppender (System.out, immediateFlush=true),"
                     + " threshold filter, System.out replaced as for logback-console (boot-* workloads)", Use.BOOT_CONSOLE);
 
+    /** System property of the forks: the run's OTLP receiver's base URL ({@code http://127.0.0.1:PORT}). */
+    public static final String OTLP_RECEIVER_PROPERTY = "lockfreelog.bench.otlp";
+    /** The kafka mode's lockfreelog peer (the kafka package's {@code KafkaPeer} has it): the lead of that mode's tables. */
+    public static final String KAFKA_LEAD = "lockfreelog-kafka";
+    /** The kafka mode's reference: the same engine writing a file, not a Kafka peer. */
+    public static final String KAFKA_FILE_REFERENCE = "lockfreelog-file";
+
     /** Which framework a peer configures in its fork. */
     public enum Framework {
         LOGBACK, LOG4J2
@@ -148,9 +155,17 @@ public enum Peer {
         return use == Use.CONSOLE || use == Use.BOOT_CONSOLE;
     }
 
-    /** Whether the peer sends OTLP to the run's receiver ({@link OtlpSink}): the OTLP set. */
+    /** Whether the peer sends OTLP to the run's receiver (the {@code otlp} package's {@code OtlpSink}): the OTLP set. */
     public boolean sendsOtlp() {
         return use == Use.OTLP;
+    }
+
+    /**
+     * The class of the {@link RunnerService} the peer needs in the runner's JVM (the OTLP set's receiver, named to
+     * the forks by {@value #OTLP_RECEIVER_PROPERTY}), or null when it needs none.
+     */
+    public String runnerService() {
+        return sendsOtlp() ? "io.github.lockfreelog.benchmarks.otlp.OtlpReceiver$Service" : null;
     }
 
     /** Whether the peer is one of Spring Boot's own appenders, which only a {@code boot-*} workload has. */
@@ -176,9 +191,9 @@ public enum Peer {
     }
 
     /** Whether {@code id} is lockfreelog's peer of its set: {@code lockfreelog}, or {@code lockfreelog-console}. */
-    static boolean isLockfreelog(String id) {
+    public static boolean isLockfreelog(String id) {
         return LOCKFREELOG.id.equals(id) || LOCKFREELOG_CONSOLE.id.equals(id) || LOCKFREELOG_OTLP.id.equals(id)
-                || KafkaPeer.LOCKFREELOG_KAFKA.id().equals(id);
+                || KAFKA_LEAD.equals(id);
     }
 
     /**
@@ -186,7 +201,7 @@ public enum Peer {
      * {@code lockfreelog-console} (the console set), else {@code lockfreelog-otlp} (the OTLP set), else
      * {@code lockfreelog-kafka} (the kafka mode).
      */
-    static String lead(Collection<String> ids) {
+    public static String lead(Collection<String> ids) {
         if (ids.contains(LOCKFREELOG.id)) {
             return LOCKFREELOG.id;
         }
@@ -196,7 +211,7 @@ public enum Peer {
         if (ids.contains(LOCKFREELOG_OTLP.id)) {
             return LOCKFREELOG_OTLP.id;
         }
-        return ids.contains(KafkaPeer.LOCKFREELOG_KAFKA.id()) ? KafkaPeer.LOCKFREELOG_KAFKA.id() : LOCKFREELOG.id;
+        return ids.contains(KAFKA_LEAD) ? KAFKA_LEAD : LOCKFREELOG.id;
     }
 
     /** Whether the peer is a yardstick rather than a peer: it writes nothing (encode-only, logback-nop). */
@@ -205,7 +220,7 @@ public enum Peer {
     }
 
     /** Whether {@code id} names a reference ({@link #isReference()}); false for an unknown id. */
-    static boolean isReference(String id) {
+    public static boolean isReference(String id) {
         return Arrays.stream(values()).anyMatch(p -> p.id.equals(id) && p.isReference());
     }
 
@@ -227,7 +242,7 @@ public enum Peer {
      * The peers a mode runs when {@code --peers} names none: those of every mode, and the mode's own; the
      * console mode runs the console set alone.
      */
-    static List<String> defaultIds(String command) {
+    public static List<String> defaultIds(String command) {
         return defaultIds(command, Workload.Kind.CLASSIC);
     }
 
@@ -238,7 +253,7 @@ public enum Peer {
      * CONSOLE, lockfreelog's console and the references; {@code boot-ecs}: both pairs and the references. The
      * cost mode adds {@code logback-nop} (Logback's front end alone, the floor of the caller's allocation too).
      */
-    static List<String> defaultIds(String command, Workload.Kind workload) {
+    public static List<String> defaultIds(String command, Workload.Kind workload) {
         if (!workload.isBoot()) {
             Use own = switch (command) {
                 case "cost" -> Use.COST;

@@ -4,7 +4,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 
 /** One peer, configured in this JVM: what the benchmark logs through and stops at the end. */
-interface Sink {
+public interface Sink {
 
     /** Logs one INFO line through the framework's own API. */
     void log(String message);
@@ -14,7 +14,7 @@ interface Sink {
 
     /**
      * Reads a number that moves whenever the peer swaps buffers or waits for one (lockfreelog: its journal's
-     * active term count), for the slow-call diagnosis ({@link SlowCalls}); null for a peer without one.
+     * active term count), for the slow-call diagnosis ({@code SlowCalls}); null for a peer without one.
      */
     default java.util.function.LongSupplier bufferProbe() throws IOException {
         return null;
@@ -44,10 +44,23 @@ interface Sink {
         return "";
     }
 
+    /**
+     * The OTLP peers' sinks, in the {@code otlp} package: loaded by name ({@link ByName}), so that the OpenTelemetry
+     * jars are needed only by a run that names an OTLP peer.
+     */
+    String OTLP_SINKS = "io.github.lockfreelog.benchmarks.otlp.OtlpSink$Factory";
+
+    /** Opens the sink of a peer whose classes are in a package of its own (the OTLP peers'), found by name. */
+    interface Factory {
+
+        /** Configures the framework of {@code peer} in this JVM, writing into {@code directory}. */
+        Sink open(Peer peer, Path directory) throws IOException;
+    }
+
     /** Configures the framework of {@code peer} in this JVM, writing into {@code directory}. */
     static Sink open(Peer peer, Path directory) throws IOException {
         if (peer.sendsOtlp()) {
-            return OtlpSink.open(peer, directory);
+            return ByName.load(OTLP_SINKS, Factory.class, "peer=" + peer.id()).open(peer, directory);
         }
         return switch (peer.framework()) {
             case LOGBACK -> LogbackSink.open(peer, directory);

@@ -1,5 +1,10 @@
 package io.github.lockfreelog.benchmarks.report;
 
+import io.github.lockfreelog.benchmarks.peers.Peer;
+import io.github.lockfreelog.benchmarks.results.CostResult;
+import io.github.lockfreelog.benchmarks.results.LatencyPoint;
+import io.github.lockfreelog.benchmarks.results.LineCheck;
+import io.github.lockfreelog.benchmarks.results.ThroughputResult;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -11,10 +16,10 @@ import java.util.Locale;
  * the {@link Role} that {@link Charts} styles it by. A peer that accepts calls faster than it writes
  * them is not faster for it: throughput lines plot the lines it delivered.
  */
-final class ChartLines {
+public final class ChartLines {
 
     /** How a line is drawn. */
-    enum Role {
+    public enum Role {
         LOCKFREELOG, PEER, REFERENCE
     }
 
@@ -25,7 +30,7 @@ final class ChartLines {
      * @param values one value per category; null where the peer has no result (a gap)
      * @param notes one per category, written beside the point ("lost 72 %"); null where there is none
      */
-    record Line(String peer, String label, Role role, List<Double> values, List<String> notes) {
+    public record Line(String peer, String label, Role role, List<Double> values, List<String> notes) {
 
         Line(String peer, String label, Role role, List<Double> values) {
             this(peer, label, role, values, Collections.nCopies(values.size(), null));
@@ -33,7 +38,7 @@ final class ChartLines {
     }
 
     /** One x position of a throughput chart. */
-    record Point(int threads, int lineSize) {
+    public record Point(int threads, int lineSize) {
     }
 
     /**
@@ -101,34 +106,6 @@ final class ChartLines {
         return lines;
     }
 
-    /**
-     * Per Kafka peer, thousands of records delivered per second at each thread count (the round {@link KafkaReport}
-     * shows); a peer with records not delivered is labelled with how many.
-     */
-    static List<Line> kafka(KafkaReport report, List<Integer> threads) {
-        List<Line> lines = new ArrayList<>();
-        for (String peer : report.peers()) {
-            List<Double> values = new ArrayList<>();
-            List<String> notes = new ArrayList<>();
-            List<LineCheck> checks = new ArrayList<>();
-            for (int t : threads) {
-                KafkaResult r = report.pick(peer, t);
-                if (r != null) {
-                    checks.add(r.lines());
-                }
-                values.add(r == null ? null : r.deliveredPerSecond() / 1e3);
-                notes.add(r != null && r.lines().losing() ? "not delivered " + percent(r.lines()) + " %" : null);
-            }
-            if (values.stream().anyMatch(v -> v != null)) {
-                // "lost 60 % of its lines" -> "60 % of its records not delivered": dropped, or not within the stop's time
-                String lost = lossText(checks).replace("lost ", "").replace(" of its lines", " of its records not delivered");
-                lines.add(new Line(peer, lost.isEmpty() ? peer : peer + " (" + lost + ")",
-                        peer.equals(KafkaReport.LEAD) ? Role.LOCKFREELOG : Role.PEER, values, notes));
-            }
-        }
-        return lines;
-    }
-
     /** Per peer, its percentiles in microseconds at one rate and thread count. */
     static List<Line> latency(List<LatencyPoint> points, long rate, int threads) {
         List<Line> lines = new ArrayList<>();
@@ -157,7 +134,7 @@ final class ChartLines {
             return new Line(peer, peer + " (reference, not a peer: Logback's front end alone, writes nothing)",
                     Role.REFERENCE, values);
         }
-        if (peer.equals(KafkaPeer.LOCKFREELOG_FILE.id())) {
+        if (peer.equals(Peer.KAFKA_FILE_REFERENCE)) {
             return new Line(peer, peer + " (reference, not a Kafka peer: the same engine writing a file)", Role.REFERENCE,
                     values);
         }
@@ -167,7 +144,7 @@ final class ChartLines {
     }
 
     /** "lost 41 % of its lines", or a range over several points ("lost 72-97 % ..."); empty when nothing was lost. */
-    static String lossText(List<LineCheck> entries) {
+    public static String lossText(List<LineCheck> entries) {
         LineCheck least = null;
         LineCheck most = null;
         for (LineCheck entry : entries) {
@@ -185,7 +162,7 @@ final class ChartLines {
     }
 
     /** Share of lines lost in whole percent, but never "100" for a peer that kept some lines, nor "0" for one that lost some. */
-    private static String percent(LineCheck entry) {
+    public static String percent(LineCheck entry) {
         double percent = entry.lostPercent();
         if (percent >= 99.5 && percent < 100) {
             return String.format(Locale.ROOT, "%.1f", Math.min(Math.floor(percent * 10) / 10, 99.9));

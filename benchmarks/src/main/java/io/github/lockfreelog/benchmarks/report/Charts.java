@@ -1,5 +1,11 @@
 package io.github.lockfreelog.benchmarks.report;
 
+import io.github.lockfreelog.benchmarks.peers.Peer;
+import io.github.lockfreelog.benchmarks.peers.Workload;
+import io.github.lockfreelog.benchmarks.results.CostResult;
+import io.github.lockfreelog.benchmarks.results.Format;
+import io.github.lockfreelog.benchmarks.results.LatencyPoint;
+import io.github.lockfreelog.benchmarks.results.ThroughputResult;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Font;
@@ -28,7 +34,7 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
  * shows comes from {@link ChartLines}; here each line is only styled by its role: lockfreelog thick and
  * in its own colour, peers thin, the encode-only reference dashed and grey, apart from the peers.
  */
-final class Charts {
+public final class Charts {
 
     private static final Color LOCKFREELOG_COLOR = new Color(220, 50, 32);
     private static final Color REFERENCE_COLOR = new Color(120, 120, 120);
@@ -45,7 +51,7 @@ final class Charts {
      * line-size sweep, by line size beside it ({@code throughput} in the name becomes {@code line-size});
      * returns the files written.
      */
-    static List<Path> drawThroughput(List<ThroughputResult> results, Path png, String subtitle) throws IOException {
+    public static List<Path> drawThroughput(List<ThroughputResult> results, Path png, String subtitle) throws IOException {
         List<Path> drawn = new ArrayList<>();
         if (throughputByThreads(results, png, subtitle)) {
             drawn.add(png);
@@ -60,11 +66,11 @@ final class Charts {
     }
 
     /**
-     * The latency chart of the headline point ({@value Plan#HEADLINE_RATE} events/s, {@value Plan#HEADLINE_THREADS}
+     * The latency chart of the headline point ({@value LatencyReport#HEADLINE_RATE} events/s, {@value LatencyReport#HEADLINE_THREADS}
      * thread; the run's first point when it has no such point) into {@code png}, or with {@code everyPoint}
      * one chart per rate and thread count beside it ({@code NAME-100k-1t.png}); returns the files written.
      */
-    static List<Path> drawLatency(List<LatencyPoint> points, Path png, String subtitle, boolean everyPoint)
+    public static List<Path> drawLatency(List<LatencyPoint> points, Path png, String subtitle, boolean everyPoint)
             throws IOException {
         List<Path> drawn = new ArrayList<>();
         if (everyPoint) {
@@ -78,9 +84,9 @@ final class Charts {
             }
         } else if (!points.isEmpty()) {
             String lead = Peer.lead(points.stream().map(LatencyPoint::peer).toList());
-            boolean headline = LatencyReport.find(points, lead, Plan.HEADLINE_RATE, Plan.HEADLINE_THREADS) != null;
-            latencyByPercentile(points, headline ? Plan.HEADLINE_RATE : points.get(0).rate(),
-                    headline ? Plan.HEADLINE_THREADS : points.get(0).threads(), png, subtitle);
+            boolean headline = LatencyReport.find(points, lead, LatencyReport.HEADLINE_RATE, LatencyReport.HEADLINE_THREADS) != null;
+            latencyByPercentile(points, headline ? LatencyReport.HEADLINE_RATE : points.get(0).rate(),
+                    headline ? LatencyReport.HEADLINE_THREADS : points.get(0).threads(), png, subtitle);
             drawn.add(png);
         }
         return drawn;
@@ -90,7 +96,7 @@ final class Charts {
      * The cost mode's chart: the process's CPU time per delivered line (median of the rounds) against
      * threads, one line per peer; returns the files written (none without results).
      */
-    static List<Path> drawCost(List<CostResult> results, Path png, String subtitle) throws IOException {
+    public static List<Path> drawCost(List<CostResult> results, Path png, String subtitle) throws IOException {
         CostReport report = new CostReport(results);
         List<Integer> threads = report.threadCounts();
         if (threads.isEmpty()) {
@@ -106,7 +112,7 @@ final class Charts {
      * The OTLP set's chart of a cost run: records delivered to the receiver per second against threads, one line per
      * OTLP peer; returns the files written (none without OTLP results).
      */
-    static List<Path> drawOtlp(List<CostResult> results, Path png, String subtitle) throws IOException {
+    public static List<Path> drawOtlp(List<CostResult> results, Path png, String subtitle) throws IOException {
         if (!OtlpCostReport.applies(results)) {
             return List.of();
         }
@@ -115,22 +121,6 @@ final class Charts {
         draw(chart("OTLP records delivered per second by threads (" + Workload.DEFAULT_LINE_SIZE + "-byte lines' message"
                 + subtitle + ")", "threads", "thousand records delivered per second (median; higher is better)", false), threads.stream().map(String::valueOf).toList(),
                 ChartLines.otlp(report, threads), png);
-        return List.of(png);
-    }
-
-    /**
-     * The kafka mode's chart: records delivered per second against threads, one line per Kafka peer (the file
-     * reference is not drawn: it writes no topic); returns the files written (none without results).
-     */
-    static List<Path> drawKafka(List<KafkaResult> results, Path png, String subtitle) throws IOException {
-        KafkaReport report = new KafkaReport(results.stream().filter(r -> KafkaPeer.of(r.peer()).isKafka()).toList());
-        List<Integer> threads = report.threadCounts();
-        if (threads.isEmpty()) {
-            return List.of();
-        }
-        draw(chart("Records delivered to Kafka per second by threads (" + Workload.DEFAULT_LINE_SIZE + "-byte lines"
-                + subtitle + ")", "threads", "thousand records in the topic per second, until the stop returned (higher is"
-                + " better)", false), threads.stream().map(String::valueOf).toList(), ChartLines.kafka(report, threads), png);
         return List.of(png);
     }
 
@@ -177,7 +167,8 @@ final class Charts {
 
     private static final String DELIVERED_AXIS = "million lines delivered per second (calls minus lines lost; higher is better)";
 
-    private static CategoryChart chart(String title, String xTitle, String yTitle, boolean logarithmic) {
+    /** A line chart over categories, styled as every chart of the runs; {@code logarithmic} for the y axis. */
+    public static CategoryChart chart(String title, String xTitle, String yTitle, boolean logarithmic) {
         System.setProperty("java.awt.headless", "true");
         CategoryChart chart = new CategoryChartBuilder().width(1100).height(760).title(title)
                 .xAxisTitle(xTitle).yAxisTitle(yTitle).build();
@@ -195,7 +186,8 @@ final class Charts {
         return chart;
     }
 
-    private static void draw(CategoryChart chart, List<String> categories, List<ChartLines.Line> lines, Path png) throws IOException {
+    /** Draws {@code lines} on {@code chart} over {@code categories}, each styled by its role, into {@code png}. */
+    public static void draw(CategoryChart chart, List<String> categories, List<ChartLines.Line> lines, Path png) throws IOException {
         List<Color> colors = new ArrayList<>();
         int peer = 0;
         for (ChartLines.Line line : lines) {

@@ -1,5 +1,10 @@
 package io.github.lockfreelog.benchmarks.report;
 
+import io.github.lockfreelog.benchmarks.peers.Peer;
+import io.github.lockfreelog.benchmarks.peers.Workload;
+import io.github.lockfreelog.benchmarks.results.CostResult;
+import io.github.lockfreelog.benchmarks.results.Format;
+import io.github.lockfreelog.benchmarks.results.LineCheck;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -10,7 +15,7 @@ import java.util.function.ToDoubleFunction;
  * callers' CPU time per call, each the median of the rounds with their range; what each peer lost; and
  * the targets of issue 19 for lockfreelog (reported, never asserted).
  */
-final class CostReport {
+public final class CostReport {
 
     static final String REFERENCE = Peer.LOCKFREELOG.id();
     static final String COMPARED = Peer.LOGBACK_FILE.id();
@@ -21,7 +26,7 @@ final class CostReport {
     /** lockfreelog's peer in these results: {@link #REFERENCE}, or {@code lockfreelog-console} for the console set. */
     private final String lead;
 
-    CostReport(List<CostResult> results) {
+    public CostReport(List<CostResult> results) {
         this.results = List.copyOf(results);
         this.lead = Peer.lead(results.stream().map(CostResult::peer).distinct().toList());
     }
@@ -31,7 +36,7 @@ final class CostReport {
      * of a {@code boot-*} workload: the table, the caller's allocation and issue 27's targets against Spring
      * Boot's own appenders.
      */
-    String render() {
+    public String render() {
         return renderOwn() + (OtlpCostReport.applies(results) ? new OtlpCostReport(results).render() : "");
     }
 

@@ -1,5 +1,11 @@
 package io.github.lockfreelog.benchmarks.report;
 
+import io.github.lockfreelog.benchmarks.peers.Peer;
+import io.github.lockfreelog.benchmarks.results.Disturbances;
+import io.github.lockfreelog.benchmarks.results.Format;
+import io.github.lockfreelog.benchmarks.results.LatencyPoint;
+import io.github.lockfreelog.benchmarks.results.LatencyResults;
+import io.github.lockfreelog.benchmarks.results.LineCheck;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -13,6 +19,10 @@ import java.util.TreeSet;
  * (what encoding alone costs), not as a peer. The same text is printed and written to a {@code .md}.
  */
 public final class LatencyReport {
+
+    /** The latency point the README shows and the docs' latency chart draws: 100k events/s from 1 thread. */
+    public static final long HEADLINE_RATE = 100_000;
+    public static final int HEADLINE_THREADS = 1;
 
     static final String REFERENCE = Peer.ENCODE_ONLY.id();
 
@@ -81,8 +91,8 @@ public final class LatencyReport {
         if (peer.equals(REFERENCE)) {
             return "*reference, not a peer: " + peer + " (encoding alone, writes nothing)*";
         }
-        if (peer.equals(KafkaPeer.LOCKFREELOG_FILE.id())) {
-            return KafkaReport.label(peer);
+        if (peer.equals(Peer.KAFKA_FILE_REFERENCE)) {
+            return "*reference, not a Kafka peer: " + peer + " (a file)*";
         }
         return peer;
     }

@@ -1,5 +1,9 @@
 package io.github.lockfreelog.benchmarks.report;
 
+import io.github.lockfreelog.benchmarks.peers.Peer;
+import io.github.lockfreelog.benchmarks.results.CostResult;
+import io.github.lockfreelog.benchmarks.results.Format;
+import io.github.lockfreelog.benchmarks.results.LineCheck;
 import java.util.List;
 import java.util.Locale;
 
@@ -11,7 +15,7 @@ import java.util.Locale;
  * second at least 2x the OpenTelemetry appender's, and its callers' CPU per call within 1.2x of the file appender's
  * ({@code lockfreelog}, the classic pattern: the same time, level, thread, logger and message as text).
  */
-final class OtlpCostReport {
+public final class OtlpCostReport {
 
     static final String LEAD = Peer.LOCKFREELOG_OTLP.id();
     static final double DELIVERED_TARGET = 2.0;
@@ -26,7 +30,7 @@ final class OtlpCostReport {
     }
 
     /** Whether the results hold an OTLP peer. */
-    static boolean applies(List<CostResult> results) {
+    public static boolean applies(List<CostResult> results) {
         return results.stream().anyMatch(r -> Peer.ids().contains(r.peer()) && Peer.of(r.peer()).sendsOtlp());
     }
 

@@ -1,5 +1,10 @@
 package io.github.lockfreelog.benchmarks.report;
 
+import io.github.lockfreelog.benchmarks.peers.Peer;
+import io.github.lockfreelog.benchmarks.peers.Workload;
+import io.github.lockfreelog.benchmarks.results.Format;
+import io.github.lockfreelog.benchmarks.results.LineCheck;
+import io.github.lockfreelog.benchmarks.results.ThroughputResult;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -18,7 +23,7 @@ public final class Report {
 
     static final String REFERENCE = Peer.LOCKFREELOG.id();
     static final String MODE = "thrpt";
-    static final int SWEEP_THREADS = 2;
+    public static final int SWEEP_THREADS = 2;
 
     private final List<ThroughputResult> results;
     /** The peer the ratios are to: {@link #REFERENCE}, or {@code lockfreelog-console} in a run of the console set. */

@@ -1,5 +1,6 @@
 package io.github.lockfreelog.benchmarks.report;
 
+import io.github.lockfreelog.benchmarks.results.Format;
 import java.util.Collection;
 import java.util.List;
 
@@ -7,11 +8,11 @@ import java.util.List;
  * The median and the range of one figure over the rounds of a point. The median of an even count is
  * the mean of the two middle values; NaN values (a round without the figure) are left out.
  */
-record Spread(double median, double min, double max, int count) {
+public record Spread(double median, double min, double max, int count) {
 
     static final Spread NONE = new Spread(Double.NaN, Double.NaN, Double.NaN, 0);
 
-    static Spread of(Collection<Double> values) {
+    public static Spread of(Collection<Double> values) {
         List<Double> sorted = values.stream().filter(v -> v != null && !v.isNaN()).sorted().toList();
         int n = sorted.size();
         if (n == 0) {
@@ -21,7 +22,7 @@ record Spread(double median, double min, double max, int count) {
         return new Spread(median, sorted.get(0), sorted.get(n - 1), n);
     }
 
-    boolean isEmpty() {
+    public boolean isEmpty() {
         return count == 0;
     }
 

@@ -1,5 +1,6 @@
 package io.github.lockfreelog.benchmarks.results;
 
+import io.github.lockfreelog.benchmarks.peers.Workload;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -7,7 +8,7 @@ import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.results.RunResult;
 
 /**
- * One fork of the cost mode: one peer at one thread count in one round, as {@link CostBenchmark}'s
+ * One fork of the cost mode: one peer at one thread count in one round, as {@code CostBenchmark}'s
  * counters give it; saved as one row of the run's {@code -cost.tsv}.
  *
  * @param calls calls the callers made in the measured window
@@ -59,10 +60,10 @@ public record CostResult(String peer, int threads, int lineSize, int round, long
     }
 
     /**
-     * Reads a fork of {@link CostBenchmark}; an {@link IllegalArgumentException} when it has no counters (it failed).
+     * Reads a fork of {@code CostBenchmark}; an {@link IllegalArgumentException} when it has no counters (it failed).
      * The workload is this JVM's: the runner's, which it handed to the fork.
      */
-    static CostResult of(RunResult run) {
+    public static CostResult of(RunResult run) {
         BenchmarkParams params = run.getParams();
         long calls = Counters.of(run, "calls");
         return new CostResult(params.getParam("peer"), params.getThreads(), Integer.parseInt(params.getParam("lineSize")),
@@ -72,16 +73,16 @@ public record CostResult(String peer, int threads, int lineSize, int round, long
                 Counters.of(run, "callerAllocatedBytes"), Workload.Kind.current().id());
     }
 
-    static void write(Path tsv, String comment, List<CostResult> results) throws IOException {
+    public static void write(Path tsv, String comment, List<CostResult> results) throws IOException {
         Tsv.write(tsv, comment, results);
     }
 
-    static List<CostResult> read(Path tsv) throws IOException {
+    public static List<CostResult> read(Path tsv) throws IOException {
         return Tsv.read(tsv, CostResult.class);
     }
 
     /** Whether {@code tsv} is the table of a cost run ({@code NAME-STAMP-cost.tsv}). */
-    static boolean isCostRun(Path tsv) {
+    public static boolean isCostRun(Path tsv) {
         return tsv.getFileName().toString().endsWith("-cost.tsv");
     }
 }

@@ -34,7 +34,7 @@ public record Disturbances(long gcPauses, long gcPauseMillis, long stealMillis, 
         long callerWaitMicros) {
 
     /** Without the callers' scheduling. */
-    Disturbances(long gcPauses, long gcPauseMillis, long stealMillis) {
+    public Disturbances(long gcPauses, long gcPauseMillis, long stealMillis) {
         this(gcPauses, gcPauseMillis, stealMillis, -1, -1);
     }
 
@@ -50,14 +50,14 @@ public record Disturbances(long gcPauses, long gcPauseMillis, long stealMillis, 
      * kernel knows them: at most 15 characters); {@link #since} of two samples is what happened
      * between them.
      */
-    static Disturbances sample(Set<String> callers) {
+    public static Disturbances sample(Set<String> callers) {
         long[] scheduling = scheduling(callers);
         Disturbances counts = sample();
         return new Disturbances(counts.gcPauses, counts.gcPauseMillis, counts.stealMillis, scheduling[0], scheduling[1]);
     }
 
     /** The counters now, without the callers' scheduling. */
-    static Disturbances sample() {
+    public static Disturbances sample() {
         long count = 0;
         long millis = 0;
         for (GarbageCollectorMXBean collector : ManagementFactory.getGarbageCollectorMXBeans()) {
@@ -70,7 +70,7 @@ public record Disturbances(long gcPauses, long gcPauseMillis, long stealMillis, 
         return new Disturbances(count, millis, stealTicks() * MILLIS_PER_TICK);
     }
 
-    Disturbances since(Disturbances earlier) {
+    public Disturbances since(Disturbances earlier) {
         return new Disturbances(gcPauses - earlier.gcPauses, gcPauseMillis - earlier.gcPauseMillis,
                 difference(stealMillis, earlier.stealMillis), difference(callerPreemptions, earlier.callerPreemptions),
                 difference(callerWaitMicros, earlier.callerWaitMicros));
@@ -147,7 +147,7 @@ public record Disturbances(long gcPauses, long gcPauseMillis, long stealMillis, 
     }
 
     /** For the report: "2 (11 ms), steal 40 ms"; "n/a" when not recorded. */
-    String text() {
+    public String text() {
         if (!known()) {
             return "n/a";
         }

@@ -9,9 +9,9 @@ import org.HdrHistogram.Histogram;
  * @param rate events per second, all threads together
  * @param made calls made, warm-up included
  * @param measured calls made in the measured window (after the warm-up), each recorded with its latency
- * @param missed calls due that were never made, because the peer could not keep up (see {@link PacedLoop})
+ * @param missed calls due that were never made, because the peer could not keep up (see {@code PacedLoop})
  * @param latency percentiles of the measured calls, from their scheduled times
- * @param lines the line check: calls made against lines in the file ({@link Trial#finish})
+ * @param lines the line check: calls made against lines in the file ({@code Trial.finish})
  * @param histogram the tag under which the run's HdrHistogram log ({@code -latency.hlog}) holds every
  *        recorded latency of this point, in nanoseconds, so that other percentiles can be read later
  * @param disturbances garbage-collection pauses, CPU steal and the callers' preemptions during the measured window
@@ -21,7 +21,7 @@ public record LatencyPoint(String peer, long rate, int threads, int lineSize, lo
         Disturbances disturbances) {
 
     /** The tag of a point's histogram in the run's log: {@code lockfreelog-100k-1t-1}, the last number its round. */
-    static String tag(String peer, long rate, int threads, int round) {
+    public static String tag(String peer, long rate, int threads, int round) {
         return peer + "-" + Format.rate(rate) + "-" + threads + "t-" + round;
     }
 
@@ -40,7 +40,7 @@ public record LatencyPoint(String peer, long rate, int threads, int lineSize, lo
         /** Column labels, in the order of {@link #values()}. */
         public static final List<String> LABELS = List.of("p50", "p90", "p99", "p99.9", "p99.99", "max");
 
-        static Percentiles of(Histogram histogram) {
+        public static Percentiles of(Histogram histogram) {
             return new Percentiles(histogram.getValueAtPercentile(50), histogram.getValueAtPercentile(90),
                     histogram.getValueAtPercentile(99), histogram.getValueAtPercentile(99.9),
                     histogram.getValueAtPercentile(99.99), histogram.getMaxValue(), histogram.getTotalCount());

@@ -37,12 +37,12 @@ public final class LatencyResults {
     }
 
     /** {@code results/quick-X-latency.tsv} -> {@code results/quick-X-latency.hlog}. */
-    static Path histogramsFor(Path tsv) {
+    public static Path histogramsFor(Path tsv) {
         return tsv.resolveSibling(tsv.getFileName().toString().replaceFirst("\\.tsv$", "") + ".hlog");
     }
 
     /** Whether {@code tsv} holds a latency run rather than a throughput run. */
-    static boolean isLatencyRun(Path tsv) {
+    public static boolean isLatencyRun(Path tsv) {
         return tsv.getFileName().toString().endsWith("-latency.tsv");
     }
 
@@ -71,7 +71,7 @@ public final class LatencyResults {
     }
 
     /** Every histogram of a run's log, by its tag. */
-    static Map<String, Histogram> readHistograms(Path hlog) throws IOException {
+    public static Map<String, Histogram> readHistograms(Path hlog) throws IOException {
         Map<String, Histogram> histograms = new LinkedHashMap<>();
         try (HistogramLogReader reader = new HistogramLogReader(hlog.toFile())) {
             for (EncodableHistogram h; (h = reader.nextIntervalHistogram()) != null; ) {
@@ -82,7 +82,7 @@ public final class LatencyResults {
     }
 
     /** Starts a run's histogram log: its format version and column legend. */
-    static void startHistogramLog(Path hlog) throws IOException {
+    public static void startHistogramLog(Path hlog) throws IOException {
         try (PrintStream out = new PrintStream(new FileOutputStream(hlog.toFile()), true, StandardCharsets.UTF_8)) {
             HistogramLogWriter writer = new HistogramLogWriter(out);
             writer.outputComment("lockfreelog latency points: nanoseconds from each call's scheduled time to its return");
@@ -92,7 +92,7 @@ public final class LatencyResults {
     }
 
     /** Appends one point's histogram to the run's log, tagged {@code tag}, over its measured window (epoch millis). */
-    static void appendHistogram(Path hlog, String tag, Histogram histogram, long startMillis, long endMillis)
+    public static void appendHistogram(Path hlog, String tag, Histogram histogram, long startMillis, long endMillis)
             throws IOException {
         Histogram tagged = histogram.copy();
         tagged.setTag(tag);

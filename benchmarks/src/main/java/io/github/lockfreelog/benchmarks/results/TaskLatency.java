@@ -9,7 +9,7 @@ import java.util.Arrays;
 public record TaskLatency(long p50Nanos, long p99Nanos, long maxNanos) {
 
     /** The figures of {@code latencies} (sorted in place); all 0 for none. */
-    static TaskLatency of(long[] latencies) {
+    public static TaskLatency of(long[] latencies) {
         if (latencies.length == 0) {
             return new TaskLatency(0, 0, 0);
         }

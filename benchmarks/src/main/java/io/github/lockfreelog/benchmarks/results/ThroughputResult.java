@@ -14,7 +14,7 @@ import org.openjdk.jmh.results.RunResult;
  * @param opsPerSecond JMH's score (calls per second, all threads together)
  * @param error JMH's 99.9 % confidence half-width of the score, NaN with too few iterations
  * @param bytesPerOp {@value #ALLOCATION} of {@code -prof gc}, NaN without it
- * @param lines the line check, from the benchmark's {@link AppenderBenchmark.Lines} counters
+ * @param lines the line check, from the benchmark's {@code AppenderBenchmark.Lines} counters
  */
 public record ThroughputResult(String peer, int threads, int lineSize, double opsPerSecond, double error,
         double bytesPerOp, LineCheck lines) {
@@ -22,8 +22,8 @@ public record ThroughputResult(String peer, int threads, int lineSize, double op
     /** Secondary result of {@code -prof gc}: bytes allocated per operation. */
     static final String ALLOCATION = "gc.alloc.rate.norm";
 
-    /** Reads a run of {@link AppenderBenchmark} (its score in ops/s, as the runner asks JMH for). */
-    static ThroughputResult of(RunResult run) {
+    /** Reads a run of {@code AppenderBenchmark} (its score in ops/s, as the runner asks JMH for). */
+    public static ThroughputResult of(RunResult run) {
         Result<?> score = run.getPrimaryResult();
         LineCheck lines = new LineCheck(Counters.of(run, "accepted"), Counters.of(run, "written"),
                 Counters.of(run, "fileBytes"), Counters.of(run, "nulBytes"));
@@ -34,11 +34,11 @@ public record ThroughputResult(String peer, int threads, int lineSize, double op
     }
 
     /** Saves {@code results} as a table, {@code comment} (the machine) above it. */
-    static void write(Path tsv, String comment, List<ThroughputResult> results) throws IOException {
+    public static void write(Path tsv, String comment, List<ThroughputResult> results) throws IOException {
         Tsv.write(tsv, comment, results);
     }
 
-    static List<ThroughputResult> read(Path tsv) throws IOException {
+    public static List<ThroughputResult> read(Path tsv) throws IOException {
         return Tsv.read(tsv, ThroughputResult.class);
     }
 }

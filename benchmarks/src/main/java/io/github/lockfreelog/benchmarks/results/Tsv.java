@@ -21,7 +21,7 @@ import java.util.Map;
  * run's results are kept so that {@code report} and {@code chart} can use them again. The first line
  * is a comment (the machine the run was made on), the second names the columns.
  */
-final class Tsv {
+public final class Tsv {
 
     private Tsv() {
     }
@@ -37,7 +37,7 @@ final class Tsv {
         String value();
     }
 
-    static <R extends Record> void write(Path file, String comment, List<R> records) throws IOException {
+    public static <R extends Record> void write(Path file, String comment, List<R> records) throws IOException {
         StringBuilder text = new StringBuilder("# ").append(comment.replace('\n', ' ')).append('\n');
         for (int i = 0; i < records.size(); i++) {
             Map<String, String> row = new LinkedHashMap<>();
@@ -54,7 +54,7 @@ final class Tsv {
         Files.writeString(file, text, StandardCharsets.UTF_8);
     }
 
-    static <R extends Record> List<R> read(Path file, Class<R> type) throws IOException {
+    public static <R extends Record> List<R> read(Path file, Class<R> type) throws IOException {
         List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8).stream()
                 .filter(line -> !line.isBlank() && !line.startsWith("#")).toList();
         List<R> records = new ArrayList<>();
@@ -75,7 +75,7 @@ final class Tsv {
     }
 
     /** The comment line of {@code file}, without its {@code #}; empty when it has none. */
-    static String comment(Path file) throws IOException {
+    public static String comment(Path file) throws IOException {
         List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
         return !lines.isEmpty() && lines.get(0).startsWith("#") ? lines.get(0).substring(1).trim() : "";
     }

@@ -2,8 +2,9 @@ package io.github.lockfreelog.benchmarks.boot;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.lockfreelog.benchmarks.BootAppRunner.BootSink;
-import io.github.lockfreelog.benchmarks.BootAppRunner.Fork;
+import io.github.lockfreelog.benchmarks.boot.BootAppRunner.BootSink;
+import io.github.lockfreelog.benchmarks.boot.BootAppRunner.Fork;
+import io.github.lockfreelog.benchmarks.cli.Arguments;
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -27,7 +28,7 @@ class BootAppRunnerTest {
     @Test
     void everySinkShouldDeliverEveryBurstLineThroughTheAppenderItNames() throws Exception {
         ByteArrayOutputStream captured = new ByteArrayOutputStream();
-        Arguments arguments = Arguments.parse(new String[] {"boot-app", "--events", "2000", "--threads", "2", "--warmup",
+        Arguments arguments = Arguments.forMode(new String[] {"boot-app", "--events", "2000", "--threads", "2", "--warmup",
                 "1", "--measure", "2", "--results", directory.toString()});
 
         int exit = new BootAppRunner(new PrintStream(captured, true, StandardCharsets.UTF_8)).run(arguments);

@@ -2,6 +2,10 @@ package io.github.lockfreelog.benchmarks.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.lockfreelog.benchmarks.jmh.LatencyBenchmark;
+import io.github.lockfreelog.benchmarks.results.LatencyPoint;
+import io.github.lockfreelog.benchmarks.results.LatencyResults;
+import io.github.lockfreelog.benchmarks.results.LineCheck;
 import java.nio.file.Path;
 import java.util.Collection;
 import java.util.Map;

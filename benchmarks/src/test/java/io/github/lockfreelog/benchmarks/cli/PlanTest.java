@@ -1,7 +1,12 @@
 package io.github.lockfreelog.benchmarks.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
+import io.github.lockfreelog.benchmarks.peers.BootLogging;
+import io.github.lockfreelog.benchmarks.peers.Peer;
+import io.github.lockfreelog.benchmarks.peers.Workload;
+import io.github.lockfreelog.benchmarks.report.LatencyReport;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -26,8 +31,8 @@ class PlanTest {
                 Arguments.parse(new String[] {"latency-quick"}));
 
         assertThat(quick.jmh()).isEmpty();
-        assertThat(quick.latency().rates()).containsExactly(Plan.HEADLINE_RATE);
-        assertThat(quick.latency().threads()).containsExactly(Plan.HEADLINE_THREADS);
+        assertThat(quick.latency().rates()).containsExactly(LatencyReport.HEADLINE_RATE);
+        assertThat(quick.latency().threads()).containsExactly(LatencyReport.HEADLINE_THREADS);
         assertThat(quick.estimateSeconds(PEERS)).isLessThanOrEqualTo(2 * 60);
     }
 
@@ -60,37 +65,68 @@ class PlanTest {
     }
 
     @Test
-    void kafkaShouldBePlannedToEndWithin15MinutesAndKafkaQuickWithin5() {
-        int peers = KafkaPeer.ids().size();
-        Plan.Kafka full = Plan.kafka(Arguments.parse(new String[] {"kafka"}), false);
-        Plan.Kafka quick = Plan.kafka(Arguments.parse(new String[] {"kafka-quick"}), true);
-
-        assertThat(full.threads()).containsExactly(1, 2, 4);
-        assertThat(full.latencyThreads()).containsExactly(1, 4);
-        assertThat(full.rates()).containsExactly(Plan.KAFKA_RATE);
-        assertThat(full.estimateSeconds(peers)).isLessThanOrEqualTo(15 * 60);
-        assertThat(quick.threads()).containsExactly(1, 4);
-        assertThat(quick.latencyThreads()).containsExactly(1);
-        assertThat(quick.estimateSeconds(peers)).isLessThanOrEqualTo(5 * 60);
+    void peersOfOneModeOnlyShouldRunInThatModeAloneUnlessNamed() {
+        assertThat(Peer.defaultIds("quick")).doesNotContain("logback-nop", "lockfreelog-2x64k").contains("encode-only");
+        assertThat(Peer.defaultIds("cost")).contains("logback-nop", "encode-only").doesNotContain("lockfreelog-2x64k");
+        assertThat(Arguments.parse(new String[] {"cost"}).peers()).contains("logback-nop");
+        assertThat(Arguments.parse(new String[] {"full"}).peers()).doesNotContain("logback-nop");
+        assertThat(Peer.order(List.of("logback-nop", "encode-only", "lockfreelog")))
+                .containsExactly("lockfreelog", "encode-only", "logback-nop");
+        assertThat(Peer.of("logback-nop").writesFile()).isFalse();
     }
 
     @Test
-    void kafkaOptionsShouldSetBothPartsAndItsPeersShouldBeTheKafkaPeers() {
-        Arguments arguments = Arguments.parse(new String[] {"kafka", "--threads", "2", "--warmup", "1", "--measure", "3",
-            "--peers", "log4j2-kafka-sync,lockfreelog-kafka", "--producer-property", "linger.ms=0"});
-        Plan.Kafka plan = Plan.kafka(arguments, false);
+    void theCostPlanShouldDefaultToThreeRoundsAtOneTwoAndFourThreadsAndTakeFewerWithAnOption() {
+        assertThat(Plan.cost(Arguments.parse(new String[] {"cost"}))).isEqualTo(new Plan.Cost(List.of(1, 2, 4), 2, 4, 3));
+        assertThat(Plan.cost(Arguments.parse(new String[] {"cost", "--forks", "1", "--measure", "1"})))
+                .isEqualTo(new Plan.Cost(List.of(1, 2, 4), 2, 1, 1));
+        assertThat(Plan.virtual(Arguments.parse(new String[] {"virtual", "--events", "1000"})))
+                .isEqualTo(new Plan.Virtual(1000, 500, 4, 1));
+    }
 
-        assertThat(plan).isEqualTo(new Plan.Kafka(List.of(2), 1, 3, 3, List.of(Plan.KAFKA_RATE), List.of(2), 1, 3, 2, 1));
-        assertThat(KafkaPeer.order(arguments.peers)).containsExactly("lockfreelog-kafka", "log4j2-kafka-sync");
-        assertThat(arguments.producerProperties).containsEntry("linger.ms", "0");
-        org.assertj.core.api.Assertions.assertThatIllegalArgumentException()
-                .isThrownBy(() -> Arguments.parse(new String[] {"kafka", "--peers", "logback-async"}))
-                .withMessageContaining("unknown kafka peer=logback-async");
-        org.assertj.core.api.Assertions.assertThatIllegalArgumentException()
-                .isThrownBy(() -> Arguments.parse(new String[] {"quick", "--peers", "lockfreelog-kafka"}))
-                .withMessageContaining("unknown peer=lockfreelog-kafka");
-        org.assertj.core.api.Assertions.assertThatIllegalArgumentException()
-                .isThrownBy(() -> Arguments.parse(new String[] {"kafka", "--producer-property", "acks"}))
-                .withMessageContaining("--producer-property must be NAME=VALUE, got acks");
+    @Test
+    void theConsoleSetShouldBeTheConsoleModesPeersAndNoOtherModes() {
+        List<String> console = List.of("lockfreelog-console", "logback-console", "logback-async-console", "log4j2-console",
+                "log4j2-async-console");
+
+        assertThat(Peer.defaultIds("console")).containsExactlyElementsOf(console);
+        assertThat(Peer.defaultIds("quick")).doesNotContainAnyElementsOf(console);
+        assertThat(Peer.defaultIds("cost")).doesNotContainAnyElementsOf(console);
+        assertThat(Arguments.parse(new String[] {"cost", "--peers", "lockfreelog-console,logback-console"}).peers())
+                .containsExactly("lockfreelog-console", "logback-console");
+        assertThat(console).allMatch(id -> Peer.of(id).writesPipe() && Peer.of(id).writesFile());
+        assertThat(Peer.lead(console)).isEqualTo("lockfreelog-console");
+        assertThat(Peer.lead(List.of("lockfreelog", "lockfreelog-console"))).isEqualTo("lockfreelog");
+    }
+
+    @Test
+    void theConsolePlanShouldBeQuicksThroughputAndTheHeadlineLatencyPoint() {
+        Plan plan = Plan.of(Arguments.parse(new String[] {"console"}));
+
+        assertThat(plan.jmh()).isEqualTo(Plan.quick(Arguments.parse(new String[] {"quick"})).jmh());
+        assertThat(plan.latency()).isEqualTo(Plan.latencyQuick(Arguments.parse(new String[] {"latency-quick"})).latency());
+        assertThat(plan.estimateSeconds(Peer.defaultIds("console").size())).isLessThanOrEqualTo(5 * 60);
+    }
+
+    @Test
+    void peersWithoutAFaithfulFormShouldBeRefusedNamingPeerAndWorkload() {
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> Arguments.parse(new String[] {"cost", "--workload", "boot-file", "--peers", "log4j2-file"}))
+                .withMessageContaining("peer=log4j2-file").withMessageContaining("workload=boot-file");
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> Arguments.parse(new String[] {"cost", "--peers", "spring-boot-file"}))
+                .withMessageContaining("peer=spring-boot-file").withMessageContaining("boot-* workload");
+        assertThatIllegalArgumentException().isThrownBy(() -> Arguments.parse(new String[] {"cost", "--workload", "boot"}))
+                .withMessageContaining("unknown workload=boot");
+    }
+
+    @Test
+    void theWorkloadShouldReachTheForksAsSystemProperties() {
+        Arguments arguments = Arguments.parse(new String[] {"cost", "--workload", "boot-ecs", "--boot-property",
+                "logging.expect-correlation-id=true"});
+
+        assertThat(arguments.forkSystemProperties()).containsEntry(Workload.PROPERTY, "boot-ecs")
+                .containsEntry(BootLogging.PROPERTY_PREFIX + "logging.expect-correlation-id", "true");
+        assertThat(RunEnvironment.runName("cost", arguments)).isEqualTo("cost-boot-ecs");
     }
 }

@@ -2,6 +2,13 @@ package io.github.lockfreelog.benchmarks.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.lockfreelog.benchmarks.peers.Workload;
+import io.github.lockfreelog.benchmarks.results.CostResult;
+import io.github.lockfreelog.benchmarks.results.Format;
+import io.github.lockfreelog.benchmarks.results.LatencyFixtures;
+import io.github.lockfreelog.benchmarks.results.LatencyPoint;
+import io.github.lockfreelog.benchmarks.results.LineCheck;
+import io.github.lockfreelog.benchmarks.results.ThroughputResult;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -29,7 +36,7 @@ class ScalingRunnerTest {
 
         String text = ScalingRunner.render(List.of(1, 2), List.of("lockfreelog", "logback-file"), throughput, cost, latency);
 
-        assertThat(text).contains("### Lines delivered per second (" + BenchmarkRunner.machine() + ")")
+        assertThat(text).contains("### Lines delivered per second (" + RunEnvironment.machine() + ")")
                 .contains("| threads | lockfreelog | logback-file |");
         String[] tables = text.split("### ");
         assertThat(tables[1]).contains("| 1 | " + Format.si(4_000_000) + " | - |")

@@ -2,6 +2,9 @@ package io.github.lockfreelog.benchmarks.jmh;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.lockfreelog.benchmarks.peers.Peer;
+import io.github.lockfreelog.benchmarks.results.CostResult;
+import io.github.lockfreelog.benchmarks.results.LineCheck;
 import java.util.Collection;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -3,6 +3,8 @@ package io.github.lockfreelog.benchmarks.kafka;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.github.lockfreelog.benchmarks.report.ChartLines;
+import io.github.lockfreelog.benchmarks.results.LineCheck;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -118,7 +120,7 @@ class KafkaReportTest {
         List<KafkaResult> kafka = results.stream().filter(r -> KafkaPeer.of(r.peer()).isKafka()).toList();
         result("lockfreelog-file", 1, 1, 9_000_000, 9_000_000, 5.0, 1, 1, "");
 
-        List<ChartLines.Line> lines = ChartLines.kafka(new KafkaReport(kafka), List.of(1));
+        List<ChartLines.Line> lines = KafkaCharts.lines(new KafkaReport(kafka), List.of(1));
 
         assertThat(lines).extracting(ChartLines.Line::peer).containsExactly("lockfreelog-kafka", "log4j2-kafka-async");
         assertThat(lines.get(0).role()).isEqualTo(ChartLines.Role.LOCKFREELOG);

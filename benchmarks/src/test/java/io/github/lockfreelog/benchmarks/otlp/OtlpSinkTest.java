@@ -2,6 +2,11 @@ package io.github.lockfreelog.benchmarks.otlp;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.lockfreelog.benchmarks.measure.Trial;
+import io.github.lockfreelog.benchmarks.peers.Peer;
+import io.github.lockfreelog.benchmarks.peers.Sink;
+import io.github.lockfreelog.benchmarks.peers.Workload;
+import io.github.lockfreelog.benchmarks.results.LineCheck;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,7 +1,6 @@
 package io.github.lockfreelog.benchmarks.peers;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.LoggerContext;
@@ -10,6 +9,9 @@ import ch.qos.logback.classic.spi.LoggingEvent;
 import ch.qos.logback.core.encoder.Encoder;
 import ch.qos.logback.core.rolling.RollingFileAppender;
 import ch.qos.logback.core.rolling.SizeAndTimeBasedRollingPolicy;
+import io.github.lockfreelog.benchmarks.report.Report;
+import io.github.lockfreelog.benchmarks.results.LineCheck;
+import io.github.lockfreelog.benchmarks.results.ThroughputResult;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -118,18 +120,6 @@ class BootWorkloadTest {
     }
 
     @Test
-    void peersWithoutAFaithfulFormShouldBeRefusedNamingPeerAndWorkload() {
-        assertThatIllegalArgumentException()
-                .isThrownBy(() -> Arguments.parse(new String[] {"cost", "--workload", "boot-file", "--peers", "log4j2-file"}))
-                .withMessageContaining("peer=log4j2-file").withMessageContaining("workload=boot-file");
-        assertThatIllegalArgumentException()
-                .isThrownBy(() -> Arguments.parse(new String[] {"cost", "--peers", "spring-boot-file"}))
-                .withMessageContaining("peer=spring-boot-file").withMessageContaining("boot-* workload");
-        assertThatIllegalArgumentException().isThrownBy(() -> Arguments.parse(new String[] {"cost", "--workload", "boot"}))
-                .withMessageContaining("unknown workload=boot");
-    }
-
-    @Test
     void eachBootWorkloadShouldRunBootsAppendersAgainstLockfreelogByDefault() {
         assertThat(Peer.defaultIds("cost", Workload.Kind.BOOT_FILE))
                 .containsExactly("lockfreelog", "logback-file", "spring-boot-file", "encode-only", "logback-nop");
@@ -139,16 +129,6 @@ class BootWorkloadTest {
                 "spring-boot-file", "spring-boot-console", "encode-only");
         assertThat(Peer.defaultIds("quick")).as("the classic workload's peers are as before")
                 .doesNotContain("spring-boot-file", "spring-boot-console");
-    }
-
-    @Test
-    void theWorkloadShouldReachTheForksAsSystemProperties() {
-        Arguments arguments = Arguments.parse(new String[] {"cost", "--workload", "boot-ecs", "--boot-property",
-                "logging.expect-correlation-id=true"});
-
-        assertThat(arguments.forkSystemProperties()).containsEntry(Workload.PROPERTY, "boot-ecs")
-                .containsEntry(BootLogging.PROPERTY_PREFIX + "logging.expect-correlation-id", "true");
-        assertThat(BenchmarkRunner.runName("cost", arguments)).isEqualTo("cost-boot-ecs");
     }
 
     @Test

@@ -6,7 +6,6 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -48,27 +47,4 @@ class ConsolePipeTest {
         assertThat(ConsolePipe.parse("1 2\n0m0.00s 0m0.00s\n1m2.50s 0m0.50s\n").readerCpuNanos()).isEqualTo(63_000_000_000L);
     }
 
-    @Test
-    void theConsoleSetShouldBeTheConsoleModesPeersAndNoOtherModes() {
-        List<String> console = List.of("lockfreelog-console", "logback-console", "logback-async-console", "log4j2-console",
-                "log4j2-async-console");
-
-        assertThat(Peer.defaultIds("console")).containsExactlyElementsOf(console);
-        assertThat(Peer.defaultIds("quick")).doesNotContainAnyElementsOf(console);
-        assertThat(Peer.defaultIds("cost")).doesNotContainAnyElementsOf(console);
-        assertThat(Arguments.parse(new String[] {"cost", "--peers", "lockfreelog-console,logback-console"}).peers())
-                .containsExactly("lockfreelog-console", "logback-console");
-        assertThat(console).allMatch(id -> Peer.of(id).writesPipe() && Peer.of(id).writesFile());
-        assertThat(Peer.lead(console)).isEqualTo("lockfreelog-console");
-        assertThat(Peer.lead(List.of("lockfreelog", "lockfreelog-console"))).isEqualTo("lockfreelog");
-    }
-
-    @Test
-    void theConsolePlanShouldBeQuicksThroughputAndTheHeadlineLatencyPoint() {
-        Plan plan = Plan.of(Arguments.parse(new String[] {"console"}));
-
-        assertThat(plan.jmh()).isEqualTo(Plan.quick(Arguments.parse(new String[] {"quick"})).jmh());
-        assertThat(plan.latency()).isEqualTo(Plan.latencyQuick(Arguments.parse(new String[] {"latency-quick"})).latency());
-        assertThat(plan.estimateSeconds(Peer.defaultIds("console").size())).isLessThanOrEqualTo(5 * 60);
-    }
 }

@@ -1,11 +1,14 @@
 package io.github.lockfreelog.benchmarks.report;
 
-import static io.github.lockfreelog.benchmarks.LatencyFixtures.point;
+import static io.github.lockfreelog.benchmarks.results.LatencyFixtures.point;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import io.github.lockfreelog.benchmarks.ChartLines.Line;
-import io.github.lockfreelog.benchmarks.ChartLines.Role;
+import io.github.lockfreelog.benchmarks.report.ChartLines.Line;
+import io.github.lockfreelog.benchmarks.report.ChartLines.Role;
+import io.github.lockfreelog.benchmarks.results.LatencyPoint;
+import io.github.lockfreelog.benchmarks.results.LineCheck;
+import io.github.lockfreelog.benchmarks.results.ThroughputResult;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

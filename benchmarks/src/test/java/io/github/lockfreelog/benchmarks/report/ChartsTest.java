@@ -1,8 +1,11 @@
 package io.github.lockfreelog.benchmarks.report;
 
-import static io.github.lockfreelog.benchmarks.LatencyFixtures.point;
+import static io.github.lockfreelog.benchmarks.results.LatencyFixtures.point;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.lockfreelog.benchmarks.results.LatencyPoint;
+import io.github.lockfreelog.benchmarks.results.LineCheck;
+import io.github.lockfreelog.benchmarks.results.ThroughputResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

@@ -3,6 +3,9 @@ package io.github.lockfreelog.benchmarks.report;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.github.lockfreelog.benchmarks.results.CostResult;
+import io.github.lockfreelog.benchmarks.results.LineCheck;
+import io.github.lockfreelog.benchmarks.results.Tsv;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;

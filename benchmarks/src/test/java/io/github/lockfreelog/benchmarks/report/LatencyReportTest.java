@@ -1,8 +1,10 @@
 package io.github.lockfreelog.benchmarks.report;
 
-import static io.github.lockfreelog.benchmarks.LatencyFixtures.point;
+import static io.github.lockfreelog.benchmarks.results.LatencyFixtures.point;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.lockfreelog.benchmarks.results.LatencyPoint;
+import io.github.lockfreelog.benchmarks.results.LatencyResults;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

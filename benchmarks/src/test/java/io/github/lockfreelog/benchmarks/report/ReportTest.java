@@ -3,6 +3,8 @@ package io.github.lockfreelog.benchmarks.report;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.github.lockfreelog.benchmarks.results.LineCheck;
+import io.github.lockfreelog.benchmarks.results.ThroughputResult;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

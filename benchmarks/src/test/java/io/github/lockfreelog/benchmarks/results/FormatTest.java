@@ -1,5 +1,6 @@
 package io.github.lockfreelog.benchmarks.results;
 
+import io.github.lockfreelog.benchmarks.results.Format;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;

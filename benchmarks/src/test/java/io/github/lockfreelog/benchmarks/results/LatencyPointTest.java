@@ -2,6 +2,7 @@ package io.github.lockfreelog.benchmarks.results;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.lockfreelog.benchmarks.measure.PacedLoop;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 

@@ -3,6 +3,7 @@ package io.github.lockfreelog.benchmarks.results;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIOException;
 
+import io.github.lockfreelog.benchmarks.measure.PacedLoop;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

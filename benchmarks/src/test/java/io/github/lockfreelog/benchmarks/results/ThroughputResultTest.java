@@ -2,6 +2,7 @@ package io.github.lockfreelog.benchmarks.results;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.lockfreelog.benchmarks.jmh.AppenderBenchmark;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

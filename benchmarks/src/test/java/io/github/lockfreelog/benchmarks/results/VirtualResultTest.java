@@ -2,20 +2,15 @@ package io.github.lockfreelog.benchmarks.results;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
+import io.github.lockfreelog.benchmarks.report.VirtualReport;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.List;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class VirtualResultTest {
+public class VirtualResultTest {
 
-    private static VirtualResult result(String peer, String executor, long allocated, long waits, long waitMax,
+    public static VirtualResult result(String peer, String executor, long allocated, long waits, long waitMax,
             long written) {
         return new VirtualResult(peer, executor, 1, 100_000, allocated, 500_000_000L, waits, waits * 1_000, waitMax, 0,
                 new LineCheck(100_000, written, written < 0 ? 0 : 150 * written, 0),
@@ -30,7 +25,7 @@ class VirtualResultTest {
                 result("logback-file", "virtual", 137_500_000, -1, -1, 90_000),
                 result("none", "virtual", 36_400_000, -1, -1, -1));
 
-        String table = VirtualResult.render(results);
+        String table = VirtualReport.render(results);
 
         assertThat(table).contains("getTotalThreadAllocatedBytes()");
         assertThat(table).contains("| lockfreelog-2x64k | virtual | 1,225 | 5,886 | 211,446 | 1.23 / 46 / 312 | 200.0k | all |");
@@ -42,7 +37,7 @@ class VirtualResultTest {
 
     @Test
     void anAllocationTheJvmCannotMeasureShouldSaySo() {
-        String table = VirtualResult.render(List.of(result("lockfreelog", "virtual", -1, 0, 0, 100_000)));
+        String table = VirtualReport.render(List.of(result("lockfreelog", "virtual", -1, 0, 0, 100_000)));
 
         assertThat(table).contains("| lockfreelog | virtual | not measured (Java 21+ only) | 0 | 0.0 |");
     }
@@ -58,27 +53,4 @@ class VirtualResultTest {
         assertThat(VirtualResult.read(tsv)).isEqualTo(results);
     }
 
-    @Test
-    void aRunSavedBeforeTheTaskColumnsShouldBeRefusedByReportNamingTheMissingColumn(@TempDir Path directory)
-            throws Exception {
-        Path tsv = directory.resolve("virtual-20261201-000000-virtual.tsv");
-        VirtualResult.write(tsv, "machine", List.of(result("lockfreelog", "virtual", 48_700_000, 0, 0, 100_000)));
-        List<String> lines = Files.readAllLines(tsv, StandardCharsets.UTF_8);
-        int kept = (int) Arrays.stream(lines.get(1).split("\t")).takeWhile(c -> !c.startsWith("tasks.")).count();
-        Files.write(tsv, lines.stream().map(l -> l.startsWith("#") ? l
-                : Arrays.stream(l.split("\t")).limit(kept).collect(Collectors.joining("\t"))).toList());
-        PrintStream err = System.err;
-        ByteArrayOutputStream captured = new ByteArrayOutputStream();
-        int status;
-        try {
-            System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
-            status = new BenchmarkRunner(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8))
-                    .run(new String[] {"report", tsv.toString()});
-        } finally {
-            System.setErr(err);
-        }
-
-        assertThat(status).isEqualTo(2);
-        assertThat(captured.toString(StandardCharsets.UTF_8)).startsWith("report: no column tasks.p50Nanos in ");
-    }
 }
