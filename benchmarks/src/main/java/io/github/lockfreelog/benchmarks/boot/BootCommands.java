@@ -4,6 +4,7 @@ import io.github.lockfreelog.benchmarks.cli.Arguments;
 import io.github.lockfreelog.benchmarks.cli.Mode;
 import java.io.PrintStream;
 import java.util.Arrays;
+import java.util.List;
 
 /** The {@code boot-app} command ({@link BootAppRunner}), as the command line's registry finds it by name. */
 public final class BootCommands implements Mode {
@@ -24,6 +25,12 @@ public final class BootCommands implements Mode {
             return 2;
         }
         return new BootAppRunner(out).run(arguments);
+    }
+
+    @Override
+    public List<String> requires() {
+        return List.of("org.springframework.boot.SpringApplication", "org.springframework.context.ApplicationContext",
+                "io.github.lockfreelog.autoconfigure.LockFreeLogAutoConfiguration");
     }
 
     @Override

@@ -136,7 +136,7 @@ public final class BenchmarkRunner {
                     out.println();
                     try {
                         out.print(Modes.of(mode).peers());
-                    } catch (IllegalStateException e) {
+                    } catch (IllegalStateException | LinkageError e) {
                         out.println(mode + " peers: " + e.getMessage());
                     }
                 }

@@ -3,6 +3,7 @@ package io.github.lockfreelog.benchmarks.cli;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * A command whose classes live in a package the file modes never load (the Kafka modes, the OTLP kill test, the Spring
@@ -17,6 +18,12 @@ public interface Mode {
 
     /** The command's usage line, for the runner's help. */
     String usage();
+
+    /**
+     * A class of each jar the mode needs beyond the file benchmarks' (a class path trimmed for the file modes lacks
+     * them): checked before it runs, so that it stops with a message that names them rather than halfway.
+     */
+    List<String> requires();
 
     /** The mode's own peers, a line each (id and what it is), for the {@code peers} command; empty when it has none. */
     default String peers() {

@@ -32,13 +32,39 @@ final class Modes {
     private Modes() {
     }
 
+    static List<String> commands() {
+        return List.copyOf(CLASSES.keySet());
+    }
+
     static boolean has(String command) {
         return CLASSES.containsKey(command);
     }
 
-    /** The command's mode; an {@link IllegalStateException} saying which jars are missing when it cannot be loaded. */
+    /**
+     * The command's mode, its jars checked ({@link Mode#requires()}); an {@link IllegalStateException} that names what is
+     * missing when it cannot be loaded or a jar it needs is not on the class path.
+     */
     static Mode of(String command) {
-        return ByName.load(CLASSES.get(command), Mode.class, "the " + command + " mode");
+        return load(command, CLASSES.get(command));
+    }
+
+    static Mode load(String command, String className) {
+        Mode mode = ByName.load(className, Mode.class, "the " + command + " mode");
+        List<String> missing = mode.requires().stream().filter(name -> !present(name)).toList();
+        if (!missing.isEmpty()) {
+            throw new IllegalStateException("the " + command + " mode needs " + missing + " on the class path, which lacks"
+                    + " them (benchmarks/target/benchmarks.jar has every jar)");
+        }
+        return mode;
+    }
+
+    private static boolean present(String className) {
+        try {
+            Class.forName(className, false, Modes.class.getClassLoader());
+            return true;
+        } catch (ClassNotFoundException | LinkageError e) {
+            return false;
+        }
     }
 
     /** The modes, among those with saved runs, that are on the class path. */
@@ -47,7 +73,7 @@ final class Modes {
         for (String command : SAVED_RUNS) {
             try {
                 readers.add(of(command));
-            } catch (IllegalStateException e) {
+            } catch (IllegalStateException | LinkageError e) {
                 // not on this class path (a trimmed one): its files cannot be read here, the others can
             }
         }
@@ -62,8 +88,8 @@ final class Modes {
         seen.forEach((name, command) -> {
             try {
                 lines.add(of(command).usage());
-            } catch (IllegalStateException e) {
-                lines.add(command + " (not on this class path: " + name + ")");
+            } catch (IllegalStateException | LinkageError e) {
+                lines.add(command + " (not runnable on this class path: " + e.getMessage() + ")");
             }
         });
         return lines;

@@ -55,6 +55,13 @@ public final class KafkaCommands implements Mode {
     }
 
     @Override
+    public List<String> requires() {
+        return List.of("org.apache.kafka.clients.producer.KafkaProducer", "io.github.lockfreelog.kafka.LockFreeKafkaAppender",
+                "com.github.danielwegener.logback.kafka.KafkaAppender", "org.springframework.kafka.test.EmbeddedKafkaKraftBroker",
+                "io.github.lockfreelog.kafka.testing.ChildJvm");
+    }
+
+    @Override
     public String peers() {
         return "kafka peers (kafka, kafka-quick):\n" + Arrays.stream(KafkaPeer.values())
                 .map(p -> String.format(Locale.ROOT, "%-22s %s%n", p.id(), p.description())).collect(Collectors.joining());
