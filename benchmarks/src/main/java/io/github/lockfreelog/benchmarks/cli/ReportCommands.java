@@ -81,40 +81,33 @@ final class ReportCommands {
 
     /** Draws a run's throughput charts; a failure (no fonts on a bare headless JVM) is reported, not thrown. */
     void drawThroughputCharts(List<ThroughputResult> results, Path tsv, Path png, String subtitle) {
-        try {
-            List<Path> drawn = Charts.drawThroughput(results, png, subtitle);
-            drawn.forEach(p -> out.println("Chart: " + p));
-            if (drawn.isEmpty()) {
-                out.println("No throughput results for a chart in " + tsv);
-            }
-        } catch (IOException | RuntimeException | LinkageError e) {
-            out.println("Could not draw the charts (" + e + "); redraw later with: chart " + tsv);
-        }
+        draw("throughput", "charts", tsv, () -> Charts.drawThroughput(results, png, subtitle));
     }
 
     /** Draws a cost run's chart; a failure is reported, not thrown. */
     void drawCostChart(List<CostResult> results, Path tsv, Path png, String subtitle) {
-        try {
-            List<Path> drawn = Charts.drawCost(results, png, subtitle);
-            drawn.forEach(p -> out.println("Chart: " + p));
-            if (drawn.isEmpty()) {
-                out.println("No cost results for a chart in " + tsv);
-            }
-        } catch (IOException | RuntimeException | LinkageError e) {
-            out.println("Could not draw the cost chart (" + e + "); redraw later with: chart " + tsv);
-        }
+        draw("cost", "cost chart", tsv, () -> Charts.drawCost(results, png, subtitle));
     }
 
     /** Draws a run's latency charts; a failure is reported, not thrown. */
     void drawLatencyCharts(List<LatencyPoint> points, Path tsv, Path png, String subtitle, boolean everyPoint) {
+        draw("latency", "latency charts", tsv, () -> Charts.drawLatency(points, png, subtitle, everyPoint));
+    }
+
+    /** What drawing a chart may throw: XChart's I/O, and on a JVM without fonts its errors of linkage. */
+    private interface Drawing {
+        List<Path> draw() throws IOException;
+    }
+
+    private void draw(String results, String charts, Path tsv, Drawing drawing) {
         try {
-            List<Path> drawn = Charts.drawLatency(points, png, subtitle, everyPoint);
+            List<Path> drawn = drawing.draw();
             drawn.forEach(p -> out.println("Chart: " + p));
             if (drawn.isEmpty()) {
-                out.println("No latency results for a chart in " + tsv);
+                out.println("No " + results + " results for a chart in " + tsv);
             }
         } catch (IOException | RuntimeException | LinkageError e) {
-            out.println("Could not draw the latency charts (" + e + "); redraw later with: chart " + tsv);
+            out.println("Could not draw the " + charts + " (" + e + "); redraw later with: chart " + tsv);
         }
     }
 }

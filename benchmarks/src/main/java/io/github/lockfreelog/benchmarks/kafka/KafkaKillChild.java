@@ -159,7 +159,11 @@ public final class KafkaKillChild {
         return encoder;
     }
 
-    private static Consumer<String> logbackLogger(LoggerContext context, Appender<ILoggingEvent> appender) {
+    /**
+     * Ends the child with {@code FAILED} and the context's statuses (which the runner reports) when {@code appender}
+     * did not start: a kill test of an appender that logs nowhere would count every event as missing.
+     */
+    public static void requireStarted(LoggerContext context, Appender<ILoggingEvent> appender) {
         if (!appender.isStarted()) {
             StringBuilder statuses = new StringBuilder();
             for (Status status : context.getStatusManager().getCopyOfStatusList()) {
@@ -168,6 +172,10 @@ public final class KafkaKillChild {
             System.out.println("FAILED " + statuses);
             System.exit(2);
         }
+    }
+
+    private static Consumer<String> logbackLogger(LoggerContext context, Appender<ILoggingEvent> appender) {
+        requireStarted(context, appender);
         ch.qos.logback.classic.Logger logger = context.getLogger("kill");
         logger.setAdditive(false);
         logger.setLevel(Level.INFO);

@@ -4,7 +4,6 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
 import ch.qos.logback.classic.util.LogbackMDCAdapter;
-import ch.qos.logback.core.status.Status;
 import ch.qos.logback.core.util.Duration;
 import io.github.lockfreelog.benchmarks.kafka.KafkaKillChild;
 import io.github.lockfreelog.benchmarks.peers.Peer;
@@ -90,14 +89,7 @@ public final class OtlpKillChild {
 
     private static void attach(LoggerContext context, ch.qos.logback.classic.Logger logger,
             ch.qos.logback.core.Appender<ch.qos.logback.classic.spi.ILoggingEvent> appender) {
-        if (!appender.isStarted()) {
-            StringBuilder statuses = new StringBuilder();
-            for (Status status : context.getStatusManager().getCopyOfStatusList()) {
-                statuses.append(status).append(" | ");
-            }
-            System.out.println("FAILED " + statuses);
-            System.exit(2);
-        }
+        KafkaKillChild.requireStarted(context, appender);
         logger.addAppender(appender);
     }
 }
