@@ -98,7 +98,7 @@ final class JournalReplay {
         int[] ends;
         if (sizes[1] <= 1) {
             int at = base + (int) sizes[2] + HEADER_LENGTH;
-            bytes = journal.duplicate().limit(at + length).position(at).slice();
+            bytes = journal.slice(at, length);
             ends = new int[] {length};
         } else {
             if (sizes[0] > BATCH_BYTES) {
@@ -170,20 +170,8 @@ final class JournalReplay {
     /** Writes the data frames of {@code [offset, limit)} of term {@code term}, in batches. */
     private void replayTerm(long term, int base, int offset, int limit) throws IOException {
         batchFrom = offset;
-        TermReader.read(journal, base, offset, limit, (int) term, (at, header, kind) -> {
-            switch (kind) {
-                case COMMITTED:
-                    if (headerType(header) == TYPE_DATA) {
-                        replay(term, base, at, headerLength(header));
-                    }
-                    break;
-                case ABANDONED:
-                    break; // left out by the drainer; its writer wrote the event again
-                default:
-                    skipped++; // the writer died while copying, or never wrote its header, or it is damaged
-            }
-            return TermReader.STEP;
-        });
+        skipped += TermReader.readData(journal, base, offset, limit, (int) term,
+                (at, length) -> replay(term, base, at, length));
         write(term, batchFrom, limit);
     }
 
@@ -196,8 +184,7 @@ final class JournalReplay {
         }
         if (payload > batch.capacity()) { // written from where it lies: nothing the size of a buffer is allocated
             int at = base + offset + HEADER_LENGTH;
-            log.write(journal.duplicate().limit(at + payload).position(at).slice(), 0, term, offset,
-                    offset + align(length));
+            log.write(journal.slice(at, payload), 0, term, offset, offset + align(length));
             batchFrom = offset + align(length);
         } else {
             journal.getBytes(base + offset + HEADER_LENGTH, batch.array(), batch.position(), payload);

@@ -33,7 +33,42 @@ public final class TermReader {
         int onFrame(int offset, long header, FrameKind kind) throws IOException;
     }
 
+    /** Handles one committed data frame of a walk that recovery makes ({@link #readData}). */
+    @FunctionalInterface
+    public interface DataHandler {
+        /** Handles the committed data frame at {@code offset}, of {@code length} bytes with its header. */
+        void onData(int offset, int length) throws IOException;
+    }
+
     private TermReader() {
+    }
+
+    /**
+     * Walks the frames of term {@code termId} from {@code offset} up to {@code limit} as recovery reads them: each
+     * committed data frame goes to {@code handler}, in order; padding and abandoned frames are stepped over (the
+     * drainer left an abandoned frame out, and its writer wrote the event again); every other frame is one a writer
+     * never finished (it died while copying, or before it wrote its header) or one that is damaged.
+     *
+     * @return how many unfinished or damaged frames the walk stepped over
+     */
+    public static long readData(Journal journal, int base, int offset, int limit, int termId, DataHandler handler)
+            throws IOException {
+        long[] skipped = {0};
+        read(journal, base, offset, limit, termId, (at, header, kind) -> {
+            switch (kind) {
+                case COMMITTED:
+                    if (headerType(header) == TYPE_DATA) {
+                        handler.onData(at, headerLength(header));
+                    }
+                    break;
+                case ABANDONED:
+                    break;
+                default:
+                    skipped[0]++;
+            }
+            return STEP;
+        });
+        return skipped[0];
     }
 
     /**
