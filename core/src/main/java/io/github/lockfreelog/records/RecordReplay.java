@@ -50,19 +50,7 @@ final class RecordReplay {
             offset = committed.offset();
         }
         log = new RecordLog(journal, sink, record.seq() + 1);
-        int bufferCount = journal.bufferCount();
-        int bufferSize = journal.bufferSize();
-        for (int seen = 0; seen < bufferCount; seen++, term++, offset = 0) {
-            int index = (int) (term % bufferCount);
-            long rawTail = journal.rawTailVolatile(index);
-            if (termId(rawTail) != (int) term) {
-                break;
-            }
-            int base = journal.bufferBase(index);
-            int start = Math.max((int) offset, journal.termStartVolatile(index));
-            int limit = (int) Math.min(tailOffset(rawTail), bufferSize);
-            replayTerm(term, base, start, limit);
-        }
+        TermReader.readTerms(journal, term, offset, this::replayTerm);
         return new Recovery.Result(recovered, recoveredBytes, skipped);
     }
 

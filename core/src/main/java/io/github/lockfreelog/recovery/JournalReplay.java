@@ -25,8 +25,6 @@ final class JournalReplay {
     private final LogSink sink;
     private final Journal.DrainRecord record;
     private final WriteLedger.Entry ledger;
-    private final int bufferCount;
-    private final int bufferSize;
     private final ByteBuffer batch = ByteBuffer.allocate(BATCH_BYTES);
     private DrainLog log;
     private long recovered;
@@ -40,8 +38,6 @@ final class JournalReplay {
         this.sink = sink;
         this.record = record;
         this.ledger = ledger;
-        this.bufferCount = journal.bufferCount();
-        this.bufferSize = journal.bufferSize();
     }
 
     Recovery.Result run() throws IOException {
@@ -51,17 +47,7 @@ final class JournalReplay {
         long searchEnd = intent == null || ledger == null ? WriteLedger.UNBOUNDED
                 : ledger.searchEnd(intent.seq(), intent.logSizeBefore());
         log = new DrainLog(journal, sink, record.seq() + 1, 0, ledger);
-        long term = record.termCount();
-        long offset = record.offset();
-        for (int seen = 0; seen < bufferCount; seen++, term++, offset = 0) {
-            int index = (int) (term % bufferCount);
-            long rawTail = journal.rawTailVolatile(index);
-            if (termId(rawTail) != (int) term) {
-                break;
-            }
-            int base = journal.bufferBase(index);
-            int start = Math.max((int) offset, journal.termStartVolatile(index));
-            int limit = (int) Math.min(tailOffset(rawTail), bufferSize);
+        TermReader.readTerms(journal, record.termCount(), record.offset(), (term, base, start, limit) -> {
             // the write recorded last, if no drain record covers it: in any term (a recovery that
             // died after writing a later term left its intent there)
             if (intent != null && intent.termCount() == term && intent.from() == start
@@ -70,7 +56,7 @@ final class JournalReplay {
                 start = (int) intent.to();
             }
             replayTerm(term, base, start, limit);
-        }
+        });
         return new Recovery.Result(recovered, recoveredBytes, skipped);
     }
 

@@ -40,7 +40,33 @@ public final class TermReader {
         void onData(int offset, int length) throws IOException;
     }
 
+    /** Handles one term that a recovery reads ({@link #readTerms}). */
+    @FunctionalInterface
+    public interface TermHandler {
+        /** Handles {@code [start, limit)} of term {@code term}, in the buffer at {@code base}. */
+        void onTerm(long term, int base, int start, int limit) throws IOException;
+    }
+
     private TermReader() {
+    }
+
+    /**
+     * Hands {@code handler} each term a recovery reads, from term {@code term} at {@code offset} on, oldest first: a
+     * term is read while its buffer still hosts it (the buffer's tail names it), from the later of {@code offset}
+     * (for the first term; 0 after) and the term's start, up to its tail; at most one pass over the buffers.
+     */
+    public static void readTerms(Journal journal, long term, long offset, TermHandler handler) throws IOException {
+        int bufferCount = journal.bufferCount();
+        int bufferSize = journal.bufferSize();
+        for (int seen = 0; seen < bufferCount; seen++, term++, offset = 0) {
+            int index = (int) (term % bufferCount);
+            long rawTail = journal.rawTailVolatile(index);
+            if (termId(rawTail) != (int) term) {
+                return;
+            }
+            int start = Math.max((int) offset, journal.termStartVolatile(index));
+            handler.onTerm(term, journal.bufferBase(index), start, (int) Math.min(tailOffset(rawTail), bufferSize));
+        }
     }
 
     /**
