@@ -1,6 +1,6 @@
 package io.github.lockfreelog.autoconfigure;
 
-import io.github.lockfreelog.autoconfigure.logging.InvalidLockFreeLogPropertyException;
+import io.github.lockfreelog.autoconfigure.properties.InvalidLockFreeLogPropertyException;
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.core.Ordered;

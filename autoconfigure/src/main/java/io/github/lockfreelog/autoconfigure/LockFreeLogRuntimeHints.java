@@ -1,6 +1,6 @@
 package io.github.lockfreelog.autoconfigure;
 
-import io.github.lockfreelog.autoconfigure.logging.LockFreeLogProperties;
+import io.github.lockfreelog.autoconfigure.properties.LockFreeLogProperties;
 import java.nio.ByteBuffer;
 import java.util.List;
 import org.springframework.aot.hint.ExecutableMode;

@@ -11,8 +11,8 @@ import static org.awaitility.Awaitility.await;
 
 import ch.qos.logback.core.FileAppender;
 import io.github.lockfreelog.autoconfigure.actuate.LockFreeLogAppenders;
-import io.github.lockfreelog.autoconfigure.logging.InvalidLockFreeLogPropertyException;
 import io.github.lockfreelog.autoconfigure.logging.LockFreeLogRuntime;
+import io.github.lockfreelog.autoconfigure.properties.InvalidLockFreeLogPropertyException;
 import io.github.lockfreelog.logback.LockFreeFileAppender;
 import java.io.IOException;
 import java.io.InputStream;

@@ -9,8 +9,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import ch.qos.logback.core.FileAppender;
-import io.github.lockfreelog.autoconfigure.logging.InvalidLockFreeLogPropertyException;
-import io.github.lockfreelog.autoconfigure.logging.LockFreeLogProperties;
+import io.github.lockfreelog.autoconfigure.properties.InvalidLockFreeLogPropertyException;
+import io.github.lockfreelog.autoconfigure.properties.LockFreeLogProperties;
 import io.github.lockfreelog.engine.Backpressure;
 import io.github.lockfreelog.logback.LockFreeFileAppender;
 import java.nio.file.Path;
@@ -18,6 +18,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -25,7 +26,6 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ConfigurableApplicationContext;
-import org.slf4j.LoggerFactory;
 
 /**
  * The shape of the settings in full runs: the file's under {@code lockfreelog.file.*}, the console's under

@@ -3,7 +3,7 @@ package io.github.lockfreelog.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import ch.qos.logback.core.pattern.Converter;
-import io.github.lockfreelog.autoconfigure.logging.LockFreeLogProperties;
+import io.github.lockfreelog.autoconfigure.properties.LockFreeLogProperties;
 import java.io.InputStream;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;

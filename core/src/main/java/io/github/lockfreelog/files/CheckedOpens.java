@@ -17,7 +17,6 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributeView;
 import java.nio.file.attribute.FileAttribute;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -36,7 +35,7 @@ import java.util.function.Consumer;
  * {@link SecureDirectoryStream}, which Linux has), never by its path, so nothing can come between them; a link or
  * another folder put at the folder's name is never followed. Where the JDK has no such stream, the folder's identity
  * is compared before and after the open instead. A folder that is not the one checked is refused with an
- * {@link UnsafeFolderException} that names it; a check of the folder ({@link PrivateFolders#ensure}) pins it anew.
+ * {@link UnsafeFolderException} that names it (counted: {@link PrivateFolders#swapsRefused}); a check of the folder ({@link PrivateFolders#ensure}) pins it anew.
  *
  * <p><b>The live log.</b> Java opens no file with {@code O_NONBLOCK}, and the open of a FIFO waits until someone
  * opens its other end; another user can put a FIFO at the live log's name between its check (a regular file) and its
@@ -100,12 +99,12 @@ final class CheckedOpens {
             }
         }
         if (!pinned.equals(FileIdentity.ofTarget(folder))) {
-            throw replaced(folder, absolute);
+            throw PrivateFolders.swapped(folder, absolute);
         }
         FileChannel channel = FileChannel.open(file, options, attributes);
         if (!pinned.equals(FileIdentity.ofTarget(folder))) {
             channel.close();
-            throw replaced(folder, absolute);
+            throw PrivateFolders.swapped(folder, absolute);
         }
         return channel;
     }
@@ -128,7 +127,7 @@ final class CheckedOpens {
                 }
             }
             if (!pinned.equals(FileIdentity.ofTarget(folder))) {
-                throw replaced(folder, absolute);
+                throw PrivateFolders.swapped(folder, absolute);
             }
         }
         Files.move(from, to, StandardCopyOption.ATOMIC_MOVE, LinkOption.NOFOLLOW_LINKS);
@@ -152,7 +151,7 @@ final class CheckedOpens {
                 }
             }
             if (!pinned.equals(FileIdentity.ofTarget(folder))) {
-                throw replaced(folder, absolute);
+                throw PrivateFolders.swapped(folder, absolute);
             }
         }
         Files.delete(file);
@@ -177,31 +176,9 @@ final class CheckedOpens {
         }
         if (!pinned.equals(secure.getFileAttributeView(BasicFileAttributeView.class).readAttributes().fileKey())) {
             secure.close();
-            throw replaced(folder, file);
+            throw PrivateFolders.swapped(folder, file);
         }
         return secure;
-    }
-
-    /** Opens refused since start because a folder was not the one checked ({@link PrivateFolders#swapsRefused}). */
-    static final AtomicInteger SWAPS_REFUSED = new AtomicInteger();
-
-    private static UnsafeFolderException replaced(Path folder, Path file) {
-        SWAPS_REFUSED.incrementAndGet();
-        Object now = FileIdentity.of(folder);
-        String what = Files.isSymbolicLink(folder) ? "a symbolic link (to " + target(folder) + ")"
-                : Objects.equals(now, FileIdentity.ABSENT) ? "gone" : "another folder";
-        return new UnsafeFolderException("the folder " + folder + " is no longer the folder lockfreelog checked: at its"
-                + " name is now " + what + " (renamed and replaced since its check, by whoever may write to "
-                + folder.getParent() + "); lockfreelog never opens " + file.getFileName() + " through it. Keep journal"
-                + " folders out of folders that others may write to without the sticky bit");
-    }
-
-    private static String target(Path link) {
-        try {
-            return Files.readSymbolicLink(link).toString();
-        } catch (IOException e) {
-            return "?";
-        }
     }
 
     // ---- the live log ------------------------------------------------------------------------------------------

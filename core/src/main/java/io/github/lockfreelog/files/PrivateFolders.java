@@ -14,7 +14,9 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Folders that hold lockfreelog's own files (journals, locks): they must belong to the process's
@@ -29,6 +31,9 @@ public final class PrivateFolders {
     private static final Set<PosixFilePermission> OPEN = Set.of(PosixFilePermission.GROUP_WRITE,
             PosixFilePermission.OTHERS_WRITE);
     private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rwx------");
+
+    /** Opens refused since start because a folder was not the one checked ({@link #swapsRefused}). */
+    private static final AtomicInteger SWAPS_REFUSED = new AtomicInteger();
 
     private PrivateFolders() {
     }
@@ -200,7 +205,30 @@ public final class PrivateFolders {
      * more, and then finds what took the name.
      */
     public static int swapsRefused() {
-        return CheckedOpens.SWAPS_REFUSED.get();
+        return SWAPS_REFUSED.get();
+    }
+
+    /**
+     * The refusal, counted, of {@code file} in the pinned {@code folder}, whose name no longer leads to the folder
+     * checked ({@link CheckedOpens}): what is at the name now, and who could have put it there.
+     */
+    static UnsafeFolderException swapped(Path folder, Path file) {
+        SWAPS_REFUSED.incrementAndGet();
+        Object now = FileIdentity.of(folder);
+        String what = Files.isSymbolicLink(folder) ? "a symbolic link (to " + linkTarget(folder) + ")"
+                : Objects.equals(now, FileIdentity.ABSENT) ? "gone" : "another folder";
+        return new UnsafeFolderException("the folder " + folder + " is no longer the folder lockfreelog checked: at its"
+                + " name is now " + what + " (renamed and replaced since its check, by whoever may write to "
+                + folder.getParent() + "); lockfreelog never opens " + file.getFileName() + " through it. Keep journal"
+                + " folders out of folders that others may write to without the sticky bit");
+    }
+
+    private static String linkTarget(Path link) {
+        try {
+            return Files.readSymbolicLink(link).toString();
+        } catch (IOException e) {
+            return "?";
+        }
     }
 
     /** This user as part of a folder's name: {@code uid-<uid>} (see {@link #ownFolderIn}). */

@@ -26,8 +26,11 @@ import java.nio.file.StandardOpenOption;
  * is the lock that counts: it is held through the very channel the engine maps, for the engine's
  * life, so a retention sweep that deletes the lock file (never written, so it looks old) cannot
  * hand a live journal to the next process: that process takes the new lock file but finds the
- * journal locked, and takes another slot. The lock file is kept for instances of earlier versions,
- * which lock only it, and so that a slot whose journal does not exist yet is claimed too.
+ * journal locked, and takes another slot. The lock file holds the slot while the journal file
+ * itself changes under it: a journal a dead process left is renamed aside and a new one made at its
+ * name ({@code RecordRecovery.setAside}), a damaged one is moved aside and built again
+ * ({@link #replaceJournal}); another process, which takes the lock file first, cannot take the slot
+ * in between.
  *
  * <p>While the engine runs, {@link #check} (the drainer, a few times a second) keeps the names true:
  * a lock file a sweep removed is locked anew, and both files get a fresh modification time at
@@ -100,7 +103,8 @@ public final class JournalLock implements AutoCloseable {
                         + " it) and made a new one", null);
                 return lockJournal(journalFile, status);
             }
-            SafeFiles.makeOwnerOnlyByName(journalFile); // one made by an earlier version may be readable by all
+            // this user's own, but perhaps copied or restored with a mode others may read: closed before any event
+            SafeFiles.makeOwnerOnlyByName(journalFile);
             return journal;
         } catch (IOException | RuntimeException | Error e) {
             journal.close(); // a failed chmod must not leave the journal locked until the JVM exits

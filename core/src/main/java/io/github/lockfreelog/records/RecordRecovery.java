@@ -1,21 +1,15 @@
 package io.github.lockfreelog.records;
 
-import static io.github.lockfreelog.term.JournalDescriptor.*;
-
-import io.github.lockfreelog.diagnostics.CrashPoint;
 import io.github.lockfreelog.diagnostics.StatusReporter;
 import io.github.lockfreelog.files.SafeFiles;
 import io.github.lockfreelog.journal.JournalLock;
 import io.github.lockfreelog.journal.JournalSlots;
 import io.github.lockfreelog.recovery.Recovery;
-import io.github.lockfreelog.sink.JournalPosition;
 import io.github.lockfreelog.sink.RecordSink;
 import io.github.lockfreelog.term.Journal;
 import io.github.lockfreelog.term.JournalFiles;
 import io.github.lockfreelog.term.JournalFormatException;
-import io.github.lockfreelog.term.TermReader;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -23,7 +17,6 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 
@@ -187,7 +180,7 @@ public final class RecordRecovery {
      * pending copy, its deletion) are the callers'; the model check calls this on a journal in memory.
      */
     static Recovery.Result replay(Journal journal, RecordSink sink, Journal.DrainRecord record) throws IOException {
-        return new Replay(journal, sink, record).run();
+        return new RecordReplay(journal, sink, record).run();
     }
 
     /**
@@ -239,115 +232,5 @@ public final class RecordRecovery {
             }
         }
         return all;
-    }
-
-    /**
-     * One pass over the journal's undelivered frames. Recovered events that the sink leaves out as too large are not
-     * counted among the drops (those are of the events appended since start); the sink reports them itself.
-     */
-    private static final class Replay {
-        private final Journal journal;
-        private final RecordSink sink;
-        private final Journal.DrainRecord record;
-        private final ByteBuffer batch;
-        private int[] ends = new int[1024];
-        private int[] offsets = new int[1024];
-        private int events;
-        private int batchFrom;
-        private long recovered;
-        private long recoveredBytes;
-        private long skipped;
-        private RecordLog log;
-
-        Replay(Journal journal, RecordSink sink, Journal.DrainRecord record) {
-            this.journal = journal;
-            this.sink = sink;
-            this.record = record;
-            this.batch = ByteBuffer.allocate(batchBytes(journal.bufferSize())); // a batch is one term's at most
-        }
-
-        Recovery.Result run() throws IOException {
-            long term = record.termCount();
-            long offset = record.offset();
-            JournalPosition committed = RecordLog.held(journal, sink.committed(journal.journalId()));
-            if (committed != null && committed.covers(term, offset)) {
-                term = committed.termCount(); // the sink holds more than the journal knows: a crash after a commit
-                offset = committed.offset();
-            }
-            log = new RecordLog(journal, sink, record.seq() + 1);
-            int bufferCount = journal.bufferCount();
-            int bufferSize = journal.bufferSize();
-            for (int seen = 0; seen < bufferCount; seen++, term++, offset = 0) {
-                int index = (int) (term % bufferCount);
-                long rawTail = journal.rawTailVolatile(index);
-                if (termId(rawTail) != (int) term) {
-                    break;
-                }
-                int base = journal.bufferBase(index);
-                int start = Math.max((int) offset, journal.termStartVolatile(index));
-                int limit = (int) Math.min(tailOffset(rawTail), bufferSize);
-                replayTerm(term, base, start, limit);
-            }
-            return new Recovery.Result(recovered, recoveredBytes, skipped);
-        }
-
-        /** Delivers the data frames of {@code [offset, limit)} of term {@code term}, in batches. */
-        private void replayTerm(long term, int base, int offset, int limit) throws IOException {
-            batchFrom = offset;
-            TermReader.read(journal, base, offset, limit, (int) term, (at, header, kind) -> {
-                switch (kind) {
-                    case COMMITTED:
-                        if (headerType(header) == TYPE_DATA) {
-                            add(term, base, at, headerLength(header));
-                        }
-                        break;
-                    case ABANDONED:
-                        break; // left out by the drainer; its writer wrote the event again
-                    default:
-                        skipped++; // the writer died while copying, or never wrote its header, or it is damaged
-                }
-                return TermReader.STEP;
-            });
-            deliver(term, limit);
-        }
-
-        /** Adds the data frame of {@code length} bytes at {@code at} to the batch; a full batch is delivered first. */
-        private void add(long term, int base, int at, int length) throws IOException {
-            int payload = length - HEADER_LENGTH;
-            if (payload > batch.remaining() && events > 0) {
-                deliver(term, at);
-            }
-            if (payload > batch.capacity()) { // delivered from where it lies: nothing the size of a buffer is allocated
-                int from = base + at + HEADER_LENGTH;
-                log.write(journal.duplicate().limit(from + payload).position(from).slice(), 0, new int[] {payload},
-                        new int[] {at}, 1, term, at, at + align(length));
-                batchFrom = at + align(length);
-            } else {
-                journal.getBytes(base + at + HEADER_LENGTH, batch, batch.position(), payload);
-                batch.position(batch.position() + payload);
-                if (events == ends.length) {
-                    ends = Arrays.copyOf(ends, events * 2);
-                    offsets = Arrays.copyOf(offsets, events * 2);
-                }
-                offsets[events] = at;
-                ends[events++] = batch.position();
-            }
-            recovered++;
-            recoveredBytes += payload;
-        }
-
-        /** Delivers the batch, the events of {@code [batchFrom, to)} of term {@code term}, and records it. */
-        private void deliver(long term, int to) throws IOException {
-            batch.flip();
-            if (events > 0) {
-                log.write(batch, 0, ends, offsets, events, term, batchFrom, to);
-                CrashPoint.reached(CrashPoint.MID_RECOVERY);
-            } else if (to > batchFrom) {
-                log.record(term, to);
-            }
-            batch.clear();
-            events = 0;
-            batchFrom = to;
-        }
     }
 }

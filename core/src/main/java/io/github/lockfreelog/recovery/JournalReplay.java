@@ -25,8 +25,6 @@ final class JournalReplay {
     private final LogSink sink;
     private final Journal.DrainRecord record;
     private final WriteLedger.Entry ledger;
-    private final int bufferCount;
-    private final int bufferSize;
     private final ByteBuffer batch = ByteBuffer.allocate(BATCH_BYTES);
     private DrainLog log;
     private long recovered;
@@ -40,8 +38,6 @@ final class JournalReplay {
         this.sink = sink;
         this.record = record;
         this.ledger = ledger;
-        this.bufferCount = journal.bufferCount();
-        this.bufferSize = journal.bufferSize();
     }
 
     Recovery.Result run() throws IOException {
@@ -51,17 +47,7 @@ final class JournalReplay {
         long searchEnd = intent == null || ledger == null ? WriteLedger.UNBOUNDED
                 : ledger.searchEnd(intent.seq(), intent.logSizeBefore());
         log = new DrainLog(journal, sink, record.seq() + 1, 0, ledger);
-        long term = record.termCount();
-        long offset = record.offset();
-        for (int seen = 0; seen < bufferCount; seen++, term++, offset = 0) {
-            int index = (int) (term % bufferCount);
-            long rawTail = journal.rawTailVolatile(index);
-            if (termId(rawTail) != (int) term) {
-                break;
-            }
-            int base = journal.bufferBase(index);
-            int start = Math.max((int) offset, journal.termStartVolatile(index));
-            int limit = (int) Math.min(tailOffset(rawTail), bufferSize);
+        TermReader.readTerms(journal, record.termCount(), record.offset(), (term, base, start, limit) -> {
             // the write recorded last, if no drain record covers it: in any term (a recovery that
             // died after writing a later term left its intent there)
             if (intent != null && intent.termCount() == term && intent.from() == start
@@ -70,7 +56,7 @@ final class JournalReplay {
                 start = (int) intent.to();
             }
             replayTerm(term, base, start, limit);
-        }
+        });
         return new Recovery.Result(recovered, recoveredBytes, skipped);
     }
 
@@ -98,7 +84,7 @@ final class JournalReplay {
         int[] ends;
         if (sizes[1] <= 1) {
             int at = base + (int) sizes[2] + HEADER_LENGTH;
-            bytes = journal.duplicate().limit(at + length).position(at).slice();
+            bytes = journal.slice(at, length);
             ends = new int[] {length};
         } else {
             if (sizes[0] > BATCH_BYTES) {
@@ -170,20 +156,8 @@ final class JournalReplay {
     /** Writes the data frames of {@code [offset, limit)} of term {@code term}, in batches. */
     private void replayTerm(long term, int base, int offset, int limit) throws IOException {
         batchFrom = offset;
-        TermReader.read(journal, base, offset, limit, (int) term, (at, header, kind) -> {
-            switch (kind) {
-                case COMMITTED:
-                    if (headerType(header) == TYPE_DATA) {
-                        replay(term, base, at, headerLength(header));
-                    }
-                    break;
-                case ABANDONED:
-                    break; // left out by the drainer; its writer wrote the event again
-                default:
-                    skipped++; // the writer died while copying, or never wrote its header, or it is damaged
-            }
-            return TermReader.STEP;
-        });
+        skipped += TermReader.readData(journal, base, offset, limit, (int) term,
+                (at, length) -> replay(term, base, at, length));
         write(term, batchFrom, limit);
     }
 
@@ -196,8 +170,7 @@ final class JournalReplay {
         }
         if (payload > batch.capacity()) { // written from where it lies: nothing the size of a buffer is allocated
             int at = base + offset + HEADER_LENGTH;
-            log.write(journal.duplicate().limit(at + payload).position(at).slice(), 0, term, offset,
-                    offset + align(length));
+            log.write(journal.slice(at, payload), 0, term, offset, offset + align(length));
             batchFrom = offset + align(length);
         } else {
             journal.getBytes(base + offset + HEADER_LENGTH, batch.array(), batch.position(), payload);

@@ -88,6 +88,11 @@ public abstract class Journal implements AutoCloseable {
      */
     public abstract ByteBuffer duplicate();
 
+    /** A view of the {@code length} bytes at {@code at} of the mapping: an event written from where it lies. */
+    public final ByteBuffer slice(int at, int length) {
+        return duplicate().limit(at + length).position(at).slice();
+    }
+
     public abstract int getIntPlain(int offset);
 
     public abstract void putIntPlain(int offset, int value);

@@ -43,8 +43,7 @@ package io.github.lockfreelog.term;
  * When the write fails (the call returns an error, which means it wrote nothing), the intent is
  * written again with {@code state = 1}: exactly {@code skip} bytes of the range landed, and recovery
  * writes the rest without searching, so bytes that another process wrote meanwhile, however alike,
- * are never taken for this write. The check covers the state; a state of 0 leaves it as journals of
- * the previous version wrote it.
+ * are never taken for this write. The check covers the state.
  *
  * <h2>Tail and term start</h2>
  * A caller reserves with one fetch-and-add on the raw tail, after reading it in range: it reads the

@@ -8,14 +8,20 @@ import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * Keeps the shape of core: packages that depend on each other one way only, an engine that knows
- * neither Logback nor Spring, and packages small enough to read.
+ * Keeps the shape of core: packages that depend on each other one way only, an engine (the record
+ * delivery included) that knows neither Logback nor Spring, and packages and classes small enough to read.
  */
 class CoreArchitectureTest {
 
@@ -23,10 +29,10 @@ class CoreArchitectureTest {
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
             .importPackages("io.github.lockfreelog");
 
-    /** The packages of the engine: everything but the Logback appender. */
+    /** The packages of the engine: everything but the Logback appenders. */
     private static final String[] ENGINE = {"..lockfreelog.term..", "..lockfreelog.sink..", "..lockfreelog.journal..",
             "..lockfreelog.drain..", "..lockfreelog.recovery..", "..lockfreelog.engine..", "..lockfreelog.diagnostics..",
-            "..lockfreelog.files.."};
+            "..lockfreelog.files..", "..lockfreelog.records.."};
 
     @Test
     void packagesDependOnEachOtherOneWayOnly() {
@@ -50,5 +56,19 @@ class CoreArchitectureTest {
                 .filter(c -> !c.getSimpleName().equals("package-info"))
                 .collect(Collectors.groupingBy(JavaClass::getPackageName, TreeMap::new, Collectors.counting()));
         assertThat(sizes).isNotEmpty().allSatisfy((pkg, count) -> assertThat(count).as(pkg).isLessThanOrEqualTo(12));
+    }
+
+    @Test
+    void noClassIsOverThreeHundredAndFiftyLines() throws IOException {
+        List<String> over = new ArrayList<>();
+        try (Stream<Path> files = Files.walk(Path.of("src/main/java"))) {
+            for (Path source : files.filter(p -> p.toString().endsWith(".java")).sorted().toList()) {
+                int lines = Files.readAllLines(source).size();
+                if (lines > 350) {
+                    over.add(source + " (" + lines + " lines)");
+                }
+            }
+        }
+        assertThat(over).isEmpty();
     }
 }

@@ -58,13 +58,9 @@ final class IdempotentRecordSink extends SlotSink {
             pause.succeeded();
             return null;
         } catch (KafkaException | IllegalStateException e) {
-            producers.discard();
-            pause.failed();
-            throw advice.failure("reaching topic " + slot.topic(), e, -1);
+            throw clientFailed("reaching topic " + slot.topic(), e);
         } catch (IOException e) {
-            slot.counters().failed();
-            pause.failed();
-            throw e;
+            throw failed(e);
         }
     }
 
@@ -95,21 +91,13 @@ final class IdempotentRecordSink extends SlotSink {
                     if (leftOut.get(i) || acked.contains(batch.offset(i))) {
                         continue;
                     }
-                    ProducerRecord<byte[], byte[]> record = record(batch.event(i));
-                    if (record == null) {
-                        leftOut.set(i);
-                        continue;
-                    }
-                    final int index = i;
-                    final long size = size(record);
-                    if (tooLargeForTopic(size, i, batch, leftOut)) {
-                        continue;
-                    }
-                    sent.sending(size);
                     sentNow.set(i);
-                    producer.send(record, (metadata, e) -> sent.completed(index, size, e));
-                    bytes += size;
-                    sent.throwIfFailed();
+                    long size = send(producer, sent, batch, i, leftOut);
+                    if (size >= 0) {
+                        bytes += size;
+                    } else {
+                        sentNow.clear(i);
+                    }
                 }
                 CrashPoint.reached(BEFORE_RECORD_COMMIT);
                 // every send completed (acknowledged, or failed for good at delivery.timeout.ms), or one refused: an
@@ -145,15 +133,13 @@ final class IdempotentRecordSink extends SlotSink {
                 linger(bytes);
                 return;
             } catch (KafkaException | IllegalStateException e) {
-                producers.discard(); // the sends not completed fail now: what is acknowledged is known
+                // the discard fails the sends not completed, so what is acknowledged is known before it is kept
+                IOException failure = clientFailed("delivering " + batch.count() + " events to topic " + slot.topic(), e);
                 setAside.add(batch, sent.refused(), leftOut);
                 keepAcked(batch, sent);
-                pause.failed();
-                throw advice.failure("delivering " + batch.count() + " events to topic " + slot.topic(), e, -1);
+                throw failure;
             } catch (IOException e) {
-                slot.counters().failed();
-                pause.failed();
-                throw e;
+                throw failed(e);
             }
         }
     }

@@ -124,14 +124,10 @@ final class KafkaRecordSink extends SlotSink {
             pause.succeeded();
             return position;
         } catch (KafkaException | IllegalStateException e) {
-            producers.discard();
-            pause.failed();
-            throw advice.failure("reading the position of transactional.id " + slot.slotId() + " from "
-                    + slot.positionTopic(), e, -1);
+            throw clientFailed("reading the position of transactional.id " + slot.slotId() + " from "
+                    + slot.positionTopic(), e);
         } catch (IOException e) {
-            slot.counters().failed();
-            pause.failed();
-            throw e;
+            throw failed(e);
         }
     }
 
@@ -158,13 +154,9 @@ final class KafkaRecordSink extends SlotSink {
             pause.succeeded();
             linger(bytes);
         } catch (KafkaException | IllegalStateException e) {
-            producers.discard();
-            pause.failed();
-            throw advice.failure("delivering " + batch.count() + " events to topic " + slot.topic(), e, -1);
+            throw clientFailed("delivering " + batch.count() + " events to topic " + slot.topic(), e);
         } catch (IOException e) {
-            slot.counters().failed();
-            pause.failed();
-            throw e;
+            throw failed(e);
         }
     }
 
@@ -220,21 +212,11 @@ final class KafkaRecordSink extends SlotSink {
                 if (events > 0 && (!sent.awaitRoom(room, stopTaking, stall) || System.nanoTime() - stopTaking > 0)) {
                     break; // the link is slower than this batch: the rest goes in the next transaction
                 }
-                ProducerRecord<byte[], byte[]> record = record(batch.event(next));
-                if (record == null) {
-                    leftOut.set(next);
-                    continue;
+                long size = send(producer, sent, batch, next, leftOut);
+                if (size >= 0) {
+                    events++;
+                    bytes[0] += size;
                 }
-                final int index = next;
-                final long size = size(record);
-                if (tooLargeForTopic(size, next, batch, leftOut)) {
-                    continue;
-                }
-                sent.sending(size);
-                producer.send(record, (metadata, e) -> sent.completed(index, size, e));
-                events++;
-                bytes[0] += size;
-                sent.throwIfFailed();
             }
             // the events' sends completed before the position record goes: the position topic's one partition, which
             // every instance of every application reads read_committed, is then in this transaction only for the

@@ -14,17 +14,14 @@ import io.github.lockfreelog.records.RecordRecovery;
 import io.github.lockfreelog.sink.LogTarget;
 import io.github.lockfreelog.sink.RecordSink;
 import java.io.IOException;
-import java.net.InetAddress;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.producer.ProducerConfig;
 
@@ -73,46 +70,24 @@ public class LockFreeKafkaAppender extends LockFreeAppenderBase {
     private SettingNames settingNames = SettingNames.LOGBACK;
     private final KafkaCounters counters = new KafkaCounters();
     /** The sinks open now: the drainer's, and those recovering other slots' journals; closed by a stop that timed out. */
-    private final Set<SlotSink> openSinks = ConcurrentHashMap.newKeySet();
+    private final Set<SlotSink> openSinks = SlotSinks.openSet();
 
     /** How long after one transaction began the next begins, unless the journal holds a full one: 50 ms. */
     static final long DEFAULT_TRANSACTION_LINGER_MS = 50;
-    /** Kafka's default {@code max.request.size}. */
-    static final int KAFKA_MAX_REQUEST_SIZE = 1024 * 1024;
-    /** What a record holds beyond the event's frame, at most, within a request: the batch's and the record's headers. */
-    static final int REQUEST_OVERHEAD = 1024;
-
-    /** What each record's key is. */
-    enum KeyKind { NONE, CONSTANT, MDC, THREAD }
-
     @Override
     public List<SettingProblem> checkSettings() {
         List<SettingProblem> problems = new ArrayList<>();
         if (topic == null || topic.isBlank()) {
             problems.add(new SettingProblem("topic", topic, "the name of the topic events go to"));
         }
-        if (producerConfig.get(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG) == null) {
-            problems.add(new SettingProblem("producerConfig", null,
-                    "bootstrap.servers among them, e.g. <producerConfig>bootstrap.servers=host:9092</producerConfig>"));
-        }
-        if (parseKey(key) == null) {
+        ProducerChecks.checkBootstrap(producerConfig, problems);
+        if (KeyAndHeaders.parseKey(key) == null) {
             problems.add(new SettingProblem("key", key, "none, thread, constant:<value> or mdc:<name>"));
         }
-        if (parseHeaders(headers) == null) {
+        if (KeyAndHeaders.parseHeaders(headers) == null) {
             problems.add(new SettingProblem("headers", headers, "a comma-separated list of level and logger"));
         }
-        if (producerConfig.containsKey(ProducerConfig.TRANSACTIONAL_ID_CONFIG)) {
-            problems.add(new SettingProblem("producerConfig", ProducerConfig.TRANSACTIONAL_ID_CONFIG + "="
-                    + producerConfig.get(ProducerConfig.TRANSACTIONAL_ID_CONFIG),
-                    "no transactional.id: each journal slot has its own; set transactionalIdPrefix instead"));
-        }
-        // the two producer settings the sink reads itself; the producer checks the others (an ERROR names them)
-        wholeNumber(ProducerConfig.MAX_BLOCK_MS_CONFIG, Long.MAX_VALUE, "milliseconds, e.g. max.block.ms=10000", problems);
-        wholeNumber(ProducerConfig.BATCH_SIZE_CONFIG, Integer.MAX_VALUE, "bytes, e.g. batch.size=262144", problems);
-        wholeNumber(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, Integer.MAX_VALUE,
-                "milliseconds, e.g. transaction.timeout.ms=60000", problems);
-        wholeNumber(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, Integer.MAX_VALUE, "bytes, e.g. max.request.size=1048576",
-                problems);
+        ProducerChecks.checkGiven(producerConfig, problems);
         if (transactionLinger < 0) {
             problems.add(new SettingProblem("transactionLinger", String.valueOf(transactionLinger),
                     "milliseconds from 0 up, e.g. 50"));
@@ -122,52 +97,10 @@ public class LockFreeKafkaAppender extends LockFreeAppenderBase {
                     "-1 (the brokers' default.replication.factor), or a number of brokers from 1 up; unset: as many"
                             + " brokers as there are, up to 3"));
         }
-        checkEventSize(problems);
+        ProducerChecks.checkEventSize(producerConfig, getMaxEventSize(),
+                getMaxEventSize() == null ? 0 : getMaxEventSize().getSize(), problems);
         addSharedProblems(problems);
         return problems;
-    }
-
-    /**
-     * An event the engine accepts must fit one request of the producer: a {@code maxEventSize} set above
-     * {@code max.request.size} (less what a request adds) is a problem; unset, the engine's default is lowered to fit
-     * ({@link #startEngine}).
-     */
-    private void checkEventSize(List<SettingProblem> problems) {
-        int limit = maxRequestEvent();
-        if (limit > 0 && getMaxEventSize() != null && getMaxEventSize().getSize() > limit) {
-            problems.add(new SettingProblem("maxEventSize", String.valueOf(getMaxEventSize()), "at most " + limit
-                    + " bytes: the producer's max.request.size (" + (limit + REQUEST_OVERHEAD) + ") less " + REQUEST_OVERHEAD
-                    + " for the request's own bytes; Kafka would refuse every event between the two, or raise"
-                    + " max.request.size"));
-        }
-    }
-
-    /** The largest event frame one producer request takes; 0 when {@code max.request.size} is not a number. */
-    private int maxRequestEvent() {
-        Object given = producerConfig.get(ProducerConfig.MAX_REQUEST_SIZE_CONFIG);
-        try {
-            long size = given == null ? KAFKA_MAX_REQUEST_SIZE : Long.parseLong(given.toString().trim());
-            return (int) Math.max(1, Math.min(Integer.MAX_VALUE, size - REQUEST_OVERHEAD));
-        } catch (NumberFormatException e) {
-            return 0;
-        }
-    }
-
-    /** A problem unless producer setting {@code name}, where given, is a whole number from 0 to {@code max}. */
-    private void wholeNumber(String name, long max, String unit, List<SettingProblem> problems) {
-        Object value = producerConfig.get(name);
-        if (value == null) {
-            return;
-        }
-        try {
-            long number = Long.parseLong(value.toString().trim());
-            if (number >= 0 && number <= max) {
-                return;
-            }
-        } catch (NumberFormatException e) {
-            // named below
-        }
-        problems.add(new SettingProblem("producerConfig", name + "=" + value, name + " as a whole number of " + unit));
     }
 
     @Override
@@ -188,32 +121,28 @@ public class LockFreeKafkaAppender extends LockFreeAppenderBase {
         String topicName = topic.trim();
         String positions = positionTopic == null || positionTopic.isBlank() ? topicName + ".positions" : positionTopic.trim();
         String prefix = transactionalIdPrefix == null || transactionalIdPrefix.isBlank() || !transactional
-                ? defaultPrefix(journalFile) : transactionalIdPrefix.trim();
+                ? SlotSinks.defaultPrefix(fileNamePart(applicationName(application)), name, journalFile)
+                : transactionalIdPrefix.trim();
         if (!transactional) {
             warnUnusedWithoutTransactions(suffix);
         }
         EngineConfig.Builder builder = engineConfig().logFile(Paths.get(topicName)).journalFile(journalFile)
                 .journalSlots(slots).target(LogTarget.KAFKA);
         EngineConfig config = builder.build();
-        if (getMaxEventSize() == null && config.effectiveMaxEventSize() > maxRequestEvent()) {
+        int maxRequestEvent = ProducerChecks.maxRequestEvent(producerConfig);
+        if (getMaxEventSize() == null && config.effectiveMaxEventSize() > maxRequestEvent) {
             // reconciled: an event the producer could never send is cut to fit (and counted truncated) at append
-            config = builder.maxEventSize(Math.max(EngineConfig.MIN_MAX_EVENT_SIZE, maxRequestEvent())).build();
+            config = builder.maxEventSize(Math.max(EngineConfig.MIN_MAX_EVENT_SIZE, maxRequestEvent)).build();
         }
         StatusReporter status = new LogbackStatusReporter(this, suffix);
         Map<String, Object> clientConfig = new HashMap<>(producerConfig);
         clientConfig.putIfAbsent(ProducerConfig.MAX_BLOCK_MS_CONFIG, "10000");
         long lingerNanos = TimeUnit.MILLISECONDS.toNanos(transactionLinger);
         int deliveryBytes = RecordRecovery.batchBytes(config.bufferSize());
-        RecordSink.Factory sinks = slot -> {
-            SlotSettings settings = new SlotSettings(topicName, transactional ? positions : null, slotId(prefix, slot),
-                    clientConfig, positionTopicReplicationFactor, positionTopicConfig, lingerNanos, deliveryBytes,
-                    settingNames, counters, status);
-            SlotSink[] opened = new SlotSink[1];
-            Runnable onClose = () -> openSinks.remove(opened[0]);
-            opened[0] = transactional ? new KafkaRecordSink(settings, onClose) : new IdempotentRecordSink(settings, onClose);
-            openSinks.add(opened[0]);
-            return opened[0];
-        };
+        RecordSink.Factory sinks = new SlotSinks(transactional, slot -> new SlotSettings(topicName,
+                transactional ? positions : null, SlotSinks.slotId(prefix, slot), clientConfig,
+                positionTopicReplicationFactor, positionTopicConfig, lingerNanos, deliveryBytes, settingNames, counters,
+                status), openSinks);
         try {
             return JournalEngine.startRecords(config, status, sinks);
         } catch (IOException | RuntimeException e) {
@@ -221,15 +150,6 @@ public class LockFreeKafkaAppender extends LockFreeAppenderBase {
             addError("Could not start" + suffix + " with journal " + journalFile + " and topic " + topicName + ": " + e, e);
             return null;
         }
-    }
-
-    /**
-     * The transactional id (transactions off: the client id) of journal slot {@code slot}: {@code <prefix>-<slot>}
-     * for a slot of the default journal's folder, the prefix alone for a journal set explicitly (slot -1: one
-     * instance per journal).
-     */
-    static String slotId(String prefix, int slot) {
-        return slot < 0 ? prefix : prefix + "-" + slot;
     }
 
     /** With transactions off, one WARN naming the transactional settings that were given and are not used. */
@@ -249,34 +169,13 @@ public class LockFreeKafkaAppender extends LockFreeAppenderBase {
     }
 
     /**
-     * {@code lockfreelog-<host>-<application>-<appender name>-<journal>}, {@code <journal>} being eight hex digits
-     * of a hash of the journal's path: stable across restarts of an instance on one host, and distinct between the
-     * instances of one host (each has its own journal: two applications, two users, or two explicit journals of
-     * one application never share an id, nor fence each other). A restart under another id (a new host name, a new
-     * version of this default) still finds the journal's position: the sink looks it up by the journal's id
-     * ({@link KafkaRecordSink}).
-     */
-    private String defaultPrefix(Path journalFile) {
-        String host;
-        try {
-            host = InetAddress.getLocalHost().getHostName();
-        } catch (IOException e) {
-            host = "localhost";
-        }
-        return "lockfreelog-" + host + "-" + fileNamePart(applicationName(application)) + "-" + name + "-"
-                + String.format("%08x", journalFile.toString().hashCode());
-    }
-
-    /**
      * After the engine stopped: a stop that timed out leaves the sinks that were recovering other slots' journals
      * open (the engine closes only its own); their producers are closed now, without waiting. What they had not
      * committed is the next start's to recover.
      */
     @Override
     protected void engineStopped() {
-        for (SlotSink sink : List.copyOf(openSinks)) {
-            sink.close(0);
-        }
+        SlotSinks.closeAll(openSinks);
     }
 
     @Override
@@ -291,45 +190,7 @@ public class LockFreeKafkaAppender extends LockFreeAppenderBase {
     /** Made at each start, from {@link #key} and {@link #headers} (checked by then): see {@link RecordEnvelope.Writer}. */
     @Override
     protected EventEnvelope envelope() {
-        String[] parsedKey = parseKey(key);
-        List<String> wanted = parseHeaders(headers);
-        return new RecordEnvelope.Writer(KeyKind.valueOf(parsedKey[0]), parsedKey[1], wanted.contains(LEVEL_HEADER),
-                wanted.contains(LOGGER_HEADER));
-    }
-
-    /** {@code {kind, argument}} of a key setting, or {@code null} when it is not one. */
-    static String[] parseKey(String key) {
-        String text = key == null ? "none" : key.trim();
-        String lower = text.toLowerCase(Locale.ROOT);
-        if (lower.equals("none") || lower.isEmpty()) {
-            return new String[] {KeyKind.NONE.name(), null};
-        }
-        if (lower.equals("thread")) {
-            return new String[] {KeyKind.THREAD.name(), null};
-        }
-        if (lower.startsWith("constant:") && text.length() > "constant:".length()) {
-            return new String[] {KeyKind.CONSTANT.name(), text.substring("constant:".length())};
-        }
-        if (lower.startsWith("mdc:") && !text.substring("mdc:".length()).isBlank()) {
-            return new String[] {KeyKind.MDC.name(), text.substring("mdc:".length()).trim()};
-        }
-        return null;
-    }
-
-    /** The header names of a headers setting, or {@code null} when it names others. */
-    static List<String> parseHeaders(String headers) {
-        List<String> names = new ArrayList<>();
-        if (headers == null || headers.isBlank()) {
-            return names;
-        }
-        for (String part : headers.split(",")) {
-            String name = part.trim().toLowerCase(Locale.ROOT);
-            if (!name.equals(LEVEL_HEADER) && !name.equals(LOGGER_HEADER)) {
-                return null;
-            }
-            names.add(name);
-        }
-        return names;
+        return KeyAndHeaders.writer(key, headers);
     }
 
     @Override

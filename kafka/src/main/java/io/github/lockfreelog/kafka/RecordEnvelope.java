@@ -47,7 +47,7 @@ final class RecordEnvelope {
         private static final byte[] DEBUG = ascii(Level.DEBUG.levelStr);
         private static final byte[] TRACE = ascii(Level.TRACE.levelStr);
 
-        private final LockFreeKafkaAppender.KeyKind keyKind;
+        private final KeyAndHeaders.KeyKind keyKind;
         /** The constant key's bytes; {@code null} for another kind of key. */
         private final byte[] constantKey;
         /** The name of the MDC value that is the key; {@code null} for another kind of key. */
@@ -56,11 +56,11 @@ final class RecordEnvelope {
         private final boolean loggerHeader;
         private final byte headerCount;
 
-        Writer(LockFreeKafkaAppender.KeyKind keyKind, String keyArgument, boolean levelHeader, boolean loggerHeader) {
+        Writer(KeyAndHeaders.KeyKind keyKind, String keyArgument, boolean levelHeader, boolean loggerHeader) {
             this.keyKind = keyKind;
-            this.constantKey = keyKind == LockFreeKafkaAppender.KeyKind.CONSTANT
+            this.constantKey = keyKind == KeyAndHeaders.KeyKind.CONSTANT
                     ? keyArgument.getBytes(StandardCharsets.UTF_8) : null;
-            this.mdcKey = keyKind == LockFreeKafkaAppender.KeyKind.MDC ? keyArgument : null;
+            this.mdcKey = keyKind == KeyAndHeaders.KeyKind.MDC ? keyArgument : null;
             this.levelHeader = levelHeader;
             this.loggerHeader = loggerHeader;
             this.headerCount = (byte) ((levelHeader ? 1 : 0) + (loggerHeader ? 1 : 0));

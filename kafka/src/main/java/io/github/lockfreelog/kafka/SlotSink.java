@@ -5,7 +5,9 @@ import io.github.lockfreelog.sink.RecordSink;
 import io.github.lockfreelog.sink.RecordBatch;
 import java.nio.ByteBuffer;
 import java.util.BitSet;
+import java.io.IOException;
 import java.util.List;
+import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.header.Header;
@@ -51,6 +53,44 @@ abstract class SlotSink implements RecordSink {
             return null;
         }
         return new ProducerRecord<>(slot.topic(), null, unwrapped.key(), unwrapped.value(), unwrapped.headers());
+    }
+
+    /**
+     * Sends event {@code index} of {@code batch} through {@code producer}, its outcome to {@code sent}; returns what
+     * it costs on the wire, or -1 when it is left out (a frame that is not a record, or one too large for the topic,
+     * set aside). Throws the first failure or refusal {@code sent} has had, so that a batch stops sending at it.
+     */
+    long send(Producer<byte[], byte[]> producer, SendOutcomes sent, RecordBatch batch, int index, BitSet leftOut) {
+        ProducerRecord<byte[], byte[]> record = record(batch.event(index));
+        if (record == null) {
+            leftOut.set(index);
+            return -1;
+        }
+        long size = size(record);
+        if (tooLargeForTopic(size, index, batch, leftOut)) {
+            return -1;
+        }
+        sent.sending(size);
+        producer.send(record, (metadata, e) -> sent.completed(index, size, e));
+        sent.throwIfFailed();
+        return size;
+    }
+
+    /**
+     * A call of the Kafka client that failed while {@code what}: its producer discarded (a new one fences it), the
+     * next attempt paused, and the failure as the drainer reports it.
+     */
+    IOException clientFailed(String what, RuntimeException e) {
+        producers.discard();
+        pause.failed();
+        return advice.failure(what, e, -1);
+    }
+
+    /** A failure the sink's own parts already described (a refused setting, a broker out of reach): counted, paused. */
+    IOException failed(IOException e) {
+        slot.counters().failed();
+        pause.failed();
+        return e;
     }
 
     /**

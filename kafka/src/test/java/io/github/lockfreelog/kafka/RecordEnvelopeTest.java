@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.spi.LoggingEvent;
-import io.github.lockfreelog.kafka.LockFreeKafkaAppender.KeyKind;
+import io.github.lockfreelog.kafka.KeyAndHeaders.KeyKind;
 import io.github.lockfreelog.records.FrameBuffer;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;

@@ -1,21 +1,28 @@
 package io.github.lockfreelog.otlp;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
  * Keeps the module's shape: it reaches core only through what the Kafka module also uses (the appender base, the
  * record sink and its batch), depends on no protobuf or Spring class at run time (it writes the wire format itself and
- * sends with the JDK's client), names the optional OpenTelemetry API in one class only, and keeps each class under
- * about 350 lines.
+ * sends with the JDK's client), names the optional OpenTelemetry API in one class only, keeps Logback to the appender
+ * and the envelope it writes on the caller's thread and Spring Boot's property names out (the starter passes the names
+ * it wants in messages), has no package cycle, and keeps each class at 350 lines at most.
  */
 class OtlpArchitectureTest {
 
@@ -39,15 +46,51 @@ class OtlpArchitectureTest {
     }
 
     @Test
-    void noMainClassIsOverAboutThreeHundredAndFiftyLines() throws Exception {
-        try (Stream<Path> sources = Files.walk(Path.of("src/main/java"))) {
-            sources.filter(p -> p.toString().endsWith(".java")).forEach(p -> {
-                try {
-                    assertThat(Files.readAllLines(p)).as(p.toString()).hasSizeLessThanOrEqualTo(360);
-                } catch (java.io.IOException e) {
-                    throw new java.io.UncheckedIOException(e);
+    void onlyTheAppenderAndTheEnvelopeKnowLogback() {
+        noClasses().that().haveNameNotMatching(".*\\.(LockFreeOtlpAppender|LogRecordEnvelope)(\\$.*)?").should()
+                .dependOnClassesThat().resideInAnyPackage("ch.qos.logback..").check(OTLP);
+    }
+
+    @Test
+    void noStringNamesASpringBootOrStarterProperty() throws IOException {
+        Pattern literal = Pattern.compile("\"((?:[^\"\\\\]|\\\\.)*)\"");
+        Pattern property = Pattern.compile("(?<![\\w.])(spring|management|lockfreelog)\\.[a-z]");
+        List<String> found = new ArrayList<>();
+        for (Path source : sources()) {
+            String code = Files.readString(source).replaceAll("(?s)/\\*.*?\\*/", "").replaceAll("(?m)^\\s*//.*$", "");
+            Matcher strings = literal.matcher(code);
+            while (strings.find()) {
+                if (property.matcher(strings.group(1)).find()) {
+                    found.add(source + ": \"" + strings.group(1) + "\"");
                 }
-            });
+            }
+        }
+        assertThat(found).as("string literals that name a Spring Boot or starter property (the starter passes them)")
+                .isEmpty();
+    }
+
+    @Test
+    void packagesAreFreeOfCycles() {
+        slices().matching("io.github.lockfreelog.(**)").should().beFreeOfCycles().check(OTLP);
+    }
+
+    @Test
+    void noMainClassIsOverThreeHundredAndFiftyLines() throws IOException {
+        List<String> over = new ArrayList<>();
+        for (Path source : sources()) {
+            int lines = Files.readAllLines(source).size();
+            if (lines > 350) {
+                over.add(source + " (" + lines + " lines)");
+            }
+        }
+        assertThat(over).isEmpty();
+    }
+
+    private static List<Path> sources() throws IOException {
+        try (Stream<Path> files = Files.walk(Path.of("src/main/java"))) {
+            List<Path> sources = files.filter(p -> p.toString().endsWith(".java")).sorted().toList();
+            assertThat(sources).isNotEmpty();
+            return sources;
         }
     }
 }

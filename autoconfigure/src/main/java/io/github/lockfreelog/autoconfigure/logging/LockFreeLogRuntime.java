@@ -4,6 +4,13 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.spi.LoggerContextListener;
+import io.github.lockfreelog.autoconfigure.properties.InvalidLockFreeLogPropertyException;
+import io.github.lockfreelog.autoconfigure.properties.StarterProperties;
+import io.github.lockfreelog.autoconfigure.takeover.ConsoleTakeOver;
+import io.github.lockfreelog.autoconfigure.takeover.FileTakeOver;
+import io.github.lockfreelog.autoconfigure.takeover.KafkaTakeOver;
+import io.github.lockfreelog.autoconfigure.takeover.ManagedAppender;
+import io.github.lockfreelog.autoconfigure.takeover.StarterOtlpAppender;
 import io.github.lockfreelog.logback.LockFreeAppenderBase;
 import io.github.lockfreelog.logback.LockFreeConsoleAppender;
 import io.github.lockfreelog.logback.LockFreeFileAppender;
@@ -39,10 +46,6 @@ public final class LockFreeLogRuntime implements StarterAppender {
     /** Key of the runtime among its Logback context's objects. */
     public static final String KEY = LockFreeLogRuntime.class.getName();
 
-    /** Why there is no appender when no log file is configured. */
-    static final String NO_LOG_FILE = "no log file is configured: set logging.file.name, logging.file.path or "
-            + "lockfreelog.file.name to write one lock-free";
-
     /** Whether lockfreelog-otlp is on the class path: only then is {@link StarterOtlpAppender} loaded. */
     private static final boolean OTLP_PRESENT = ClassUtils.isPresent(StarterOtlpAppender.APPENDER_CLASS,
             LockFreeLogRuntime.class.getClassLoader());
@@ -63,7 +66,7 @@ public final class LockFreeLogRuntime implements StarterAppender {
     /** Whether the file appender writes in place of Spring Boot's {@code FILE} (else a file of the starter's own). */
     private boolean fileReplacesBoots;
     private ResetWatcher watcher;
-    private volatile String absence = NO_LOG_FILE;
+    private volatile String absence = FileTakeOver.NO_LOG_FILE;
     /** Open application contexts that end the engine when the last of them closes (no logging shutdown hook). */
     private final Set<Object> closeWhenClosed = Collections.newSetFromMap(new IdentityHashMap<>());
 

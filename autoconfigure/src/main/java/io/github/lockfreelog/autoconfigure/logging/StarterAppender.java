@@ -1,5 +1,6 @@
 package io.github.lockfreelog.autoconfigure.logging;
 
+import io.github.lockfreelog.autoconfigure.takeover.StarterAppenderFactory;
 import io.github.lockfreelog.logback.LockFreeAppenderBase;
 import io.github.lockfreelog.logback.LockFreeConsoleAppender;
 import io.github.lockfreelog.logback.LockFreeFileAppender;
@@ -12,8 +13,8 @@ import io.github.lockfreelog.logback.LockFreeFileAppender;
 @FunctionalInterface
 public interface StarterAppender {
 
-    /** Name of the appender the starter attaches. */
-    String NAME = "LOCKFREE_FILE";
+    /** Name of the file appender the starter attaches. */
+    String NAME = StarterAppenderFactory.NAME;
 
     /** Why the starter runs no appender, or {@code null} when it runs one. */
     String absence();

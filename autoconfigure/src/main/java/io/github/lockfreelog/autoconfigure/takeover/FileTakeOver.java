@@ -1,11 +1,12 @@
-package io.github.lockfreelog.autoconfigure.logging;
+package io.github.lockfreelog.autoconfigure.takeover;
 
 import ch.qos.logback.classic.LoggerContext;
+import io.github.lockfreelog.autoconfigure.properties.LockFreeLogProperties;
+import io.github.lockfreelog.autoconfigure.properties.StarterProperties;
 import io.github.lockfreelog.files.FileIdentity;
 import io.github.lockfreelog.logback.LockFreeFileAppender;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import org.slf4j.LoggerFactory;
 import org.springframework.core.env.ConfigurableEnvironment;
 
 /**
@@ -14,7 +15,11 @@ import org.springframework.core.env.ConfigurableEnvironment;
  * same; or, where there is none, why: no log file configured, the Logback configuration writes it itself, or the
  * lock-free appender was refused (then Spring Boot's own {@code FILE} stays, and the application starts all the same).
  */
-final class FileTakeOver {
+public final class FileTakeOver {
+
+    /** Why there is no appender when no log file is configured. */
+    public static final String NO_LOG_FILE = "no log file is configured: set logging.file.name, logging.file.path or "
+            + "lockfreelog.file.name to write one lock-free";
 
     /**
      * What a run's file part left.
@@ -22,22 +27,22 @@ final class FileTakeOver {
      * @param absence why there is no lock-free file, or {@code null} when there is one
      * @param replacesBoots whether the lock-free file writes in place of Spring Boot's {@code FILE}
      */
-    record Outcome(String absence, boolean replacesBoots) {
+    public record Outcome(String absence, boolean replacesBoots) {
     }
 
     private FileTakeOver() {
     }
 
     /** The file's part of a run: the lock-free file the settings ask for, or why there is none. */
-    static Outcome apply(LoggerContext loggerContext, ManagedAppender<LockFreeFileAppender> file, StarterProperties starter,
+    public static Outcome apply(LoggerContext loggerContext, ManagedAppender<LockFreeFileAppender> file, StarterProperties starter,
             ConfigurableEnvironment environment) {
         LockFreeLogProperties properties = starter.properties();
         String fileName = starter.fileName();
         if (fileName == null) {
             if (!properties.getConsole().isEnabled()) {
-                LoggerFactory.getLogger(LockFreeLogRuntime.class).info("lockfreelog: {}", LockFreeLogRuntime.NO_LOG_FILE);
+                RunLog.get().info("lockfreelog: {}", NO_LOG_FILE);
             }
-            return none(file, LockFreeLogRuntime.NO_LOG_FILE);
+            return none(file, NO_LOG_FILE);
         }
         Path target = FileIdentity.canonical(Paths.get(fileName));
         LogFileWriters writers = LogFileWriters.of(loggerContext, target, file.get());
@@ -48,7 +53,7 @@ final class FileTakeOver {
         if (!writers.others().isEmpty()) {
             String why = "the Logback configuration" + starter.configurationName() + " writes " + target
                     + " with its own appender " + writers.describeOthers() + ", so lockfreelog leaves it as configured";
-            LoggerFactory.getLogger(LockFreeLogRuntime.class).info("lockfreelog: {}. To write that file lock-free, "
+            RunLog.get().info("lockfreelog: {}. To write that file lock-free, "
                     + "declare io.github.lockfreelog.logback.LockFreeFileAppender for it in that configuration;"
                     + " lockfreelog.enabled=false turns the starter off.", why);
             return none(file, why);
@@ -83,7 +88,7 @@ final class FileTakeOver {
         String what = "the lock-free appender for " + target + " was refused: " + started.failure();
         String remedy = "Mend that, or set " + started.property() + " to a place of this application's user, closed to"
                 + " others, that it may create and write; the next start then writes the log lock-free.";
-        org.slf4j.Logger log = LoggerFactory.getLogger(LockFreeLogRuntime.class);
+        org.slf4j.Logger log = RunLog.get();
         if (bootsFile) {
             log.warn("lockfreelog: Spring Boot's own FILE appender writes {}, not lock-free: {}. {}", target, what, remedy);
             return none(file, what + "; Spring Boot's own FILE appender writes the log");

@@ -1,8 +1,9 @@
-package io.github.lockfreelog.autoconfigure.logging;
+package io.github.lockfreelog.autoconfigure.takeover;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
+import io.github.lockfreelog.autoconfigure.properties.InvalidLockFreeLogPropertyException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;

@@ -1,7 +1,10 @@
-package io.github.lockfreelog.autoconfigure.logging;
+package io.github.lockfreelog.autoconfigure.takeover;
 
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.core.status.Status;
+import io.github.lockfreelog.autoconfigure.properties.InvalidLockFreeLogPropertyException;
+import io.github.lockfreelog.autoconfigure.properties.LockFreeLogProperties;
+import io.github.lockfreelog.autoconfigure.properties.StarterProperties;
 import io.github.lockfreelog.engine.SettingProblem;
 import io.github.lockfreelog.logback.LockFreeFileAppender;
 import java.nio.file.Path;
@@ -15,7 +18,10 @@ import org.springframework.util.StringUtils;
  * fails the start with a report in property names, then its start, which may refuse the file or the journal (another
  * user's, open to others, on a file system several hosts mount) and then says why in property names.
  */
-final class StarterAppenderFactory {
+public final class StarterAppenderFactory {
+
+    /** Name of the file appender the starter attaches (to those who show it, {@code StarterAppender.NAME}). */
+    public static final String NAME = "LOCKFREE_FILE";
 
     private StarterAppenderFactory() {
     }
@@ -33,7 +39,7 @@ final class StarterAppenderFactory {
     }
 
     /**
-     * A started appender named {@link StarterAppender#NAME} writing {@code file}, its engine kept across Logback's
+     * A started appender named {@link #NAME} writing {@code file}, its engine kept across Logback's
      * stops; or, when it cannot start (a file or journal folder it refuses, one it may not create), why, so that the
      * application starts all the same.
      *
@@ -44,7 +50,7 @@ final class StarterAppenderFactory {
         LockFreeLogProperties.File properties = starter.properties().getFile();
         LockFreeFileAppender created = new LockFreeFileAppender();
         created.setContext(loggerContext);
-        created.setName(StarterAppender.NAME);
+        created.setName(NAME);
         created.setKeepEngineOnStop(true);
         created.setFile(file.toString());
         created.setEncoder(format.encoder());

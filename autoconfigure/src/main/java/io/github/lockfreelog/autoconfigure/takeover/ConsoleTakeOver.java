@@ -1,4 +1,4 @@
-package io.github.lockfreelog.autoconfigure.logging;
+package io.github.lockfreelog.autoconfigure.takeover;
 
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
@@ -9,13 +9,15 @@ import ch.qos.logback.core.ConsoleAppender;
 import ch.qos.logback.core.encoder.Encoder;
 import ch.qos.logback.core.filter.Filter;
 import ch.qos.logback.core.status.Status;
+import io.github.lockfreelog.autoconfigure.properties.InvalidLockFreeLogPropertyException;
+import io.github.lockfreelog.autoconfigure.properties.LockFreeLogProperties;
+import io.github.lockfreelog.autoconfigure.properties.StarterProperties;
 import io.github.lockfreelog.engine.SettingProblem;
 import io.github.lockfreelog.logback.LockFreeConsoleAppender;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import org.springframework.boot.logging.logback.StructuredLogEncoder;
-import org.slf4j.LoggerFactory;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.util.StringUtils;
 
@@ -29,7 +31,7 @@ import org.springframework.util.StringUtils;
  * @param declared a lock-free console appender of the Logback configuration, or {@code null}
  * @param others the other console appenders, each with the loggers it is attached to
  */
-record ConsoleTakeOver(ConsoleAppender<ILoggingEvent> bootConsole, LockFreeConsoleAppender declared,
+public record ConsoleTakeOver(ConsoleAppender<ILoggingEvent> bootConsole, LockFreeConsoleAppender declared,
         Map<Appender<ILoggingEvent>, List<String>> others) {
 
     /** Name of the starter's console appender. */
@@ -86,14 +88,14 @@ record ConsoleTakeOver(ConsoleAppender<ILoggingEvent> bootConsole, LockFreeConso
      * Boot's {@code CONSOLE}; a console of the user's own, or a journal that cannot be made, leaves the console as it
      * is, with one line that says why.
      */
-    static void apply(LoggerContext context, ManagedAppender<LockFreeConsoleAppender> console, StarterProperties starter,
+    public static void apply(LoggerContext context, ManagedAppender<LockFreeConsoleAppender> console, StarterProperties starter,
             ConfigurableEnvironment environment) {
         LockFreeLogProperties properties = starter.properties();
         if (!properties.getConsole().isEnabled()) {
             console.close();
             return;
         }
-        org.slf4j.Logger log = LoggerFactory.getLogger(LockFreeLogRuntime.class);
+        org.slf4j.Logger log = RunLog.get();
         ConsoleTakeOver consoles = of(context, console.get());
         if (consoles.declared() != null) {
             console.close(); // the configuration's own lock-free console is used as it is

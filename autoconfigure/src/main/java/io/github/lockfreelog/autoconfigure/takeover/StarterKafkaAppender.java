@@ -1,10 +1,13 @@
-package io.github.lockfreelog.autoconfigure.logging;
+package io.github.lockfreelog.autoconfigure.takeover;
 
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.encoder.Encoder;
 import ch.qos.logback.core.status.Status;
+import io.github.lockfreelog.autoconfigure.properties.InvalidLockFreeLogPropertyException;
+import io.github.lockfreelog.autoconfigure.properties.LockFreeLogKafkaProperties;
+import io.github.lockfreelog.autoconfigure.properties.StarterProperties;
 import io.github.lockfreelog.engine.SettingProblem;
 import io.github.lockfreelog.kafka.LockFreeKafkaAppender;
 import io.github.lockfreelog.logback.LockFreeAppenderBase;
@@ -20,7 +23,7 @@ import org.springframework.util.StringUtils;
  * The Kafka sink's part of a run ({@code lockfreelog.kafka.*}): a {@link LockFreeKafkaAppender} with Spring Boot's
  * connection ({@link KafkaConnection}), its encoder built as Spring Boot builds its own (a structured format, else a
  * pattern) and engine settings of its own. The one class of the starter that names a type of lockfreelog-kafka:
- * {@link LockFreeLogRuntime} calls it only after it found that module on the class path, and what it hands back is a
+ * {@code LockFreeLogRuntime} calls it only after it found that module on the class path, and what it hands back is a
  * {@link LockFreeAppenderBase}.
  */
 final class StarterKafkaAppender {
@@ -55,7 +58,7 @@ final class StarterKafkaAppender {
 
     /** What the sink is made of: equal identities need no new appender, so a running one goes on. */
     static String identity(LoggerContext context, StarterProperties starter, ConfigurableEnvironment environment) {
-        LockFreeLogProperties.Kafka properties = starter.properties().getKafka();
+        LockFreeLogKafkaProperties properties = starter.properties().getKafka();
         return String.join("|", String.valueOf(properties.getTopic()), String.valueOf(properties.getPositionTopic()),
                 String.valueOf(properties.getTransactionalIdPrefix()), String.valueOf(properties.isTransactional()),
                 String.valueOf(properties.getPositionTopicReplicationFactor()),
@@ -73,7 +76,7 @@ final class StarterKafkaAppender {
      */
     static LockFreeAppenderBase start(LoggerContext context, StarterProperties starter,
             ConfigurableEnvironment environment) {
-        LockFreeLogProperties.Kafka properties = starter.properties().getKafka();
+        LockFreeLogKafkaProperties properties = starter.properties().getKafka();
         if (!StringUtils.hasText(properties.getTopic())) {
             throw InvalidLockFreeLogPropertyException.of(environment, AppenderSettings.KAFKA + "topic", null,
                     "the name of the topic every event goes to (lockfreelog.kafka.enabled=true asks for one);"
@@ -137,14 +140,14 @@ final class StarterKafkaAppender {
     }
 
     /** What the encoder is made of: the structured format's name, else the pattern. */
-    private static String format(LoggerContext context, LockFreeLogProperties.Kafka properties) {
+    private static String format(LoggerContext context, LockFreeLogKafkaProperties properties) {
         if (StringUtils.hasText(properties.getStructuredFormat())) {
             return "structured:" + properties.getStructuredFormat().trim();
         }
         return "pattern:" + pattern(context, properties);
     }
 
-    private static String pattern(LoggerContext context, LockFreeLogProperties.Kafka properties) {
+    private static String pattern(LoggerContext context, LockFreeLogKafkaProperties properties) {
         return StringUtils.hasText(properties.getPattern()) ? properties.getPattern()
                 : LogFileWriters.bootFilePattern(context);
     }
@@ -154,7 +157,7 @@ final class StarterKafkaAppender {
      * the pattern {@code lockfreelog.kafka.pattern}, else Spring Boot's log file pattern; built as Spring Boot builds
      * its own file appender's encoder.
      */
-    private static Encoder<ILoggingEvent> encoder(LoggerContext context, LockFreeLogProperties.Kafka properties,
+    private static Encoder<ILoggingEvent> encoder(LoggerContext context, LockFreeLogKafkaProperties properties,
             ConfigurableEnvironment environment) {
         if (StringUtils.hasText(properties.getStructuredFormat())) {
             StructuredLogEncoder encoder = new StructuredLogEncoder();

@@ -1,4 +1,4 @@
-package io.github.lockfreelog.autoconfigure.logging;
+package io.github.lockfreelog.autoconfigure.takeover;
 
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;

@@ -1,4 +1,4 @@
-package io.github.lockfreelog.autoconfigure.logging;
+package io.github.lockfreelog.autoconfigure.properties;
 
 import io.github.lockfreelog.files.FileIdentity;
 import java.nio.file.Paths;
@@ -9,8 +9,8 @@ import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.logging.LogFile;
 import org.springframework.core.annotation.MergedAnnotation;
-import org.springframework.core.annotation.MergedAnnotations;
 import org.springframework.core.annotation.MergedAnnotations.SearchStrategy;
+import org.springframework.core.annotation.MergedAnnotations;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.util.ClassUtils;
 import org.springframework.util.StringUtils;
@@ -19,7 +19,7 @@ import org.springframework.util.StringUtils;
  * The starter's settings as one run's environment gives them, bound while logging starts (before any application
  * context exists): whether it is on, its {@code lockfreelog.*} properties, and the names a report uses for them.
  */
-final class StarterProperties {
+public final class StarterProperties {
 
     /**
      * The auto-configuration that {@code spring.autoconfigure.exclude} names to turn the starter off; named, not
@@ -50,7 +50,7 @@ final class StarterProperties {
     }
 
     /** The settings of this environment; {@code lockfreelog.*} is bound when first asked for. */
-    static StarterProperties of(ConfigurableEnvironment environment) {
+    public static StarterProperties of(ConfigurableEnvironment environment) {
         return of(environment, List.of());
     }
 
@@ -59,7 +59,7 @@ final class StarterProperties {
      * ({@code SpringApplication.getAllSources()}), whose {@code @EnableAutoConfiguration} exclusions (also those of
      * {@code @SpringBootApplication}) turn the starter off as {@code spring.autoconfigure.exclude} does.
      */
-    static StarterProperties of(ConfigurableEnvironment environment, Collection<?> sources) {
+    public static StarterProperties of(ConfigurableEnvironment environment, Collection<?> sources) {
         Binder binder = Binder.get(environment);
         String off;
         if (!binder.bind(P + "enabled", Boolean.class).orElse(true)) {
@@ -110,17 +110,17 @@ final class StarterProperties {
     }
 
     /** Whether the starter is on: {@code lockfreelog.enabled} is not false and the auto-configuration not excluded. */
-    boolean enabled() {
+    public boolean enabled() {
         return off == null;
     }
 
     /** What turns the starter off ("lockfreelog.enabled=false", ...), or {@code null} while it is on. */
-    String off() {
+    public String off() {
         return off;
     }
 
     /** The {@code lockfreelog.*} properties, bound on the first call. */
-    LockFreeLogProperties properties() {
+    public LockFreeLogProperties properties() {
         if (properties == null) {
             properties = Binder.get(environment).bind(LockFreeLogProperties.PREFIX, LockFreeLogProperties.class)
                     .orElseGet(LockFreeLogProperties::new);
@@ -131,7 +131,7 @@ final class StarterProperties {
     /**
      * The property that names the log file: {@code lockfreelog.file.name} when set, else Spring Boot's.
      */
-    String fileProperty() {
+    public String fileProperty() {
         return StringUtils.hasText(properties().getFile().getName()) ? P + "file.name" : bootFileProperty();
     }
 
@@ -148,7 +148,7 @@ final class StarterProperties {
      * @throws InvalidLockFreeLogPropertyException when {@code lockfreelog.file.name} and Spring Boot's log file are
      * two different files
      */
-    String fileName() {
+    public String fileName() {
         String own = properties().getFile().getName();
         LogFile boot = LogFile.get(environment);
         if (!StringUtils.hasText(own)) {
@@ -168,7 +168,7 @@ final class StarterProperties {
      *
      * @throws InvalidLockFreeLogPropertyException when there is none, or one is blank
      */
-    List<String> loggers() {
+    public List<String> loggers() {
         List<String> loggers = properties().getLoggers();
         List<String> names = (loggers != null)
                 ? loggers.stream().map(String::trim).toList() : List.of();
@@ -184,7 +184,7 @@ final class StarterProperties {
      * logging.config} when set, else the first file of Spring Boot's conventions on the class path (which Spring Boot
      * then read), else "" (Spring Boot's own configuration).
      */
-    String configurationName() {
+    public String configurationName() {
         String location = environment.getProperty("logging.config");
         if (StringUtils.hasText(location)) {
             return " (" + location.trim() + ")";

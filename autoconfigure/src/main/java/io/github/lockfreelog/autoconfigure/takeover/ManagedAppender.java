@@ -1,4 +1,4 @@
-package io.github.lockfreelog.autoconfigure.logging;
+package io.github.lockfreelog.autoconfigure.takeover;
 
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
@@ -10,22 +10,22 @@ import java.util.List;
 /**
  * One appender the starter runs, the file's or the console's, with what it was made from ({@code identity}): a run
  * that asks for the same goes on over the running appender, its engine and its counters; another gets a new one.
- * Only {@link LockFreeLogRuntime} uses it, under its lock.
+ * Only {@code LockFreeLogRuntime} uses it, under its lock.
  *
  * @param <A> the appender's type
  */
-final class ManagedAppender<A extends LockFreeAppenderBase> {
+public final class ManagedAppender<A extends LockFreeAppenderBase> {
 
     private final LoggerContext loggerContext;
     private A appender;
     private String identity;
 
-    ManagedAppender(LoggerContext loggerContext) {
+    public ManagedAppender(LoggerContext loggerContext) {
         this.loggerContext = loggerContext;
     }
 
     /** The appender running now, or {@code null}. */
-    A get() {
+    public A get() {
         return appender;
     }
 
@@ -46,14 +46,14 @@ final class ManagedAppender<A extends LockFreeAppenderBase> {
     }
 
     /** Starts the appender again after a Logback reset stopped it; its engine ran on. */
-    void restart() {
+    public void restart() {
         if (appender != null) {
             appender.start();
         }
     }
 
     /** Attaches the appender to each of {@code loggers} it is not attached to yet. */
-    void attach(List<String> loggers) {
+    public void attach(List<String> loggers) {
         if (appender == null) {
             return;
         }
@@ -66,14 +66,14 @@ final class ManagedAppender<A extends LockFreeAppenderBase> {
     }
 
     /** Takes the appender off every logger. */
-    void detach() {
+    public void detach() {
         if (appender != null) {
             detach(loggerContext, appender);
         }
     }
 
     /** Takes the appender off its loggers and ends its engine (it drains first); nothing when none runs. */
-    void close() {
+    public void close() {
         if (appender != null) {
             detach();
             appender.close();

@@ -1,8 +1,10 @@
-package io.github.lockfreelog.autoconfigure.logging;
+package io.github.lockfreelog.autoconfigure.takeover;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.core.util.Duration;
 import ch.qos.logback.core.util.FileSize;
+import io.github.lockfreelog.autoconfigure.properties.LockFreeLogEngineProperties;
+import io.github.lockfreelog.autoconfigure.properties.LockFreeLogProperties;
 import io.github.lockfreelog.engine.SettingProblem;
 import io.github.lockfreelog.logback.LockFreeAppenderBase;
 import io.github.lockfreelog.logback.LockFreeFileAppender;
@@ -36,20 +38,20 @@ final class AppenderSettings {
 
     /** The engine's settings, each under the prefix of its target. */
     static final List<Setting<?>> ENGINE = List.of(
-            engine("journal", "journal", LockFreeLogProperties.Engine::getJournal, LockFreeAppenderBase::setJournal),
-            engine("bufferSize", "buffer-size", LockFreeLogProperties.Engine::getBufferSize,
+            engine("journal", "journal", LockFreeLogEngineProperties::getJournal, LockFreeAppenderBase::setJournal),
+            engine("bufferSize", "buffer-size", LockFreeLogEngineProperties::getBufferSize,
                     (a, v) -> ifSet(v, a, (x, s) -> x.setBufferSize(size(s)))),
-            engine("bufferCount", "buffer-count", LockFreeLogProperties.Engine::getBufferCount,
+            engine("bufferCount", "buffer-count", LockFreeLogEngineProperties::getBufferCount,
                     LockFreeAppenderBase::setBufferCount),
-            engine("backpressure", "backpressure", LockFreeLogProperties.Engine::getBackpressure,
+            engine("backpressure", "backpressure", LockFreeLogEngineProperties::getBackpressure,
                     LockFreeAppenderBase::setBackpressure),
-            engine("maxBlockTime", "max-block-time", LockFreeLogProperties.Engine::getMaxBlockTime,
+            engine("maxBlockTime", "max-block-time", LockFreeLogEngineProperties::getMaxBlockTime,
                     (a, v) -> a.setMaxBlockTime(duration(v))),
-            engine("maxEventSize", "max-event-size", LockFreeLogProperties.Engine::getMaxEventSize,
+            engine("maxEventSize", "max-event-size", LockFreeLogEngineProperties::getMaxEventSize,
                     (a, v) -> ifSet(v, a, (x, s) -> x.setMaxEventSize(size(s)))),
-            engine("flushInterval", "flush-interval", LockFreeLogProperties.Engine::getFlushInterval,
+            engine("flushInterval", "flush-interval", LockFreeLogEngineProperties::getFlushInterval,
                     (a, v) -> a.setFlushInterval(duration(v))),
-            engine("dropBelowLevel", "drop-below-level", LockFreeLogProperties.Engine::getDropBelowLevel,
+            engine("dropBelowLevel", "drop-below-level", LockFreeLogEngineProperties::getDropBelowLevel,
                     (a, v) -> a.setDropBelowLevel(level(v))));
 
     /** Spring Boot's rolling, which the file alone has; each property is Spring Boot's full name. */
@@ -75,7 +77,7 @@ final class AppenderSettings {
     }
 
     /** Sets the engine's settings on an appender (the console's: it has no rolling). */
-    static void applyEngine(LockFreeAppenderBase appender, LockFreeLogProperties.Engine properties) {
+    static void applyEngine(LockFreeAppenderBase appender, LockFreeLogEngineProperties properties) {
         Sources sources = new Sources(properties, null);
         ENGINE.forEach(setting -> setting.apply(appender, sources));
     }
@@ -86,7 +88,7 @@ final class AppenderSettings {
     }
 
     /** The engine's settings as one string: equal strings need no new engine. */
-    static String engineIdentity(LockFreeLogProperties.Engine properties) {
+    static String engineIdentity(LockFreeLogEngineProperties properties) {
         Sources sources = new Sources(properties, null);
         return ENGINE.stream().map(s -> Objects.toString(s.value.apply(sources))).collect(Collectors.joining("|"));
     }
@@ -120,7 +122,7 @@ final class AppenderSettings {
         return Stream.concat(ENGINE.stream(), FILE_ROLLING.stream());
     }
 
-    private static <T> Setting<T> engine(String name, String property, Function<LockFreeLogProperties.Engine, T> value,
+    private static <T> Setting<T> engine(String name, String property, Function<LockFreeLogEngineProperties, T> value,
             BiConsumer<LockFreeAppenderBase, T> setter) {
         return new Setting<>(name, property, false, s -> value.apply(s.properties()), setter);
     }
@@ -153,7 +155,7 @@ final class AppenderSettings {
     }
 
     /** Where the values come from: one target's engine properties and the rolling Spring Boot's file would have. */
-    record Sources(LockFreeLogProperties.Engine properties, FileFormat.Rolling rolling) {
+    record Sources(LockFreeLogEngineProperties properties, FileFormat.Rolling rolling) {
     }
 
     /**

@@ -1,4 +1,4 @@
-package io.github.lockfreelog.autoconfigure.logging;
+package io.github.lockfreelog.autoconfigure.properties;
 
 import static java.util.Map.entry;
 import static org.assertj.core.api.Assertions.assertThat;

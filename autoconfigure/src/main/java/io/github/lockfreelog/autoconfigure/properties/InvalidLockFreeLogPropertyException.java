@@ -1,4 +1,4 @@
-package io.github.lockfreelog.autoconfigure.logging;
+package io.github.lockfreelog.autoconfigure.properties;
 
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;

@@ -1,8 +1,10 @@
-package io.github.lockfreelog.autoconfigure.logging;
+package io.github.lockfreelog.autoconfigure.takeover;
 
 import ch.qos.logback.classic.LoggerContext;
+import io.github.lockfreelog.autoconfigure.properties.InvalidLockFreeLogPropertyException;
+import io.github.lockfreelog.autoconfigure.properties.LockFreeLogKafkaProperties;
+import io.github.lockfreelog.autoconfigure.properties.StarterProperties;
 import io.github.lockfreelog.logback.LockFreeAppenderBase;
-import org.slf4j.LoggerFactory;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.util.ClassUtils;
 import org.springframework.util.StringUtils;
@@ -11,7 +13,7 @@ import org.springframework.util.StringUtils;
  * The Kafka sink's part of a run ({@code lockfreelog.kafka.*}): typed by core's base class, so that the runtime names
  * no Kafka type and lockfreelog-kafka is loaded only where it is on the class path ({@link StarterKafkaAppender}).
  */
-final class KafkaTakeOver {
+public final class KafkaTakeOver {
 
     /** Whether lockfreelog-kafka is on the class path: only then is {@link StarterKafkaAppender} loaded. */
     private static final boolean KAFKA_PRESENT = ClassUtils.isPresent(StarterKafkaAppender.APPENDER_CLASS,
@@ -27,16 +29,16 @@ final class KafkaTakeOver {
      * cannot start leaves the application running without it, with one line that names the property and says why:
      * the log still reaches the file and the console.
      */
-    static void apply(LoggerContext loggerContext, ManagedAppender<LockFreeAppenderBase> kafka, StarterProperties starter,
+    public static void apply(LoggerContext loggerContext, ManagedAppender<LockFreeAppenderBase> kafka, StarterProperties starter,
             ConfigurableEnvironment environment) {
-        LockFreeLogProperties.Kafka properties = starter.properties().getKafka();
+        LockFreeLogKafkaProperties properties = starter.properties().getKafka();
         boolean wanted = (properties.getEnabled() != null) ? properties.getEnabled()
                 : StringUtils.hasText(properties.getTopic());
         if (!wanted) {
             kafka.close();
             return;
         }
-        org.slf4j.Logger log = LoggerFactory.getLogger(LockFreeLogRuntime.class);
+        org.slf4j.Logger log = RunLog.get();
         if (!KAFKA_PRESENT) {
             kafka.close();
             log.warn("lockfreelog: {} is set, but lockfreelog-kafka (io.github.lockfreelog:lockfreelog-kafka) is not on"

@@ -1,10 +1,14 @@
-package io.github.lockfreelog.autoconfigure.logging;
+package io.github.lockfreelog.autoconfigure.takeover;
 
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.Appender;
 import ch.qos.logback.core.status.Status;
+import io.github.lockfreelog.autoconfigure.properties.InvalidLockFreeLogPropertyException;
+import io.github.lockfreelog.autoconfigure.properties.LockFreeLogOtlpProperties;
+import io.github.lockfreelog.autoconfigure.properties.LockFreeLogProperties;
+import io.github.lockfreelog.autoconfigure.properties.StarterProperties;
 import io.github.lockfreelog.engine.SettingProblem;
 import io.github.lockfreelog.logback.LockFreeAppenderBase;
 import io.github.lockfreelog.otlp.LockFreeOtlpAppender;
@@ -13,7 +17,6 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.core.env.ConfigurableEnvironment;
@@ -25,14 +28,14 @@ import org.springframework.util.StringUtils;
  * 3.5), with that property group's headers, compression and timeout, the resource from {@code spring.application.name}
  * and {@code management.opentelemetry.resource-attributes}, and engine settings of its own
  * ({@code lockfreelog.otlp.*}). The one class of the starter that names a type of lockfreelog-otlp:
- * {@link LockFreeLogRuntime} calls it only after it found that module on the class path.
+ * {@code LockFreeLogRuntime} calls it only after it found that module on the class path.
  */
-final class StarterOtlpAppender {
+public final class StarterOtlpAppender {
 
     /** Name of the starter's OTLP appender. */
     static final String NAME = "LOCKFREE_OTLP";
     /** The class whose presence turns the OTLP sink on. */
-    static final String APPENDER_CLASS = "io.github.lockfreelog.otlp.LockFreeOtlpAppender";
+    public static final String APPENDER_CLASS = "io.github.lockfreelog.otlp.LockFreeOtlpAppender";
     static final String PREFIX = LockFreeLogProperties.PREFIX + ".otlp.";
     /** Spring Boot 4's OTLP logging properties, then Spring Boot 3.5's. */
     static final String BOOT4 = "management.opentelemetry.logging.export.otlp.";
@@ -57,7 +60,7 @@ final class StarterOtlpAppender {
      * logging endpoint is set. A setting it cannot use leaves the application running without it, with one ERROR that
      * names the property.
      */
-    static void apply(ManagedAppender<LockFreeAppenderBase> otlp, LoggerContext context, StarterProperties starter,
+    public static void apply(ManagedAppender<LockFreeAppenderBase> otlp, LoggerContext context, StarterProperties starter,
             ConfigurableEnvironment environment) {
         LockFreeLogOtlpProperties properties = starter.properties().getOtlp();
         String boot = bootPrefix(environment);
@@ -66,7 +69,7 @@ final class StarterOtlpAppender {
             otlp.close();
             return;
         }
-        org.slf4j.Logger log = LoggerFactory.getLogger(LockFreeLogRuntime.class);
+        org.slf4j.Logger log = RunLog.get();
         try {
             if (boot == null) {
                 throw InvalidLockFreeLogPropertyException.of(environment, BOOT4 + "endpoint", null, "the URL of an"
@@ -175,7 +178,7 @@ final class StarterOtlpAppender {
             for (Iterator<Appender<ILoggingEvent>> it = logger.iteratorForAppenders(); it.hasNext();) {
                 Appender<ILoggingEvent> appender = it.next();
                 if (appender.getClass().getName().equals(OPENTELEMETRY_APPENDER)) {
-                    LoggerFactory.getLogger(LockFreeLogRuntime.class).info("lockfreelog: the OpenTelemetry Logback"
+                    RunLog.get().info("lockfreelog: the OpenTelemetry Logback"
                             + " appender '{}' is attached to logger {} as well: both export the log, so the collector"
                             + " gets each event twice. Remove that appender, or set {}enabled=false.", appender.getName(),
                             logger.getName(), PREFIX);

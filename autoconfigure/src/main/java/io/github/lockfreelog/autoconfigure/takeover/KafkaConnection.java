@@ -1,5 +1,6 @@
-package io.github.lockfreelog.autoconfigure.logging;
+package io.github.lockfreelog.autoconfigure.takeover;
 
+import io.github.lockfreelog.autoconfigure.properties.InvalidLockFreeLogPropertyException;
 import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.List;
