@@ -7,6 +7,7 @@ import ch.qos.logback.core.rolling.helper.CompressionMode;
 import io.github.lockfreelog.logback.rolling.RolledFileCompressor;
 import io.github.lockfreelog.logback.rolling.RollingLogSink;
 import io.github.lockfreelog.testing.TestAppenders;
+import io.github.lockfreelog.testsupport.TestLogback;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -35,7 +36,7 @@ class CompressionLockTest {
     @TempDir
     Path dir;
 
-    private final LoggerContext context = TestAppenders.newContext();
+    private final LoggerContext context = TestLogback.newContext();
     private Probe probe;
 
     @AfterEach

@@ -1,16 +1,17 @@
 package io.github.lockfreelog.kafka;
 
 import static io.github.lockfreelog.kafka.LockFreeKafkaAppenderTest.logger;
-import static io.github.lockfreelog.kafka.LockFreeKafkaAppenderTest.newContext;
-import static io.github.lockfreelog.kafka.LockFreeKafkaAppenderTest.statuses;
+import static io.github.lockfreelog.testsupport.TestLogback.newContext;
+import static io.github.lockfreelog.testsupport.TestLogback.statuses;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import ch.qos.logback.classic.LoggerContext;
 import io.github.lockfreelog.diagnostics.StatusReporter;
-import io.github.lockfreelog.kafka.testing.CommittedReader;
-import io.github.lockfreelog.kafka.testing.KafkaTestBroker;
 import io.github.lockfreelog.sink.JournalPosition;
+import io.github.lockfreelog.testsupport.TestLogback;
+import io.github.lockfreelog.testsupport.kafka.CommittedReader;
+import io.github.lockfreelog.testsupport.kafka.KafkaTestBroker;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -114,7 +115,7 @@ class KafkaPositionStoreTest {
         }
         appenders.forEach(LockFreeKafkaAppender::stop);
         List<String> told = new ArrayList<>();
-        contexts.forEach(context -> told.addAll(LockFreeKafkaAppenderTest.warnings(context)));
+        contexts.forEach(context -> told.addAll(TestLogback.warnings(context)));
         assertThat(told).as("a fence names the cause").anyMatch(message -> message.contains("another producer took"
                 + " transactional.id test-" + topic) && message.contains("two instances share <transactionalIdPrefix>"));
         List<String> values = CommittedReader.values(KafkaTestBroker.bootstrap(), topic);

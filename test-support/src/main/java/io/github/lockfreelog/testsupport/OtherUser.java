@@ -1,4 +1,4 @@
-package io.github.lockfreelog.testing;
+package io.github.lockfreelog.testsupport;
 
 import static org.assertj.core.api.Assumptions.assumeThat;
 
