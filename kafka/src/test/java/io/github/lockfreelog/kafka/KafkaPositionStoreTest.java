@@ -7,8 +7,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import ch.qos.logback.classic.LoggerContext;
-import io.github.lockfreelog.diagnostics.StatusReporter;
 import io.github.lockfreelog.sink.JournalPosition;
+import io.github.lockfreelog.testing.TestStatus;
 import io.github.lockfreelog.testsupport.TestLogback;
 import io.github.lockfreelog.testsupport.kafka.CommittedReader;
 import io.github.lockfreelog.testsupport.kafka.KafkaTestBroker;
@@ -44,7 +44,6 @@ class KafkaPositionStoreTest {
     @TempDir
     Path dir;
 
-    private final List<String> said = new ArrayList<>();
 
     @Test
     void aPositionTopicTheBrokerDoesNotKnowIsAnErrorNotNoPosition() {
@@ -182,23 +181,7 @@ class KafkaPositionStoreTest {
     }
 
     private SlotSettings slot(String topic, String positions, String id) {
-        StatusReporter status = new StatusReporter() {
-            @Override
-            public void info(String message) {
-                said.add(message);
-            }
-
-            @Override
-            public void warn(String message, Throwable cause) {
-                said.add(message);
-            }
-
-            @Override
-            public void error(String message, Throwable cause) {
-                said.add(message);
-            }
-        };
         return new SlotSettings(topic, positions, id, Map.of("bootstrap.servers", KafkaTestBroker.bootstrap(),
-                "max.block.ms", "10000"), (short) 0, Map.of(), 0, 1 << 20, SettingNames.LOGBACK, new KafkaCounters(), status);
+                "max.block.ms", "10000"), (short) 0, Map.of(), 0, 1 << 20, SettingNames.LOGBACK, new KafkaCounters(), TestStatus.QUIET);
     }
 }
