@@ -28,7 +28,8 @@ mvn -B verify -Dspring-boot4.version=4.1.2 -Dkafka-test-jars.version=4.2.1 -pl '
 # do not touch Logback (the model checks, the console's and the record engine's tests) or touch it only to start an
 # appender (the crash and folder tests, the file-system rules, recovery's bounds, the shipper that follows the log), nor
 # the tests of the code's shape (the architecture and the layout CONTRIBUTING.md describes).
-mvn -B verify -pl core -Dlogback.version=1.6.6 \
+# (test-support is built with it: core's tests take their harness from the reactor, not from a local repository.)
+mvn -B verify -pl test-support,core -Dlogback.version=1.6.6 \
     -Dtest='!JournalModelCheckTest,!RecordDeliveryModelCheckTest,!CrashRecoveryTest,!SharedLogFileTest,!ConsoleAppenderTest,!LogFolderTest,!FileSystemKindsTest,!RecordSinkEngineTest,!EngineFaultsTest,!RsyslogShippingTest,!CraftedJournalTest,!LandedBytesTest,!PinnedFolderTest,!LiveFileRaceTest,!CoreArchitectureTest,!ContributingLayoutTest' "$@"
 
 # JDK 25, when one is installed (JAVA25_HOME, else Temurin 25 where these machines have it): core's and
@@ -48,9 +49,10 @@ if [ -z "$jdk25" ]; then
 fi
 if [ -n "$jdk25" ] && [ -x "$jdk25/bin/javac" ]; then
   echo "verify.sh: core and the starter on JDK 25 ($jdk25)"
-  # (kafka and autoconfigure-boot3 are built, kafka's tests left out but RecordEnvelopeTest: the starter's tests take
-  # kafka's test-jar, and the starter the Spring Boot 3 health module, from the reactor, not from a local repository)
-  JAVA_HOME="$jdk25" mvn -B verify -pl core,kafka,otlp,autoconfigure,autoconfigure-boot3,starter,sample-app \
+  # (test-support, kafka and autoconfigure-boot3 are built, kafka's tests left out but RecordEnvelopeTest: every
+  # module's tests take the test support, and the starter the Spring Boot 3 health module, from the reactor, not from a
+  # local repository)
+  JAVA_HOME="$jdk25" mvn -B verify -pl test-support,core,kafka,otlp,autoconfigure,autoconfigure-boot3,starter,sample-app \
       -Dtest='!JournalModelCheckTest,!RecordDeliveryModelCheckTest,!FileSystemKindsTest,!LogFolderTest,!RsyslogShippingTest,!SampleApplicationTests,!DocumentedOutputTests,!LockFreeLogKafkaTests,!Kafka*Test,!LockFreeKafkaAppenderTest,!CoreArchitectureTest,!ContributingLayoutTest,!OtlpArchitectureTest,!LockFreeLogArchitectureTests' \
       -Dsurefire.failIfNoSpecifiedTests=false "$@"
 else

@@ -5,14 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.github.lockfreelog.autoconfigure.actuate.LockFreeLogAppenders;
-import io.github.lockfreelog.autoconfigure.actuate.LockFreeLogEndpoint;
 import io.github.lockfreelog.autoconfigure.actuate.LockFreeLogEndpoint.AppenderDescriptor;
+import io.github.lockfreelog.autoconfigure.actuate.LockFreeLogEndpoint;
 import io.github.lockfreelog.autoconfigure.actuate.LockFreeLogMetrics;
 import io.github.lockfreelog.diagnostics.AppenderStatistics;
 import io.github.lockfreelog.kafka.LockFreeKafkaAppender;
-import io.github.lockfreelog.kafka.testing.CommittedReader;
-import io.github.lockfreelog.kafka.testing.KafkaTestBroker;
 import io.github.lockfreelog.logback.LockFreeAppenderBase;
+import io.github.lockfreelog.testsupport.kafka.CommittedReader;
+import io.github.lockfreelog.testsupport.kafka.KafkaTestBroker;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;

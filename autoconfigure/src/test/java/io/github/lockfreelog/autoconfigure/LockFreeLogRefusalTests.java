@@ -9,7 +9,7 @@ import static org.awaitility.Awaitility.await;
 
 import ch.qos.logback.core.FileAppender;
 import io.github.lockfreelog.autoconfigure.actuate.LockFreeLogAppenders;
-import io.github.lockfreelog.testing.OtherUser;
+import io.github.lockfreelog.testsupport.OtherUser;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;

@@ -14,9 +14,8 @@ import io.github.lockfreelog.testing.FailingSink;
 import io.github.lockfreelog.testing.GatedSink;
 import io.github.lockfreelog.testing.RecordingSink;
 import io.github.lockfreelog.testing.TestStatus;
-import java.io.BufferedReader;
+import io.github.lockfreelog.testsupport.ChildJvm;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -370,13 +369,9 @@ class EngineFaultsTest {
         }
 
         static String run(Path lockFile) throws Exception {
-            String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-            Process process = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-                    LockProbe.class.getName(), lockFile.toString()).redirectErrorStream(true).start();
-            try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),
-                    StandardCharsets.UTF_8))) {
-                String answer = out.readLine();
-                assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
+            try (ChildJvm probe = ChildJvm.start(LockProbe.class.getName(), List.of(), List.of(lockFile.toString()))) {
+                String answer = probe.await(""); // its one line
+                assertThat(probe.exit(30)).as("the probe's exit status").isZero();
                 return answer;
             }
         }

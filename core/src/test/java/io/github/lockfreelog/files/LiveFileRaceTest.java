@@ -6,9 +6,10 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.core.status.Status;
 import io.github.lockfreelog.logback.LockFreeFileAppender;
-import io.github.lockfreelog.testing.CoTenant;
-import io.github.lockfreelog.testing.OtherUser;
 import io.github.lockfreelog.testing.TestAppenders;
+import io.github.lockfreelog.testsupport.CoTenant;
+import io.github.lockfreelog.testsupport.OtherUser;
+import io.github.lockfreelog.testsupport.TestLogback;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -38,7 +39,7 @@ class LiveFileRaceTest {
     @TempDir
     Path dir;
 
-    private final LoggerContext context = TestAppenders.newContext();
+    private final LoggerContext context = TestLogback.newContext();
     private LockFreeFileAppender appender;
     private Path shared;
     private Path log;
@@ -87,8 +88,8 @@ class LiveFileRaceTest {
         assertThat(appender.getStatistics().inFlight()).as("the events wait in the journal").isEqualTo(10);
         Files.delete(log);
         awaitWritten(20);
-        assertThat(TestAppenders.lines(log)).containsExactlyElementsOf(numbered(10, "after "));
-        assertThat(TestAppenders.lines(shared.resolve("app.log.1"))).containsExactlyElementsOf(numbered(10, "before "));
+        assertThat(TestLogback.lines(log)).containsExactlyElementsOf(numbered(10, "after "));
+        assertThat(TestLogback.lines(shared.resolve("app.log.1"))).containsExactlyElementsOf(numbered(10, "before "));
         appender.stop();
         assertThat(appender.getStatistics().dropped()).isZero();
     }
@@ -125,7 +126,7 @@ class LiveFileRaceTest {
         FileChannel.open(moved, StandardOpenOption.READ, StandardOpenOption.WRITE).close();
         Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> CheckedOpens.leftBehind() == 0);
         awaitWritten(10);
-        assertThat(TestAppenders.lines(log)).containsExactlyElementsOf(numbered(10, "after "));
+        assertThat(TestLogback.lines(log)).containsExactlyElementsOf(numbered(10, "after "));
         assertThat(Files.size(moved)).isZero();
     }
 
@@ -146,12 +147,12 @@ class LiveFileRaceTest {
 
     private void awaitError(String text) {
         Awaitility.await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(
-                TestAppenders.statusMessages(context, Status.ERROR)).anySatisfy(m -> assertThat(m).contains(text)));
+                TestLogback.statusMessages(context, Status.ERROR)).anySatisfy(m -> assertThat(m).contains(text)));
     }
 
     private void log(int lines, String prefix) {
         for (int i = 0; i < lines; i++) {
-            appender.doAppend(TestAppenders.event(context, Level.INFO, prefix + i));
+            appender.doAppend(TestLogback.event(context, Level.INFO, prefix + i));
         }
     }
 

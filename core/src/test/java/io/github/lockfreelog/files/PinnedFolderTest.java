@@ -6,9 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.core.status.Status;
 import io.github.lockfreelog.logback.LockFreeFileAppender;
-import io.github.lockfreelog.testing.CoTenant;
-import io.github.lockfreelog.testing.OtherUser;
 import io.github.lockfreelog.testing.TestAppenders;
+import io.github.lockfreelog.testsupport.CoTenant;
+import io.github.lockfreelog.testsupport.OtherUser;
+import io.github.lockfreelog.testsupport.TestLogback;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -31,7 +32,7 @@ class PinnedFolderTest {
     @TempDir
     Path dir;
 
-    private final LoggerContext context = TestAppenders.newContext();
+    private final LoggerContext context = TestLogback.newContext();
     private LockFreeFileAppender appender;
     private Path volume;
     private Path victim;
@@ -75,20 +76,20 @@ class PinnedFolderTest {
         try (Stream<Path> files = Files.list(victim)) {
             assertThat(files).as("nothing opened or created through the link").isEmpty();
         }
-        assertThat(TestAppenders.statusMessages(context, Status.ERROR)).anySatisfy(m -> assertThat(m)
+        assertThat(TestLogback.statusMessages(context, Status.ERROR)).anySatisfy(m -> assertThat(m)
                 .contains("the folder " + own + " is no longer the folder lockfreelog checked: at its name is now a"
                         + " symbolic link (to " + victim + ")"));
         // tried once more, the start finds the link at the name and keeps the journal in another folder of its own
-        assertThat(appender.isStarted()).as(TestAppenders.statuses(context)).isTrue();
+        assertThat(appender.isStarted()).as(TestLogback.statuses(context)).isTrue();
         Path journal = Path.of(appender.getStatistics().journal());
         assertThat(journal.getParent().getFileName().toString()).startsWith(".lockfreelog-uid-0-");
-        assertThat(TestAppenders.statusMessages(context, Status.WARN)).anySatisfy(m -> assertThat(m)
+        assertThat(TestLogback.statusMessages(context, Status.WARN)).anySatisfy(m -> assertThat(m)
                 .contains("The name " + own + " is a symbolic link (to " + victim + ", owner nobody)"));
         for (int i = 0; i < 10; i++) {
-            appender.doAppend(TestAppenders.event(context, ch.qos.logback.classic.Level.INFO, "line " + i));
+            appender.doAppend(TestLogback.event(context, ch.qos.logback.classic.Level.INFO, "line " + i));
         }
         appender.stop();
-        assertThat(TestAppenders.lines(dir.resolve("app.log"))).hasSize(10);
+        assertThat(TestLogback.lines(dir.resolve("app.log"))).hasSize(10);
     }
 
     @Test

@@ -13,7 +13,8 @@ import io.github.lockfreelog.diagnostics.PageFaults;
 import io.github.lockfreelog.engine.Backpressure;
 import io.github.lockfreelog.testing.GatedSink;
 import io.github.lockfreelog.testing.TestAppenders;
-import io.github.lockfreelog.testing.TestThreads;
+import io.github.lockfreelog.testsupport.TestLogback;
+import io.github.lockfreelog.testsupport.TestThreads;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
@@ -32,7 +33,7 @@ class AppenderBehaviourTest {
     @TempDir
     Path dir;
 
-    final LoggerContext context = TestAppenders.newContext();
+    final LoggerContext context = TestLogback.newContext();
     final List<LockFreeFileAppender> started = new ArrayList<>();
 
     @AfterEach
@@ -60,7 +61,7 @@ class AppenderBehaviourTest {
     }
 
     private void log(LockFreeFileAppender appender, Level level, String message) {
-        appender.doAppend(TestAppenders.event(context, level, message));
+        appender.doAppend(TestLogback.event(context, level, message));
     }
 
     /** Fills all buffers behind a closed gate; returns how many events were accepted. */
@@ -93,7 +94,7 @@ class AppenderBehaviourTest {
         assertThat(elapsedMs).as("DROP never waits").isLessThan(5_000);
         sink.get().open();
         appender.stop();
-        List<String> lines = TestAppenders.lines(log);
+        List<String> lines = TestLogback.lines(log);
         assertThat(lines).hasSize((int) accepted);
         for (int i = 0; i < accepted; i++) {
             assertThat(lines.get(i)).isEqualTo("kept " + i);
@@ -124,7 +125,7 @@ class AppenderBehaviourTest {
 
         sink.get().open();
         appender.stop();
-        List<String> lines = TestAppenders.lines(log);
+        List<String> lines = TestLogback.lines(log);
         assertThat(lines).hasSize((int) accepted).doesNotContain("also lost");
         stats = appender.getStatistics();
         assertThat(stats.appended()).isEqualTo(stats.eventsWritten() + stats.dropped()).isEqualTo(accepted + 2);
@@ -153,7 +154,7 @@ class AppenderBehaviourTest {
         AppenderStatistics stats = appender.getStatistics();
         assertThat(stats.dropped()).isZero();
         assertThat(stats.waits()).isGreaterThanOrEqualTo(1);
-        List<String> lines = TestAppenders.lines(log);
+        List<String> lines = TestLogback.lines(log);
         assertThat(lines).hasSize(n);
         for (int i = 0; i < n; i++) {
             assertThat(lines.get(i)).isEqualTo("event " + i + " ........................");
@@ -181,7 +182,7 @@ class AppenderBehaviourTest {
             assertThat(executor.awaitTermination(60, TimeUnit.SECONDS)).isTrue();
         }
         appender.stop();
-        List<String> lines = TestAppenders.lines(log);
+        List<String> lines = TestLogback.lines(log);
         assertThat(appender.getStatistics().dropped()).isZero();
         assertThat(lines).hasSize(events).doesNotHaveDuplicates();
         assertThat(new java.util.HashSet<>(lines)).isEqualTo(java.util.stream.IntStream.range(0, events)
@@ -216,7 +217,7 @@ class AppenderBehaviourTest {
         log(appender, Level.INFO, big);
         log(appender, Level.INFO, "after");
         appender.stop();
-        List<String> lines = TestAppenders.lines(log);
+        List<String> lines = TestLogback.lines(log);
         assertThat(lines).hasSize(3);
         assertThat(lines.get(0)).isEqualTo("before");
         assertThat(lines.get(1)).startsWith("xxxx").endsWith(" [lockfreelog: event truncated]");
@@ -237,7 +238,7 @@ class AppenderBehaviourTest {
         log(appender, Level.INFO, large);
         log(appender, Level.INFO, "small after");
         appender.stop();
-        assertThat(TestAppenders.lines(log)).containsExactly("small before", large, "small after");
+        assertThat(TestLogback.lines(log)).containsExactly("small before", large, "small after");
         assertThat(appender.getStatistics().truncated()).isZero();
     }
 
@@ -247,7 +248,7 @@ class AppenderBehaviourTest {
         LockFreeFileAppender appender = start(log, a -> a.setMaxEventSize(FileSize.valueOf("300")));
         log(appender, Level.INFO, "é".repeat(400));
         appender.stop();
-        String line = TestAppenders.lines(log).get(0);
+        String line = TestLogback.lines(log).get(0);
         assertThat(line.replace(" [lockfreelog: event truncated]", "")).matches("é+");
     }
 
@@ -260,7 +261,7 @@ class AppenderBehaviourTest {
         }
         Path journal = Path.of(appender.getStatistics().journal());
         appender.stop();
-        List<String> lines = TestAppenders.lines(log);
+        List<String> lines = TestLogback.lines(log);
         assertThat(lines).hasSize(1000);
         assertThat(lines.get(999)).isEqualTo("line 999");
         assertThat(Files.size(journal)).isZero();
@@ -280,7 +281,7 @@ class AppenderBehaviourTest {
         assertThat(stats.drops()).containsEntry("stopped", 2L);
         assertThat(stats.appended()).isEqualTo(3);
         assertThat(stats.eventsWritten()).isEqualTo(1);
-        assertThat(TestAppenders.lines(log)).containsExactly("in");
+        assertThat(TestLogback.lines(log)).containsExactly("in");
     }
 
     @Test
@@ -322,7 +323,7 @@ class AppenderBehaviourTest {
         AppenderStatistics stats = appender.getStatistics();
         assertThat(stats.dropped()).isZero();
         assertThat(stats.waits()).isPositive();
-        List<String> lines = TestAppenders.lines(log);
+        List<String> lines = TestLogback.lines(log);
         assertThat(lines.get(0)).isEqualTo("while interrupted");
         assertThat(lines).contains("waiting caller 0", "waiting caller 4999").hasSize(1 + filler + 5000);
     }
@@ -340,7 +341,7 @@ class AppenderBehaviourTest {
         Thread.sleep(2000);
         long used = threads.getThreadCpuTime(id) - before;
         assertThat(TimeUnit.NANOSECONDS.toMillis(used)).as("drainer CPU over 2 s idle").isLessThan(100);
-        assertThat(TestAppenders.lines(log)).containsExactly("one line");
+        assertThat(TestLogback.lines(log)).containsExactly("one line");
     }
 
     @Test
@@ -349,7 +350,7 @@ class AppenderBehaviourTest {
         LockFreeFileAppender appender = start(log, a -> a.setFlushInterval(Duration.valueOf("50 milliseconds")));
         log(appender, Level.INFO, "promptly");
         org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(5))
-                .until(() -> Files.exists(log) && TestAppenders.lines(log).contains("promptly"));
+                .until(() -> Files.exists(log) && TestLogback.lines(log).contains("promptly"));
         assertThat(appender.getStatistics().swaps()).isZero();
     }
 
@@ -375,7 +376,7 @@ class AppenderBehaviourTest {
         LockFreeFileAppender second = TestAppenders.create(context, log, a -> a.setName("SECOND"));
         second.start();
         assertThat(second.isStarted()).isFalse();
-        assertThat(TestAppenders.statusMessages(context, Status.ERROR))
+        assertThat(TestLogback.statusMessages(context, Status.ERROR))
                 .anyMatch(m -> m.contains("already used by the appender named \"TEST\"") && m.contains("\"SECOND\""));
     }
 }

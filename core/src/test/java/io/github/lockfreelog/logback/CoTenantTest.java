@@ -6,9 +6,10 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.core.status.Status;
 import io.github.lockfreelog.sink.ForwardingLogSink;
-import io.github.lockfreelog.testing.CoTenant;
-import io.github.lockfreelog.testing.OtherUser;
 import io.github.lockfreelog.testing.TestAppenders;
+import io.github.lockfreelog.testsupport.CoTenant;
+import io.github.lockfreelog.testsupport.OtherUser;
+import io.github.lockfreelog.testsupport.TestLogback;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -37,7 +38,7 @@ class CoTenantTest {
     @TempDir
     Path dir;
 
-    private final LoggerContext context = TestAppenders.newContext();
+    private final LoggerContext context = TestLogback.newContext();
     private LockFreeFileAppender appender;
     private Path shared;
 
@@ -62,17 +63,17 @@ class CoTenantTest {
         Path planted = shared.resolve(".lockfreelog");
         asOtherUser("mkdir", planted.toString());
         appender = TestAppenders.start(context, shared.resolve("app.log"), a -> { });
-        assertThat(appender.isStarted()).as(TestAppenders.statuses(context)).isTrue();
+        assertThat(appender.isStarted()).as(TestLogback.statuses(context)).isTrue();
         log(100);
         Path own = shared.resolve(".lockfreelog-uid-0");
         assertThat(appender.getStatistics().journal()).isEqualTo(own.resolve("app.log.journal").toString());
         appender.stop();
-        assertThat(TestAppenders.lines(shared.resolve("app.log"))).containsExactlyElementsOf(numbered(100));
+        assertThat(TestLogback.lines(shared.resolve("app.log"))).containsExactlyElementsOf(numbered(100));
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(own))).isEqualTo("rwx------");
         try (Stream<Path> files = Files.list(planted)) {
             assertThat(files).as("nothing put in the other user's folder").isEmpty();
         }
-        assertThat(TestAppenders.statusMessages(context, Status.ERROR)).isEmpty();
+        assertThat(TestLogback.statusMessages(context, Status.ERROR)).isEmpty();
     }
 
     @Test
@@ -88,7 +89,7 @@ class CoTenantTest {
         Path victim = folder("victim", "777");
         asOtherUser("link", usual.toString(), victim.toString());
         appender = TestAppenders.start(context, shared.resolve("app.log"), a -> { });
-        assertThat(appender.isStarted()).as(TestAppenders.statuses(context)).isTrue();
+        assertThat(appender.isStarted()).as(TestLogback.statuses(context)).isTrue();
         log(10);
         Path journal = Path.of(appender.getStatistics().journal());
         Path own = journal.getParent();
@@ -97,7 +98,7 @@ class CoTenantTest {
         assertThat((Integer) Files.getAttribute(own, "unix:uid", LinkOption.NOFOLLOW_LINKS)).isZero();
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(own, LinkOption.NOFOLLOW_LINKS)))
                 .isEqualTo("rwx------");
-        assertThat(TestAppenders.statusMessages(context, Status.WARN)).singleElement().satisfies(m -> assertThat(m)
+        assertThat(TestLogback.statusMessages(context, Status.WARN)).singleElement().satisfies(m -> assertThat(m)
                 .contains("The name " + usual + " is a symbolic link (to " + victim + ", owner nobody)")
                 .contains("never follows or uses it").contains("keeps this user's journals in " + own)
                 .contains("for the appender named \"TEST\""));
@@ -107,7 +108,7 @@ class CoTenantTest {
         assertThat(appender.getStatistics().journal()).as("the next start finds the same folder").isEqualTo(
                 journal.toString());
         appender.stop();
-        assertThat(TestAppenders.lines(shared.resolve("app.log"))).hasSize(20);
+        assertThat(TestLogback.lines(shared.resolve("app.log"))).hasSize(20);
         try (Stream<Path> files = Files.list(victim)) {
             assertThat(files).as("nothing written through the link").isEmpty();
         }
@@ -135,19 +136,19 @@ class CoTenantTest {
                 }
             });
             console.start();
-            assertThat(console.isStarted()).as(TestAppenders.statuses(context)).isTrue();
+            assertThat(console.isStarted()).as(TestLogback.statuses(context)).isTrue();
             for (int i = 0; i < 50; i++) {
-                console.doAppend(TestAppenders.event(context, Level.INFO, "line " + i));
+                console.doAppend(TestLogback.event(context, Level.INFO, "line " + i));
             }
             Path journal = Path.of(console.getStatistics().journal());
             assertThat(journal.getParent().getFileName().toString()).startsWith(".lockfreelog-app-uid-0-");
-            assertThat(TestAppenders.statusMessages(context, Status.WARN)).singleElement().satisfies(m -> assertThat(m)
+            assertThat(TestLogback.statusMessages(context, Status.WARN)).singleElement().satisfies(m -> assertThat(m)
                     .contains("The name " + usual + " is a folder of nobody"));
         } finally {
             console.stop();
             System.setProperty("java.io.tmpdir", tmp);
         }
-        assertThat(TestAppenders.lines(out)).containsExactlyElementsOf(numbered(50));
+        assertThat(TestLogback.lines(out)).containsExactlyElementsOf(numbered(50));
     }
 
     // ---- 2. a link at a folder's name ---------------------------------------------------------------------------
@@ -175,7 +176,7 @@ class CoTenantTest {
             assertThat(files).as("nothing made through the link").isEmpty();
         }
         appender.stop();
-        assertThat(TestAppenders.lines(dir.resolve("app.log"))).containsExactlyElementsOf(Stream.concat(
+        assertThat(TestLogback.lines(dir.resolve("app.log"))).containsExactlyElementsOf(Stream.concat(
                 numbered(10, "before ").stream(), numbered(10, "after ").stream()).toList());
     }
 
@@ -192,11 +193,11 @@ class CoTenantTest {
         assertThat(appender.getStatistics().journal()).isEqualTo(journal.toString());
         assertThat((Integer) Files.getAttribute(journal, "unix:uid", LinkOption.NOFOLLOW_LINKS)).as("a journal of ours")
                 .isZero();
-        assertThat(TestAppenders.statusMessages(context, Status.ERROR)).singleElement().satisfies(m -> assertThat(m)
+        assertThat(TestLogback.statusMessages(context, Status.ERROR)).singleElement().satisfies(m -> assertThat(m)
                 .contains("the journal " + journal + " is owned by uid 65534").contains("moved it to " + journal
                         + ".bad-"));
         appender.stop();
-        assertThat(TestAppenders.lines(logs.resolve("app.log"))).containsExactlyElementsOf(numbered(10));
+        assertThat(TestLogback.lines(logs.resolve("app.log"))).containsExactlyElementsOf(numbered(10));
         try (Stream<Path> files = Files.list(hidden)) {
             assertThat(files.filter(p -> p.getFileName().toString().startsWith("app.log.journal.bad-")))
                     .singleElement().satisfies(p -> assertThat((Integer) Files.getAttribute(p, "unix:uid",
@@ -215,7 +216,7 @@ class CoTenantTest {
         List<Status> all = context.getStatusManager().getCopyOfStatusList();
         assertThat(all).as("no status of the appender holds a control character").allSatisfy(status -> assertThat(
                 status.getMessage()).doesNotContain("\n", "\r", "\u001b"));
-        assertThat(TestAppenders.statusMessages(context, Status.WARN)).singleElement().satisfies(m -> assertThat(m)
+        assertThat(TestLogback.statusMessages(context, Status.WARN)).singleElement().satisfies(m -> assertThat(m)
                 .contains("(to /tmp/x\\n2026-12-04 12:00:00.000 ERROR [main] com.example.Bank - transfer approved"
                         + "\\u001b[2K, owner nobody)"));
     }
@@ -236,9 +237,9 @@ class CoTenantTest {
         assertThat(appender.getStatistics().inFlight()).as("the events wait in the journal").isEqualTo(10);
         Files.delete(log);
         awaitWritten(20);
-        assertThat(TestAppenders.lines(log)).containsExactlyElementsOf(numbered(10, "after "));
+        assertThat(TestLogback.lines(log)).containsExactlyElementsOf(numbered(10, "after "));
         assertThat((Integer) Files.getAttribute(log, "unix:uid")).isZero();
-        assertThat(TestAppenders.lines(shared.resolve("app.log.1"))).containsExactlyElementsOf(numbered(10, "before "));
+        assertThat(TestLogback.lines(shared.resolve("app.log.1"))).containsExactlyElementsOf(numbered(10, "before "));
     }
 
     @Test
@@ -253,7 +254,7 @@ class CoTenantTest {
         awaitError("the log file " + log + " is a FIFO, socket or device of nobody, not a regular file");
         Files.delete(log);
         awaitWritten(20);
-        assertThat(TestAppenders.lines(log)).containsExactlyElementsOf(numbered(10, "after "));
+        assertThat(TestLogback.lines(log)).containsExactlyElementsOf(numbered(10, "after "));
         appender.stop();
         assertThat(appender.getStatistics().dropped()).isZero();
     }
@@ -271,7 +272,7 @@ class CoTenantTest {
         log(10, "after ");
         awaitWritten(20);
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(log))).isEqualTo("rw-------");
-        assertThat(TestAppenders.lines(log)).containsExactlyElementsOf(numbered(10, "after "));
+        assertThat(TestLogback.lines(log)).containsExactlyElementsOf(numbered(10, "after "));
     }
 
     // ---- 6. smaller items ---------------------------------------------------------------------------------------
@@ -309,7 +310,7 @@ class CoTenantTest {
         appender.stop(); // waits for the compressions of leftovers that start began
         assertThat(shared.resolve("app.2026-01-02.0.log.gz")).as("no archive of their text").doesNotExist();
         assertThat(Files.readString(planted)).isEqualTo("2026-01-02 00:00:00 INFO forged\n");
-        assertThat(TestAppenders.statusMessages(context, Status.WARN)).anySatisfy(m -> assertThat(m)
+        assertThat(TestLogback.statusMessages(context, Status.WARN)).anySatisfy(m -> assertThat(m)
                 .contains("the file " + planted + " looks like a compression that a crash interrupted, but it belongs to"
                         + " another user (uid 65534)"));
     }
@@ -323,12 +324,12 @@ class CoTenantTest {
 
     private void awaitError(String text) {
         Awaitility.await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(
-                TestAppenders.statusMessages(context, Status.ERROR)).anySatisfy(m -> assertThat(m).contains(text)));
+                TestLogback.statusMessages(context, Status.ERROR)).anySatisfy(m -> assertThat(m).contains(text)));
     }
 
     private void log(int lines, String prefix) {
         for (int i = 0; i < lines; i++) {
-            appender.doAppend(TestAppenders.event(context, Level.INFO, prefix + i));
+            appender.doAppend(TestLogback.event(context, Level.INFO, prefix + i));
         }
     }
 
@@ -351,7 +352,7 @@ class CoTenantTest {
 
     private void log(int lines) {
         for (int i = 0; i < lines; i++) {
-            appender.doAppend(TestAppenders.event(context, Level.INFO, "line " + i));
+            appender.doAppend(TestLogback.event(context, Level.INFO, "line " + i));
         }
     }
 

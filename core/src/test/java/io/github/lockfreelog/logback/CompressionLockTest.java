@@ -7,10 +7,11 @@ import ch.qos.logback.core.rolling.helper.CompressionMode;
 import io.github.lockfreelog.logback.rolling.RolledFileCompressor;
 import io.github.lockfreelog.logback.rolling.RollingLogSink;
 import io.github.lockfreelog.testing.TestAppenders;
+import io.github.lockfreelog.testsupport.ChildJvm;
+import io.github.lockfreelog.testsupport.TestLogback;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -18,6 +19,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -35,7 +37,7 @@ class CompressionLockTest {
     @TempDir
     Path dir;
 
-    private final LoggerContext context = TestAppenders.newContext();
+    private final LoggerContext context = TestLogback.newContext();
     private Probe probe;
 
     @AfterEach
@@ -152,39 +154,34 @@ class CompressionLockTest {
      * moment to probe, so that the probe is quick.
      */
     static final class Probe implements AutoCloseable {
-        private final Process process;
-        private final BufferedReader out;
-        private final OutputStream in;
+        private final ChildJvm child;
 
-        private Probe(Process process) {
-            this.process = process;
-            this.out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-            this.in = process.getOutputStream();
+        private Probe(ChildJvm child) {
+            this.child = child;
         }
 
         static Probe start() throws Exception {
-            String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-            Probe probe = new Probe(new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-                    Probe.class.getName()).redirectErrorStream(true).start());
-            assertThat(probe.out.readLine()).isEqualTo("READY");
+            Probe probe = new Probe(ChildJvm.start(Probe.class.getName(), List.of(), List.of()));
+            probe.child.await("READY");
             return probe;
         }
 
-        String tryLock(Path file) throws IOException {
-            in.write((file + "\n").getBytes(StandardCharsets.UTF_8));
-            in.flush();
-            return out.readLine();
+        /** The probe's answer for {@code file}: its next line. */
+        String tryLock(Path file) throws IOException, InterruptedException {
+            child.send(file.toString());
+            return child.await("");
         }
 
         @Override
         public void close() throws IOException {
-            in.close();
+            child.closeInput(); // it ends once its standard input does
             try {
-                process.waitFor(10, TimeUnit.SECONDS);
+                child.exit(10);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
+            } finally {
+                child.close();
             }
-            process.destroyForcibly();
         }
 
         public static void main(String[] args) throws IOException {

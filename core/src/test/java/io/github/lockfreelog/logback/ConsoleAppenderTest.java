@@ -2,6 +2,8 @@ package io.github.lockfreelog.logback;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.lockfreelog.testsupport.AckFile;
+import io.github.lockfreelog.testsupport.PipedChild;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -12,8 +14,6 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import io.github.lockfreelog.testing.AckFile;
-import io.github.lockfreelog.testing.PipedChild;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -237,12 +237,11 @@ class ConsoleAppenderTest {
      * (it drains the pipe as the process exits), which would look like a line cut by the appender.
      */
     private PipedChild start(boolean read, int run, String mode, String... options) throws IOException {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                "-cp", System.getProperty("java.class.path"), ConsoleChild.class.getName(),
-                dir.resolve("console.journal").toString(), dir.resolve("ack").toString(), Integer.toString(run), mode));
-        command.addAll(List.of(options));
-        PipedChild child = PipedChild.start(command, dir.resolve("stdout-" + children.size()), read);
+        List<String> args = new ArrayList<>(List.of(dir.resolve("console.journal").toString(),
+                dir.resolve("ack").toString(), Integer.toString(run), mode));
+        args.addAll(List.of(options));
+        PipedChild child = PipedChild.start(ConsoleChild.class.getName(), List.of("-Xmx256m", "-XX:+UseSerialGC",
+                "-XX:TieredStopAtLevel=1"), args, dir.resolve("stdout-" + children.size()), read);
         children.add(child);
         return child;
     }

@@ -5,10 +5,10 @@ import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
 import ch.qos.logback.core.util.Duration;
 import ch.qos.logback.core.util.FileSize;
-import io.github.lockfreelog.testing.AckFile;
 import io.github.lockfreelog.diagnostics.AppenderStatistics;
 import io.github.lockfreelog.engine.Backpressure;
-import io.github.lockfreelog.testing.TestAppenders;
+import io.github.lockfreelog.testsupport.AckFile;
+import io.github.lockfreelog.testsupport.TestLogback;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -53,7 +53,7 @@ public final class ConsoleChild {
         long maxBlockMillis = option(args, "maxBlockTime", 60_000);
         Backpressure backpressure = Backpressure.valueOf(optionText(args, "backpressure", "BLOCK"));
 
-        LoggerContext context = TestAppenders.newContext();
+        LoggerContext context = TestLogback.newContext();
         PatternLayoutEncoder encoder = new PatternLayoutEncoder();
         encoder.setContext(context);
         encoder.setPattern("%m%n");
@@ -72,13 +72,13 @@ public final class ConsoleChild {
         appender.setStopTimeout(Duration.valueOf("3 seconds")); // a reader that went away never takes the rest
         appender.start();
         if (!appender.isStarted()) {
-            System.err.println("FAILED " + TestAppenders.statuses(context));
+            System.err.println("FAILED " + TestLogback.statuses(context));
             System.exit(2);
         }
         System.err.println("STARTED recovered=" + appender.getStatistics().recoveredFrames());
         if (mode.equals("recover")) {
             appender.stop();
-            System.err.println("STOPPED " + TestAppenders.statuses(context).replace('\n', ' '));
+            System.err.println("STOPPED " + TestLogback.statuses(context).replace('\n', ' '));
             return;
         }
         AckFile acks = AckFile.create(ackFile, CrashChild.THREADS);
@@ -90,7 +90,7 @@ public final class ConsoleChild {
             threads.add(new Thread(() -> {
                 for (long n = 0; burst || n < lines; n++) {
                     long begin = System.nanoTime();
-                    appender.doAppend(TestAppenders.event(context, Level.INFO, CrashChild.line(run, id, n)));
+                    appender.doAppend(TestLogback.event(context, Level.INFO, CrashChild.line(run, id, n)));
                     longestAppendNanos.accumulateAndGet(System.nanoTime() - begin, Math::max);
                     acks.acknowledge(id, n);
                 }
@@ -112,7 +112,7 @@ public final class ConsoleChild {
         AppenderStatistics s = appender.getStatistics();
         System.err.println("DONE appended=" + s.appended() + " written=" + s.eventsWritten() + " dropped=" + s.dropped()
                 + " drops=" + s.drops() + " longestAppendMillis=" + longestAppendNanos.get() / 1_000_000 + " statuses="
-                + TestAppenders.statuses(context).replace('\n', ' '));
+                + TestLogback.statuses(context).replace('\n', ' '));
     }
 
     private static long option(String[] args, String key, long otherwise) {

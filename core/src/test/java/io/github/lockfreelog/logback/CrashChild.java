@@ -4,10 +4,11 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.core.util.Duration;
 import ch.qos.logback.core.util.FileSize;
-import io.github.lockfreelog.testing.AckFile;
 import io.github.lockfreelog.diagnostics.AppenderStatistics;
 import io.github.lockfreelog.sink.ForwardingLogSink;
 import io.github.lockfreelog.testing.TestAppenders;
+import io.github.lockfreelog.testsupport.AckFile;
+import io.github.lockfreelog.testsupport.TestLogback;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
@@ -41,7 +42,7 @@ public final class CrashChild {
         boolean recoverOnly = args[4].equals("recover");
         boolean undrained = args[4].equals("undrained");
         String rollingPattern = args.length > 5 ? args[5] : null;
-        LoggerContext context = TestAppenders.newContext();
+        LoggerContext context = TestLogback.newContext();
         LockFreeFileAppender appender = TestAppenders.create(context, log, a -> {
             a.setBufferSize(FileSize.valueOf(bufferSize));
             a.setMaxBlockTime(Duration.valueOf("60 seconds"));
@@ -62,7 +63,7 @@ public final class CrashChild {
         });
         appender.start();
         if (!appender.isStarted()) {
-            System.out.println("FAILED " + TestAppenders.statuses(context));
+            System.out.println("FAILED " + TestLogback.statuses(context));
             System.exit(2);
         }
         AppenderStatistics start = appender.getStatistics();
@@ -76,7 +77,7 @@ public final class CrashChild {
         AckFile acks = AckFile.create(ackFile, THREADS);
         if (undrained) {
             for (long n = 0;; n++) {
-                appender.doAppend(TestAppenders.event(context, Level.INFO, line(run, 0, n)));
+                appender.doAppend(TestLogback.event(context, Level.INFO, line(run, 0, n)));
                 if (appender.getStatistics().dropped() > 0) {
                     break; // this one was dropped: the journal is full
                 }
@@ -90,7 +91,7 @@ public final class CrashChild {
             int id = t;
             Thread thread = new Thread(() -> {
                 for (long n = 0;; n++) {
-                    appender.doAppend(TestAppenders.event(context, Level.INFO, line(run, id, n)));
+                    appender.doAppend(TestLogback.event(context, Level.INFO, line(run, id, n)));
                     acks.acknowledge(id, n);
                     if (n % 64 == 63) {
                         LockSupport.parkNanos(50_000);

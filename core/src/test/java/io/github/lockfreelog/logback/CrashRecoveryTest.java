@@ -2,11 +2,10 @@ package io.github.lockfreelog.logback;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.lockfreelog.testing.AckFile;
 import io.github.lockfreelog.diagnostics.CrashPoint;
-import java.io.BufferedReader;
+import io.github.lockfreelog.testsupport.AckFile;
+import io.github.lockfreelog.testsupport.ChildJvm;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,8 +15,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -277,26 +274,14 @@ class CrashRecoveryTest {
         return AckFile.read(ackFile, CrashChild.THREADS);
     }
 
-    /** A child JVM and the lines it prints. */
+    /** A {@link CrashChild} in a {@link ChildJvm}, and the lines of its protocol this test reads. */
     static final class Child {
+        final ChildJvm jvm;
         final Process process;
-        final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
-        final List<String> seen = new ArrayList<>();
 
-        private Child(Process process) {
-            this.process = process;
-            Thread reader = new Thread(() -> {
-                try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(),
-                        StandardCharsets.UTF_8))) {
-                    for (String line; (line = in.readLine()) != null;) {
-                        lines.add(line);
-                    }
-                } catch (IOException e) {
-                    lines.add("IO " + e);
-                }
-            });
-            reader.setDaemon(true);
-            reader.start();
+        private Child(ChildJvm jvm) {
+            this.jvm = jvm;
+            this.process = jvm.process;
         }
 
         static Child start(Path log, Path ackFile, int run, String bufferSize, String mode, String rollingPattern)
@@ -307,17 +292,13 @@ class CrashRecoveryTest {
         /** Starts a child; with a {@code crashPoint} ({@code name} or {@code name:n}) it halts there. */
         static Child start(Path log, Path ackFile, int run, String bufferSize, String mode, String rollingPattern,
                 String crashPoint) throws IOException {
-            String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-            List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:+UseSerialGC", "-Xshare:auto",
-                    "-Dlockfreelog.crashPoint=" + (crashPoint == null ? "" : crashPoint), "-cp",
-                    System.getProperty("java.class.path"), CrashChild.class.getName(), log.toString(),
-                    ackFile.toString(), Integer.toString(run), bufferSize, mode));
+            List<String> args = new ArrayList<>(List.of(log.toString(), ackFile.toString(), Integer.toString(run),
+                    bufferSize, mode));
             if (rollingPattern != null) {
-                command.add(rollingPattern);
+                args.add(rollingPattern);
             }
-            ProcessBuilder builder = new ProcessBuilder(command);
-            builder.redirectErrorStream(true);
-            return new Child(builder.start());
+            return new Child(ChildJvm.start(CrashChild.class.getName(), List.of("-Xmx256m", "-XX:+UseSerialGC",
+                    "-Xshare:auto", ChildJvm.crashPoint(crashPoint)), args));
         }
 
         long awaitRecovered() throws InterruptedException {
@@ -326,17 +307,7 @@ class CrashRecoveryTest {
         }
 
         String await(String prefix) throws InterruptedException {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (System.nanoTime() < deadline) {
-                String line = lines.poll(100, TimeUnit.MILLISECONDS);
-                if (line != null) {
-                    seen.add(line);
-                    if (line.startsWith(prefix)) {
-                        return line;
-                    }
-                }
-            }
-            throw new AssertionError("child never printed " + prefix + "; it printed " + seen);
+            return jvm.await(prefix);
         }
     }
 }

@@ -9,6 +9,7 @@ import ch.qos.logback.core.util.Duration;
 import io.github.lockfreelog.diagnostics.AppenderStatistics;
 import io.github.lockfreelog.testing.FailingSink;
 import io.github.lockfreelog.testing.TestAppenders;
+import io.github.lockfreelog.testsupport.TestLogback;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,7 +31,7 @@ class DiskFullTest {
     @TempDir
     Path dir;
 
-    final LoggerContext context = TestAppenders.newContext();
+    final LoggerContext context = TestLogback.newContext();
 
     @Test
     void injectedFullDiskKeepsTheJournalAndResumes() throws Exception {
@@ -53,22 +54,22 @@ class DiskFullTest {
             a.setSinkDecorator(FailingSink::fullDisk);
         });
         for (int i = 0; i < 100; i++) {
-            appender.doAppend(TestAppenders.event(context, Level.INFO, "kept " + i));
+            appender.doAppend(TestLogback.event(context, Level.INFO, "kept " + i));
         }
         long before = System.nanoTime();
         appender.stop();
         assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - before)).as("stop is bounded").isLessThan(10_000);
-        assertThat(TestAppenders.statusMessages(context, Status.WARN)).anyMatch(m -> m.contains("the next start recovers it"));
+        assertThat(TestLogback.statusMessages(context, Status.WARN)).anyMatch(m -> m.contains("the next start recovers it"));
         Path journal = Path.of(appender.getStatistics().journal());
         assertThat(Files.size(journal)).as("the journal keeps what was accepted").isPositive();
 
-        LoggerContext next = TestAppenders.newContext();
+        LoggerContext next = TestLogback.newContext();
         LockFreeFileAppender restarted = TestAppenders.start(next, log, a -> { });
         assertThat(restarted.getStatistics().recoveredFrames()).isPositive();
         restarted.stop();
         // the full disk wrote half of a line before failing; recovery completed it, exactly once
         // then the restart's own report of what it recovered
-        List<String> lines = TestAppenders.lines(log);
+        List<String> lines = TestLogback.lines(log);
         assertThat(lines).hasSize(101);
         for (int i = 0; i < 100; i++) {
             assertThat(lines.get(i)).isEqualTo("kept " + i);
@@ -116,7 +117,7 @@ class DiskFullTest {
         try {
             assertThat(appender.getStatistics().failingSinceEpochMillis()).as("no failure yet").isZero();
             long beforeFailure = System.currentTimeMillis();
-            appender.doAppend(TestAppenders.event(context, Level.INFO, "cannot be written yet"));
+            appender.doAppend(TestLogback.event(context, Level.INFO, "cannot be written yet"));
             Awaitility.await().atMost(java.time.Duration.ofSeconds(10))
                     .until(() -> appender.getStatistics().failingSinceEpochMillis() != 0);
             AppenderStatistics first = appender.getStatistics();
@@ -142,10 +143,10 @@ class DiskFullTest {
     private void runFullDisk(LockFreeFileAppender appender, Path log, Runnable freeSpace) throws Exception {
         int i = 0;
         while (appender.getStatistics().dropped() == 0) {
-            appender.doAppend(TestAppenders.event(context, Level.INFO, "event " + i++ + " ............................"));
+            appender.doAppend(TestLogback.event(context, Level.INFO, "event " + i++ + " ............................"));
         }
         for (int k = 0; k < 10; k++) {
-            appender.doAppend(TestAppenders.event(context, Level.INFO, "event " + i++ + " ............................"));
+            appender.doAppend(TestLogback.event(context, Level.INFO, "event " + i++ + " ............................"));
         }
         AppenderStatistics full = appender.getStatistics();
         assertThat(full.drops().get("io")).as("drops while the disk is full are counted as io").isPositive();
@@ -153,27 +154,27 @@ class DiskFullTest {
         assertThat(full.drainerErrors()).isPositive();
         assertThat(full.lastError()).contains("No space left on device");
         assertThat(full.failingSinceEpochMillis()).as("failing now").isPositive();
-        assertThat(TestAppenders.statusMessages(context, Status.ERROR))
+        assertThat(TestLogback.statusMessages(context, Status.ERROR))
                 .anyMatch(m -> m.contains("writing the log file failed") && m.contains("\"TEST\""));
 
         freeSpace.run();
         long accepted = full.appended() - full.dropped();
         Awaitility.await().atMost(java.time.Duration.ofSeconds(20))
                 .until(() -> appender.getStatistics().eventsWritten() == accepted);
-        appender.doAppend(TestAppenders.event(context, Level.INFO, "after space returned"));
+        appender.doAppend(TestLogback.event(context, Level.INFO, "after space returned"));
         appender.stop();
 
         AppenderStatistics stats = appender.getStatistics();
         assertThat(stats.appended()).isEqualTo(stats.eventsWritten() + stats.dropped());
         byte[] content = Files.readAllBytes(log);
         assertThat(content).doesNotContain((byte) 0);
-        List<String> lines = TestAppenders.lines(log);
+        List<String> lines = TestLogback.lines(log);
         assertThat(lines).hasSize((int) accepted + 1);
         // the accepted events are the first ones, in order, each once; the dropped ones came after
         for (int k = 0; k < accepted; k++) {
             assertThat(lines.get(k)).isEqualTo("event " + k + " ............................");
         }
         assertThat(lines.get((int) accepted)).isEqualTo("after space returned");
-        assertThat(TestAppenders.statusMessages(context, Status.INFO)).anyMatch(m -> m.contains("works again"));
+        assertThat(TestLogback.statusMessages(context, Status.INFO)).anyMatch(m -> m.contains("works again"));
     }
 }

@@ -17,6 +17,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.lockfreelog.diagnostics.AppenderStatistics;
 import io.github.lockfreelog.engine.Backpressure;
 import io.github.lockfreelog.testing.TestAppenders;
+import io.github.lockfreelog.testsupport.TestLogback;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
@@ -34,7 +35,7 @@ class EncoderAndConfigurationTest {
     @TempDir
     Path dir;
 
-    final LoggerContext context = TestAppenders.newContext();
+    final LoggerContext context = TestLogback.newContext();
 
     private static void runThreads(int threads, int perThread, Consumer<int[]> body) throws InterruptedException {
         List<Thread> list = new ArrayList<>();
@@ -55,7 +56,7 @@ class EncoderAndConfigurationTest {
 
     @Test
     void aNameValueSettingIsSplitAtItsFirstEqualsAndOneWithoutAnIsReportedNamingTheSetting() {
-        LoggerContext context = TestAppenders.newContext();
+        LoggerContext context = TestLogback.newContext();
         LockFreeFileAppender appender = new LockFreeFileAppender();
         appender.setContext(context);
         appender.setName("NV");
@@ -65,7 +66,7 @@ class EncoderAndConfigurationTest {
         appender.putNameValue("producerConfig", "=5", into);
         appender.putNameValue("producerConfig", "no-equals", into);
         assertThat(into).containsExactly(java.util.Map.entry("linger.ms", "5"), java.util.Map.entry("a", "b=c"));
-        assertThat(TestAppenders.statusMessages(context, Status.ERROR)).containsExactly(
+        assertThat(TestLogback.statusMessages(context, Status.ERROR)).containsExactly(
                 "producerConfig \"=5\" is not name=value for the appender named \"NV\"",
                 "producerConfig \"no-equals\" is not name=value for the appender named \"NV\"");
     }
@@ -96,7 +97,7 @@ class EncoderAndConfigurationTest {
         configurator.doConfigure(new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8)));
         LockFreeFileAppender appender = (LockFreeFileAppender) context.getLogger(Logger.ROOT_LOGGER_NAME)
                 .getAppender("FILE");
-        assertThat(appender.isStarted()).as(TestAppenders.statuses(context)).isTrue();
+        assertThat(appender.isStarted()).as(TestLogback.statuses(context)).isTrue();
         assertThat(appender.getBufferSize().getSize()).isEqualTo(128 * 1024);
         assertThat(appender.getBufferCount()).isEqualTo(4);
         assertThat(appender.getBackpressure()).isEqualTo(Backpressure.DROP);
@@ -110,7 +111,7 @@ class EncoderAndConfigurationTest {
         assertThat(stats.journal()).isEqualTo(journal.toString());
         assertThat(Files.size(journal)).isEqualTo(4096 + 4 * 128 * 1024);
         context.stop();
-        assertThat(TestAppenders.lines(log)).containsExactly(" INFO [main] com.example.Demo - configured from XML");
+        assertThat(TestLogback.lines(log)).containsExactly(" INFO [main] com.example.Demo - configured from XML");
     }
 
     @Test
@@ -138,7 +139,7 @@ class EncoderAndConfigurationTest {
         logger.addAppender(appender);
         runThreads(4, 5000, ti -> logger.info("thread {} event {}", ti[0], ti[1]));
         appender.stop();
-        List<String> lines = TestAppenders.lines(log);
+        List<String> lines = TestLogback.lines(log);
         assertThat(lines).hasSize(20_000);
         int[] next = new int[4];
         for (String line : lines) {
@@ -147,7 +148,7 @@ class EncoderAndConfigurationTest {
             int seq = Integer.parseInt(line.substring(line.lastIndexOf(' ') + 1));
             assertThat(seq).isEqualTo(next[thread]++);
         }
-        assertThat(TestAppenders.statusMessages(context, Status.WARN)).noneMatch(m -> m.contains("not known to be safe"));
+        assertThat(TestLogback.statusMessages(context, Status.WARN)).noneMatch(m -> m.contains("not known to be safe"));
     }
 
     @Test
@@ -164,8 +165,8 @@ class EncoderAndConfigurationTest {
         runThreads(4, 2000, ti -> logger.warn("json \"quoted\" thread {} event {}", ti[0], ti[1]));
         appender.stop();
         ObjectMapper mapper = new ObjectMapper();
-        List<String> lines = TestAppenders.lines(log);
-        assertThat(lines).as(TestAppenders.statuses(context)).hasSize(8000);
+        List<String> lines = TestLogback.lines(log);
+        assertThat(lines).as(TestLogback.statuses(context)).hasSize(8000);
         int[] next = new int[4];
         for (String line : lines) {
             JsonNode node = mapper.readTree(line);
@@ -210,7 +211,7 @@ class EncoderAndConfigurationTest {
         encoder.setContext(context);
         encoder.start();
         LockFreeFileAppender appender = TestAppenders.start(context, log, a -> a.setEncoder(encoder));
-        assertThat(TestAppenders.statusMessages(context, Status.WARN))
+        assertThat(TestLogback.statusMessages(context, Status.WARN))
                 .anyMatch(m -> m.contains(StatefulEncoder.class.getName()) && m.contains("encoded one at a time")
                         && m.contains("\"TEST\""));
         ch.qos.logback.classic.Logger logger = context.getLogger("stateful");
@@ -218,7 +219,7 @@ class EncoderAndConfigurationTest {
         logger.addAppender(appender);
         runThreads(4, 5000, ti -> logger.info("t{} e{}", ti[0], ti[1]));
         appender.stop();
-        List<String> lines = TestAppenders.lines(log);
+        List<String> lines = TestLogback.lines(log);
         assertThat(lines).hasSize(20_000).allMatch(l -> l.matches("t\\d e\\d+\\.{20}"));
         assertThat(lines.stream().distinct().count()).isEqualTo(20_000);
     }
@@ -245,11 +246,11 @@ class EncoderAndConfigurationTest {
                     + " for the appender named \"TEST\"", "newline is the one byte 0x0A", "<encoder><charset>");
         }
         for (String name : new String[] {"UTF-8", "ISO-8859-1", "US-ASCII", "windows-1252"}) {
-            LoggerContext own = TestAppenders.newContext();
+            LoggerContext own = TestLogback.newContext();
             LockFreeFileAppender appender = TestAppenders.create(own, dir.resolve(name + ".log"),
                     a -> a.setEncoder(patternEncoder(name)));
             appender.start();
-            assertThat(appender.isStarted()).as("%s: %s", name, TestAppenders.statuses(own)).isTrue();
+            assertThat(appender.isStarted()).as("%s: %s", name, TestLogback.statuses(own)).isTrue();
             appender.stop();
         }
     }
@@ -282,18 +283,18 @@ class EncoderAndConfigurationTest {
         LockFreeFileAppender appender = TestAppenders.create(context, blocker.resolve("app.log"), a -> { });
         appender.start();
         assertThat(appender.isStarted()).isFalse();
-        assertThat(TestAppenders.statusMessages(context, Status.ERROR))
+        assertThat(TestLogback.statusMessages(context, Status.ERROR))
                 .anyMatch(m -> m.contains("Cannot create the directory") && m.contains("\"TEST\""));
         // events sent to an appender that never started are not written and do not throw
-        appender.doAppend(TestAppenders.event(context, Level.INFO, "ignored"));
+        appender.doAppend(TestLogback.event(context, Level.INFO, "ignored"));
     }
 
     private void assertRejected(Consumer<LockFreeFileAppender> setting, String... expected) {
-        LoggerContext own = TestAppenders.newContext();
+        LoggerContext own = TestLogback.newContext();
         LockFreeFileAppender appender = TestAppenders.create(own, dir.resolve("bad.log"), setting);
         appender.start();
         assertThat(appender.isStarted()).isFalse();
-        List<String> errors = TestAppenders.statusMessages(own, Status.ERROR);
+        List<String> errors = TestLogback.statusMessages(own, Status.ERROR);
         assertThat(errors).anySatisfy(m -> assertThat(m).contains(expected));
         assertThat(Files.exists(dir.resolve(".lockfreelog/bad.log.journal"))).isFalse();
     }

@@ -12,6 +12,7 @@ import ch.qos.logback.core.encoder.EncoderBase;
 import ch.qos.logback.core.status.Status;
 import io.github.lockfreelog.diagnostics.AppenderStatistics;
 import io.github.lockfreelog.testing.TestAppenders;
+import io.github.lockfreelog.testsupport.TestLogback;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -30,7 +31,7 @@ class EncodingFailureTest {
     @TempDir
     Path dir;
 
-    final LoggerContext context = TestAppenders.newContext();
+    final LoggerContext context = TestLogback.newContext();
 
     /** A key-value whose {@code toString()} throws, as a faulty domain object would under {@code %kvp}. */
     static final class Unprintable {
@@ -41,7 +42,7 @@ class EncodingFailureTest {
     }
 
     private ILoggingEvent event(String message, boolean unprintable) {
-        LoggingEvent event = (LoggingEvent) TestAppenders.event(context, Level.INFO, message);
+        LoggingEvent event = (LoggingEvent) TestLogback.event(context, Level.INFO, message);
         if (unprintable) {
             event.addKeyValuePair(new KeyValuePair("order", new Unprintable()));
         }
@@ -78,10 +79,10 @@ class EncodingFailureTest {
         for (int i = 0; i < 10; i++) {
             expected.add("good " + i + " ");
         }
-        assertThat(TestAppenders.lines(log)).containsExactlyElementsOf(expected);
+        assertThat(TestLogback.lines(log)).containsExactlyElementsOf(expected);
         List<Status> errors = context.getStatusManager().getCopyOfStatusList().stream()
                 .filter(s -> s.getLevel() == Status.ERROR && s.getMessage().contains("encoding")).toList();
-        assertThat(errors).as(TestAppenders.statuses(context)).hasSize(1);
+        assertThat(errors).as(TestLogback.statuses(context)).hasSize(1);
         assertThat(errors.get(0).getMessage()).contains("TEST").contains("dropped").contains("encoding");
         assertThat(errors.get(0).getThrowable()).isInstanceOf(IllegalStateException.class)
                 .hasMessage("cannot print this value");
@@ -125,7 +126,7 @@ class EncodingFailureTest {
             assertThat(stats.appended()).as("threadSafe=%s", threadSafe).isEqualTo(3);
             assertThat(stats.drops()).as("threadSafe=%s", threadSafe).containsEntry("encoding", 2L);
             assertThat(stats.eventsWritten()).isEqualTo(1);
-            assertThat(TestAppenders.lines(log)).containsExactly("good 1");
+            assertThat(TestLogback.lines(log)).containsExactly("good 1");
         }
     }
 }

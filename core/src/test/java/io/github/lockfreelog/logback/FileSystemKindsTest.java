@@ -10,11 +10,12 @@ import ch.qos.logback.core.status.Status;
 import ch.qos.logback.core.util.FileSize;
 import io.github.lockfreelog.files.Mounts;
 import io.github.lockfreelog.testing.TestAppenders;
+import io.github.lockfreelog.testsupport.TestLogback;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -46,7 +47,7 @@ class FileSystemKindsTest {
     private Path dir;
     private Path shared;
     private Path local;
-    private final LoggerContext context = TestAppenders.newContext();
+    private final LoggerContext context = TestLogback.newContext();
     private final List<LockFreeFileAppender> appenders = new ArrayList<>();
     private Mounts.Restore fake;
 
@@ -128,7 +129,7 @@ class FileSystemKindsTest {
         LockFreeFileAppender refused = create(shared.resolve("app.log"), a -> { });
         refused.start();
         assertThat(refused.isStarted()).isFalse();
-        assertThat(TestAppenders.statusMessages(context, Status.ERROR)).singleElement().satisfies(m -> assertThat(m)
+        assertThat(TestLogback.statusMessages(context, Status.ERROR)).singleElement().satisfies(m -> assertThat(m)
                 .contains(shared.resolve(LockFreeFileAppender.JOURNAL_FOLDER).toString()).contains("nfs4")
                 .contains("set journal").contains("for the appender named \"TEST\""));
         assertThat(shared.resolve(LockFreeFileAppender.JOURNAL_FOLDER)).doesNotExist();
@@ -141,7 +142,7 @@ class FileSystemKindsTest {
         LockFreeFileAppender refused = create(local.resolve("app.log"), a -> a.setJournal(shared + "/j/app.journal"));
         refused.start();
         assertThat(refused.isStarted()).isFalse();
-        assertThat(TestAppenders.statusMessages(context, Status.ERROR)).singleElement().satisfies(m -> assertThat(m)
+        assertThat(TestLogback.statusMessages(context, Status.ERROR)).singleElement().satisfies(m -> assertThat(m)
                 .contains(shared.resolve("j").toString()).contains("fuse.gcsfuse").contains("set journal"));
     }
 
@@ -155,14 +156,14 @@ class FileSystemKindsTest {
         Path log = shared.resolve("app.log");
         LockFreeFileAppender appender = create(log, a -> a.setJournal(local + "/app.journal"));
         appender.start();
-        assertThat(appender.isStarted()).as(TestAppenders.statuses(context)).isTrue();
+        assertThat(appender.isStarted()).as(TestLogback.statuses(context)).isTrue();
         for (int i = 0; i < 100; i++) {
-            appender.doAppend(TestAppenders.event(context, Level.INFO, "line " + i));
+            appender.doAppend(TestLogback.event(context, Level.INFO, "line " + i));
         }
         appender.stop();
-        assertThat(TestAppenders.lines(log)).containsExactlyElementsOf(
+        assertThat(TestLogback.lines(log)).containsExactlyElementsOf(
                 IntStream.range(0, 100).mapToObj(i -> "line " + i).toList());
-        assertThat(TestAppenders.statusMessages(context, Status.INFO)).filteredOn(m -> m.contains("several hosts"))
+        assertThat(TestLogback.statusMessages(context, Status.INFO)).filteredOn(m -> m.contains("several hosts"))
                 .singleElement().satisfies(m -> assertThat(m).contains(log.toString()).contains("nfs4")
                         .contains("other hosts"));
     }
@@ -177,7 +178,7 @@ class FileSystemKindsTest {
         LockFreeFileAppender refused = create(shared.resolve("app.log"), a -> { });
         refused.start();
         assertThat(refused.isStarted()).isFalse();
-        assertThat(TestAppenders.statusMessages(context, Status.ERROR)).singleElement().satisfies(m -> assertThat(m)
+        assertThat(TestLogback.statusMessages(context, Status.ERROR)).singleElement().satisfies(m -> assertThat(m)
                 .contains("No locks available").contains(shared.resolve(LockFreeFileAppender.JOURNAL_FOLDER).toString())
                 .contains("fuse.mystery").contains("set journal"));
     }
@@ -199,10 +200,10 @@ class FileSystemKindsTest {
             a.setMaxFileSize(FileSize.valueOf("16KB"));
         });
         appender.start();
-        assertThat(appender.isStarted()).as(TestAppenders.statuses(context)).isTrue();
+        assertThat(appender.isStarted()).as(TestLogback.statuses(context)).isTrue();
         int lines = 5_000;
         for (int i = 0; i < lines; i++) {
-            appender.doAppend(TestAppenders.event(context, Level.INFO, String.format("line %06d", i)));
+            appender.doAppend(TestLogback.event(context, Level.INFO, String.format("line %06d", i)));
         }
         await().atMost(Duration.ofSeconds(20)).until(() -> finished(archive, compression) >= 2);
         appender.stop();
@@ -210,18 +211,18 @@ class FileSystemKindsTest {
         for (Path rolled : archives(archive)) {
             assertThat(rolled.getFileName().toString()).as("compressed, nothing left half done").endsWith(".log"
                     + compression);
-            all.addAll(compression.isEmpty() ? TestAppenders.lines(rolled) : gunzip(rolled));
+            all.addAll(compression.isEmpty() ? TestLogback.lines(rolled) : gunzip(rolled));
         }
-        all.addAll(TestAppenders.lines(log));
+        all.addAll(TestLogback.lines(log));
         assertThat(all).containsExactlyElementsOf(
                 IntStream.range(0, lines).mapToObj(i -> String.format("line %06d", i)).toList());
-        assertThat(TestAppenders.statusMessages(context, Status.ERROR)).as("no roll failed").isEmpty();
-        assertThat(TestAppenders.statusMessages(context, Status.WARN)).filteredOn(m -> m.contains("roll lock"))
+        assertThat(TestLogback.statusMessages(context, Status.ERROR)).as("no roll failed").isEmpty();
+        assertThat(TestLogback.statusMessages(context, Status.WARN)).filteredOn(m -> m.contains("roll lock"))
                 .singleElement().satisfies(m -> assertThat(m).contains("No locks available")
                         .contains(shared.resolve(LockFreeFileAppender.JOURNAL_FOLDER).toString()).contains("nfs")
                         .contains(log.toString()));
         if (!compression.isEmpty()) {
-            assertThat(TestAppenders.statusMessages(context, Status.WARN)).filteredOn(m -> m.startsWith("compressing"))
+            assertThat(TestLogback.statusMessages(context, Status.WARN)).filteredOn(m -> m.startsWith("compressing"))
                     .singleElement().satisfies(m -> assertThat(m).contains("without a lock").contains("No locks available")
                             .contains(archive.toString()).contains("nfs"));
         }
@@ -243,10 +244,10 @@ class FileSystemKindsTest {
             Path log = mounted.resolve("logs/app.log");
             LockFreeFileAppender appender = create(log, a -> { });
             appender.start();
-            assertThat(appender.isStarted()).as(TestAppenders.statuses(context)).isTrue();
-            appender.doAppend(TestAppenders.event(context, Level.INFO, "on tmpfs"));
+            assertThat(appender.isStarted()).as(TestLogback.statuses(context)).isTrue();
+            appender.doAppend(TestLogback.event(context, Level.INFO, "on tmpfs"));
             appender.stop();
-            assertThat(TestAppenders.lines(log)).containsExactly("on tmpfs");
+            assertThat(TestLogback.lines(log)).containsExactly("on tmpfs");
         } finally {
             run("umount", mounted.toString());
         }
@@ -267,8 +268,8 @@ class FileSystemKindsTest {
         Path log = shared.resolve("app.log");
         LockFreeFileAppender appender = create(log, a -> { });
         appender.start();
-        assertThat(appender.isStarted()).as(TestAppenders.statuses(context)).isTrue();
-        assertThat(TestAppenders.statusMessages(context, Status.INFO)).filteredOn(m -> m.contains("cannot apply"))
+        assertThat(appender.isStarted()).as(TestLogback.statuses(context)).isTrue();
+        assertThat(TestLogback.statusMessages(context, Status.INFO)).filteredOn(m -> m.contains("cannot apply"))
                 .singleElement().satisfies(m -> assertThat(m).contains(shared.toString()).contains("fuse.mystery")
                         .contains("owner-only").contains("identity").contains("for the appender named \"TEST\""));
     }
@@ -278,8 +279,8 @@ class FileSystemKindsTest {
     void aLocalDiskGetsNoWord() throws Exception {
         LockFreeFileAppender appender = create(local.resolve("app.log"), a -> { });
         appender.start();
-        assertThat(appender.isStarted()).as(TestAppenders.statuses(context)).isTrue();
-        assertThat(TestAppenders.statusMessages(context, Status.INFO))
+        assertThat(appender.isStarted()).as(TestLogback.statuses(context)).isTrue();
+        assertThat(TestLogback.statusMessages(context, Status.INFO))
                 .noneMatch(m -> m.contains("cannot apply") || m.contains("several hosts"));
     }
 

@@ -8,6 +8,7 @@ import ch.qos.logback.core.util.Duration;
 import ch.qos.logback.core.util.FileSize;
 import io.github.lockfreelog.logback.rolling.RolledFileCompressor;
 import io.github.lockfreelog.testing.TestAppenders;
+import io.github.lockfreelog.testsupport.TestLogback;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -30,7 +31,7 @@ class InterruptedCompressionTest {
     @TempDir
     Path dir;
 
-    final LoggerContext context = TestAppenders.newContext();
+    final LoggerContext context = TestLogback.newContext();
 
     /**
      * The leftovers of Logback's own RollingFileAppender (an application that moves to this appender finds them),
@@ -51,7 +52,7 @@ class InterruptedCompressionTest {
 
         logLines(log, 300, 1000);
 
-        assertThat(fileNames()).as(TestAppenders.statuses(context))
+        assertThat(fileNames()).as(TestLogback.statuses(context))
                 .allMatch(name -> name.equals("app.log") || name.endsWith(".log.gz"), "only the live file and archives");
         assertArchivesAndLogHoldEveryLineOnce(log, 1000);
     }
@@ -68,7 +69,7 @@ class InterruptedCompressionTest {
         logLines(log, 0, 1000);
 
         assertThat(Files.readString(victim)).isEqualTo("not a log\n");
-        assertThat(fileNames()).as(TestAppenders.statuses(context)).contains("app.2026-03-01.0.log.gz")
+        assertThat(fileNames()).as(TestLogback.statuses(context)).contains("app.2026-03-01.0.log.gz")
                 .allMatch(name -> name.equals("app.log") || name.equals("victim.txt") || name.endsWith(".log.gz"));
         assertArchivesAndLogHoldEveryLineOnce(log, 1000);
     }
@@ -82,9 +83,9 @@ class InterruptedCompressionTest {
         });
         appender.clock = () -> RollingTest.NOON;
         appender.start();
-        assertThat(appender.isStarted()).as(TestAppenders.statuses(context)).isTrue();
+        assertThat(appender.isStarted()).as(TestLogback.statuses(context)).isTrue();
         for (int n = from; n < to; n++) {
-            appender.doAppend(TestAppenders.event(context, Level.INFO, line(n)));
+            appender.doAppend(TestLogback.event(context, Level.INFO, line(n)));
         }
         appender.stop(); // waits for the archiver
     }
@@ -94,7 +95,7 @@ class InterruptedCompressionTest {
         for (Path archive : RollingTest.listArchives(dir)) {
             all.addAll(RollingTest.splitLines(RollingTest.gunzip(archive)));
         }
-        all.addAll(TestAppenders.lines(log));
+        all.addAll(TestLogback.lines(log));
         for (int n = 0; n < Math.min(all.size(), count); n++) {
             assertThat(all.get(n)).isEqualTo(line(n));
         }

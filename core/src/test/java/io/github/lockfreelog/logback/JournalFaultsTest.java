@@ -8,6 +8,7 @@ import ch.qos.logback.core.status.Status;
 import ch.qos.logback.core.util.Duration;
 import io.github.lockfreelog.diagnostics.AppenderStatistics;
 import io.github.lockfreelog.testing.TestAppenders;
+import io.github.lockfreelog.testsupport.TestLogback;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -16,8 +17,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.List;
-import java.util.stream.Stream;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -29,7 +30,7 @@ class JournalFaultsTest {
     @TempDir
     Path dir;
 
-    final LoggerContext context = TestAppenders.newContext();
+    final LoggerContext context = TestLogback.newContext();
 
     private Path journalOf(Path log) {
         return log.resolveSibling(".lockfreelog").resolve(log.getFileName() + ".journal");
@@ -44,13 +45,13 @@ class JournalFaultsTest {
     private void assertMovedAsideAndFreshJournalWorks(Path log, byte[] original, String reason) throws IOException {
         Path journal = journalOf(log);
         LockFreeFileAppender appender = TestAppenders.start(context, log, a -> { });
-        appender.doAppend(TestAppenders.event(context, Level.INFO, "fresh start"));
+        appender.doAppend(TestLogback.event(context, Level.INFO, "fresh start"));
         appender.stop();
-        assertThat(TestAppenders.lines(log)).containsExactly("fresh start");
+        assertThat(TestLogback.lines(log)).containsExactly("fresh start");
         List<Path> aside = asideFiles(journal);
         assertThat(aside).hasSize(1);
         assertThat(Files.readAllBytes(aside.get(0))).as("moved aside, never deleted").isEqualTo(original);
-        assertThat(TestAppenders.statusMessages(context, Status.WARN))
+        assertThat(TestLogback.statusMessages(context, Status.WARN))
                 .anyMatch(m -> m.contains(reason) && m.contains("moved it to " + aside.get(0)) && m.contains("\"TEST\""));
     }
 
@@ -124,15 +125,15 @@ class JournalFaultsTest {
         Files.write(otherSlot, left);
 
         LockFreeFileAppender appender = TestAppenders.start(context, log, a -> { });
-        appender.doAppend(TestAppenders.event(context, Level.INFO, "fresh start"));
+        appender.doAppend(TestLogback.event(context, Level.INFO, "fresh start"));
         appender.stop();
 
-        assertThat(TestAppenders.lines(log)).containsExactly("fresh start");
+        assertThat(TestLogback.lines(log)).containsExactly("fresh start");
         assertThat(asideFiles(journal)).isEmpty();
         assertThat(asideFiles(otherSlot)).isEmpty();
         assertThat(otherSlot).doesNotExist();
-        assertThat(TestAppenders.statusMessages(context, Status.WARN)).isEmpty();
-        assertThat(TestAppenders.statusMessages(context, Status.INFO))
+        assertThat(TestLogback.statusMessages(context, Status.WARN)).isEmpty();
+        assertThat(TestLogback.statusMessages(context, Status.INFO))
                 .anySatisfy(m -> assertThat(m).contains(journal.toString()).contains("half-made"))
                 .anySatisfy(m -> assertThat(m).contains(otherSlot.toString()).contains("half-made"));
     }
@@ -185,7 +186,7 @@ class JournalFaultsTest {
                 assertThat(Files.getFileStore(mount).getUsableSpace()).as("after start " + start)
                         .isGreaterThanOrEqualTo(before - 8 * 1024);
             }
-            assertThat(TestAppenders.statusMessages(context, Status.ERROR).stream().filter(m -> m.contains("Could not start")))
+            assertThat(TestLogback.statusMessages(context, Status.ERROR).stream().filter(m -> m.contains("Could not start")))
                     .hasSize(3);
         } finally {
             new ProcessBuilder("umount", mount.toString()).start().waitFor(10, TimeUnit.SECONDS);
@@ -224,7 +225,7 @@ class JournalFaultsTest {
         appender.stop();
         assertThat(stats.recoveredFrames()).isEqualTo(1);
         assertThat(stats.skippedFrames()).isEqualTo(1);
-        List<String> lines = TestAppenders.lines(log);
+        List<String> lines = TestLogback.lines(log);
         assertThat(lines).hasSize(2);
         assertThat(lines.get(0)).isEqualTo("after the damage");
         assertThat(lines.get(1)).startsWith("Recovered 1 event(s)")
@@ -237,20 +238,20 @@ class JournalFaultsTest {
         LockFreeFileAppender appender = TestAppenders.start(context, log,
                 a -> a.setFlushInterval(Duration.valueOf("20 milliseconds")));
         for (int i = 0; i < 100; i++) {
-            appender.doAppend(TestAppenders.event(context, Level.INFO, "old " + i));
+            appender.doAppend(TestLogback.event(context, Level.INFO, "old " + i));
         }
         Awaitility.await().atMost(java.time.Duration.ofSeconds(10))
-                .until(() -> Files.exists(log) && TestAppenders.lines(log).size() == 100);
+                .until(() -> Files.exists(log) && TestLogback.lines(log).size() == 100);
         try (FileChannel channel = FileChannel.open(log, StandardOpenOption.WRITE)) {
             channel.truncate(0); // what logrotate's copytruncate does after copying
         }
         for (int i = 0; i < 100; i++) {
-            appender.doAppend(TestAppenders.event(context, Level.INFO, "new " + i));
+            appender.doAppend(TestLogback.event(context, Level.INFO, "new " + i));
         }
         appender.stop();
         byte[] content = Files.readAllBytes(log);
         assertThat(content).doesNotContain((byte) 0);
-        List<String> lines = TestAppenders.lines(log);
+        List<String> lines = TestLogback.lines(log);
         assertThat(lines).hasSize(100);
         for (int i = 0; i < 100; i++) {
             assertThat(lines.get(i)).isEqualTo("new " + i);

@@ -7,6 +7,7 @@ import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.core.status.Status;
 import io.github.lockfreelog.diagnostics.AppenderStatistics;
 import io.github.lockfreelog.testing.TestAppenders;
+import io.github.lockfreelog.testsupport.TestLogback;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -22,7 +23,7 @@ class JournalFilesTest {
     @TempDir
     Path dir;
 
-    private final LoggerContext context = TestAppenders.newContext();
+    private final LoggerContext context = TestLogback.newContext();
 
     @Test
     void aSymbolicLinkPlantedAtTheJournalIsMovedAsideAndNeverFollowed() throws Exception {
@@ -31,7 +32,7 @@ class JournalFilesTest {
         Path victim = dir.resolve("victim");
         Files.createSymbolicLink(hidden.resolve("app.log.journal"), victim); // dangling
         LockFreeFileAppender appender = TestAppenders.start(context, log, a -> { });
-        appender.doAppend(TestAppenders.event(context, Level.INFO, "kept"));
+        appender.doAppend(TestLogback.event(context, Level.INFO, "kept"));
         appender.stop();
 
         assertThat(victim).doesNotExist();
@@ -41,10 +42,10 @@ class JournalFilesTest {
             assertThat(aside).hasSize(1);
             assertThat(Files.isSymbolicLink(aside.get(0))).isTrue();
         }
-        assertThat(TestAppenders.statusMessages(context, Status.ERROR))
+        assertThat(TestLogback.statusMessages(context, Status.ERROR))
                 .anySatisfy(m -> assertThat(m).contains("refused the symbolic link").contains("app.log.journal")
                         .contains(victim.toString()));
-        assertThat(TestAppenders.lines(log)).containsExactly("kept");
+        assertThat(TestLogback.lines(log)).containsExactly("kept");
     }
 
     @Test
@@ -80,10 +81,10 @@ class JournalFilesTest {
         LockFreeFileAppender appender = TestAppenders.create(context, log, a -> a.setJournal(journal.toString()));
         appender.start();
         assertThat(appender.isStarted()).isFalse();
-        assertThat(TestAppenders.statusMessages(context, Status.ERROR)).anySatisfy(m -> assertThat(m)
+        assertThat(TestLogback.statusMessages(context, Status.ERROR)).anySatisfy(m -> assertThat(m)
                 .contains("Could not start"));
         for (int i = 0; i < 5; i++) {
-            appender.doAppend(TestAppenders.event(context, Level.INFO, "lost " + i));
+            appender.doAppend(TestLogback.event(context, Level.INFO, "lost " + i));
         }
         AppenderStatistics stats = appender.getStatistics();
         assertThat(stats.appended()).isEqualTo(5);

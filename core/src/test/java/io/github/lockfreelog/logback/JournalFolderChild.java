@@ -5,6 +5,7 @@ import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.spi.LoggingEvent;
 import ch.qos.logback.core.status.Status;
 import io.github.lockfreelog.testing.TestAppenders;
+import io.github.lockfreelog.testsupport.TestLogback;
 
 /**
  * The process {@link JournalFolderTest} runs as another user: a {@link LockFreeFileAppender} writing
@@ -18,7 +19,7 @@ public final class JournalFolderChild {
     }
 
     public static void main(String[] args) {
-        LoggerContext context = TestAppenders.newContext();
+        LoggerContext context = TestLogback.newContext();
         LockFreeFileAppender appender = TestAppenders.create(context, java.nio.file.Path.of(args[0]), a -> {
             a.setName("CHILD");
             a.setJournal(args[1]);

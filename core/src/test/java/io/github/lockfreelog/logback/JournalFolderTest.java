@@ -5,8 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.core.status.Status;
-import io.github.lockfreelog.testing.OtherUser;
 import io.github.lockfreelog.testing.TestAppenders;
+import io.github.lockfreelog.testsupport.OtherUser;
+import io.github.lockfreelog.testsupport.TestLogback;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -34,7 +35,7 @@ class JournalFolderTest {
     @TempDir
     Path dir;
 
-    private final LoggerContext context = TestAppenders.newContext();
+    private final LoggerContext context = TestLogback.newContext();
     private LockFreeFileAppender appender;
 
     @AfterEach
@@ -53,16 +54,16 @@ class JournalFolderTest {
         log(100);
         assertThat(appender.getStatistics().journal()).isEqualTo(own.resolve("console.journal").toString());
         appender.stop();
-        assertThat(TestAppenders.lines(dir.resolve("app.log"))).containsExactlyElementsOf(numbered(100));
+        assertThat(TestLogback.lines(dir.resolve("app.log"))).containsExactlyElementsOf(numbered(100));
         assertThat(Files.isSymbolicLink(own)).isFalse();
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(own))).isEqualTo("rwx------");
         assertThat((Integer) Files.getAttribute(own, "unix:uid")).isEqualTo(uid());
         try (Stream<Path> files = Files.list(volume)) {
             assertThat(files).as("nothing of lockfreelog's in the open folder itself").containsExactly(own);
         }
-        assertThat(TestAppenders.statusMessages(context, Status.WARN)).as("no WARN").isEmpty();
-        assertThat(TestAppenders.statusMessages(context, Status.ERROR)).as("no ERROR").isEmpty();
-        assertThat(TestAppenders.statusMessages(context, Status.INFO)).anySatisfy(m -> assertThat(m)
+        assertThat(TestLogback.statusMessages(context, Status.WARN)).as("no WARN").isEmpty();
+        assertThat(TestLogback.statusMessages(context, Status.ERROR)).as("no ERROR").isEmpty();
+        assertThat(TestLogback.statusMessages(context, Status.INFO)).anySatisfy(m -> assertThat(m)
                 .contains("The journal's folder " + volume).contains("mode rwxrwxrw" + (mode.equals("1777") ? "t" : "x"))
                 .contains("the journal is kept in " + own));
     }
@@ -105,7 +106,7 @@ class JournalFolderTest {
         Path own = Files.createDirectory(volume.resolve(".lockfreelog-uid-" + uid()));
         Files.setPosixFilePermissions(own, PosixFilePermissions.fromString("rwxrwxrwx"));
         assertRefused(volume, own + " is open to others (mode rwxrwxrwx)");
-        assertThat(TestAppenders.statusMessages(context, Status.ERROR).get(0)).contains("chmod 700 " + own);
+        assertThat(TestLogback.statusMessages(context, Status.ERROR).get(0)).contains("chmod 700 " + own);
     }
 
     @ParameterizedTest(name = "mode {0}")
@@ -120,7 +121,7 @@ class JournalFolderTest {
                 .doesNotContain("STATUS WARN", "STATUS ERROR");
         assertThat((Integer) Files.getAttribute(own, "unix:uid", LinkOption.NOFOLLOW_LINKS)).isEqualTo(OtherUser.UID);
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(own))).isEqualTo("rwx------");
-        assertThat(TestAppenders.lines(volume.resolve("app.log"))).containsExactlyElementsOf(numbered(1000));
+        assertThat(TestLogback.lines(volume.resolve("app.log"))).containsExactlyElementsOf(numbered(1000));
     }
 
     @Test
@@ -175,11 +176,11 @@ class JournalFolderTest {
         assertThat(journal.getParent().getFileName().toString()).startsWith(".lockfreelog-uid-" + uid() + "-");
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(journal.getParent(),
                 LinkOption.NOFOLLOW_LINKS))).isEqualTo("rwx------");
-        assertThat(TestAppenders.statusMessages(context, Status.WARN)).singleElement().satisfies(m -> assertThat(m)
+        assertThat(TestLogback.statusMessages(context, Status.WARN)).singleElement().satisfies(m -> assertThat(m)
                 .contains("The name " + why).contains("never follows or uses it")
                 .contains("for the appender named \"TEST\""));
         appender.stop();
-        assertThat(TestAppenders.lines(dir.resolve("app.log"))).containsExactlyElementsOf(numbered(10));
+        assertThat(TestLogback.lines(dir.resolve("app.log"))).containsExactlyElementsOf(numbered(10));
     }
 
     private void assertRefused(Path volume, String why) throws IOException {
@@ -187,13 +188,13 @@ class JournalFolderTest {
                 a -> a.setJournal(volume + "/console.journal"));
         refused.start();
         assertThat(refused.isStarted()).isFalse();
-        assertThat(TestAppenders.statusMessages(context, Status.ERROR)).singleElement().satisfies(m -> assertThat(m)
+        assertThat(TestLogback.statusMessages(context, Status.ERROR)).singleElement().satisfies(m -> assertThat(m)
                 .contains(why).contains("remove").contains("for the appender named \"TEST\""));
     }
 
     private void log(int lines) {
         for (int i = 0; i < lines; i++) {
-            appender.doAppend(TestAppenders.event(context, Level.INFO, "line " + i));
+            appender.doAppend(TestLogback.event(context, Level.INFO, "line " + i));
         }
     }
 

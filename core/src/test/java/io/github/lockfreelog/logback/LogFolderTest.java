@@ -10,6 +10,7 @@ import ch.qos.logback.core.util.Duration;
 import ch.qos.logback.core.util.FileSize;
 import io.github.lockfreelog.diagnostics.AppenderStatistics;
 import io.github.lockfreelog.testing.TestAppenders;
+import io.github.lockfreelog.testsupport.TestLogback;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -43,7 +44,7 @@ class LogFolderTest {
     @TempDir
     Path dir;
 
-    private final LoggerContext context = TestAppenders.newContext();
+    private final LoggerContext context = TestLogback.newContext();
     private Writers writers;
     private LockFreeFileAppender appender;
 
@@ -95,7 +96,7 @@ class LogFolderTest {
         long[] last = writers.stop();
         appender.stop();
         assertThat(appender.getStatistics().dropped()).isZero();
-        assertThat(TestAppenders.statusMessages(context, Status.ERROR)).anySatisfy(m -> assertThat(m)
+        assertThat(TestLogback.statusMessages(context, Status.ERROR)).anySatisfy(m -> assertThat(m)
                 .contains("rolling the log file").contains(log.toString()).contains("the live file is written on"));
         List<Path> files = new ArrayList<>(archives(archive));
         assertThat(files).as("every rolled file compressed once the folder is writable").allMatch(f -> f.toString().endsWith(".gz"));
@@ -138,7 +139,7 @@ class LogFolderTest {
         files.add(log);
 
         assertThat(Files.readString(victim)).as("the link's target is untouched").isEqualTo("precious\n");
-        assertThat(TestAppenders.statusMessages(context, Status.ERROR)).anySatisfy(m -> assertThat(m)
+        assertThat(TestLogback.statusMessages(context, Status.ERROR)).anySatisfy(m -> assertThat(m)
                 .contains("symbolic link").contains(log.toString()).contains("victim.txt"));
         assertThat(Files.isSymbolicLink(log)).as("a plain file took the log's name").isFalse();
         assertThat(sequences(files)).isEqualTo(fromZero(last));
@@ -155,7 +156,7 @@ class LogFolderTest {
         long[] last = writers.stop();
         appender.stop();
         assertThat(Files.isSymbolicLink(log)).isTrue();
-        assertThat(TestAppenders.statusMessages(context, Status.ERROR)).isEmpty();
+        assertThat(TestLogback.statusMessages(context, Status.ERROR)).isEmpty();
         assertThat(sequences(List.of(target))).isEqualTo(fromZero(last));
     }
 
@@ -195,9 +196,9 @@ class LogFolderTest {
         long[] last = writers.stop();
         long stopping = System.nanoTime();
         appender.stop();
-        assertThat(System.nanoTime() - stopping).as("stop is prompt; statuses: %s", TestAppenders.statuses(context))
+        assertThat(System.nanoTime() - stopping).as("stop is prompt; statuses: %s", TestLogback.statuses(context))
                 .isLessThan(TimeUnit.SECONDS.toNanos(2));
-        assertThat(TestAppenders.statusMessages(context, Status.WARN)).noneSatisfy(m -> assertThat(m).contains("recover"));
+        assertThat(TestLogback.statusMessages(context, Status.WARN)).noneSatisfy(m -> assertThat(m).contains("recover"));
         assertThat(appender.getStatistics().dropped()).isZero();
         assertThat(appender.getStatistics().inFlight()).isZero();
         Map<Integer, long[]> ranges = ranges(List.of(log));
@@ -245,7 +246,7 @@ class LogFolderTest {
             assertThat(probe.tryLock(lock)).as("another process finds the new lock file locked").isEqualTo("REFUSED");
             assertThat(probe.tryLock(journal)).as("and the journal").isEqualTo("REFUSED");
         }
-        assertThat(TestAppenders.statusMessages(context, Status.WARN)).anySatisfy(m -> assertThat(m)
+        assertThat(TestLogback.statusMessages(context, Status.WARN)).anySatisfy(m -> assertThat(m)
                 .contains("the lock file " + lock).contains("locked again"));
     }
 
@@ -282,7 +283,7 @@ class LogFolderTest {
         LockFreeFileAppender refused = TestAppenders.create(context, dir.resolve("app.log"), a -> { });
         refused.start();
         assertThat(refused.isStarted()).isFalse();
-        assertThat(TestAppenders.statusMessages(context, Status.ERROR)).singleElement().satisfies(m -> assertThat(m)
+        assertThat(TestLogback.statusMessages(context, Status.ERROR)).singleElement().satisfies(m -> assertThat(m)
                 .contains(hidden.toString()).contains(why).contains("for the appender named \"TEST\""));
         try (Stream<Path> files = Files.list(hidden)) {
             assertThat(files).as("nothing created in the refused folder").isEmpty();
@@ -339,7 +340,7 @@ class LogFolderTest {
                 Thread thread = new Thread(() -> {
                     long next = System.nanoTime();
                     for (long n = 0; !stop.get(); n++) {
-                        appender.doAppend(TestAppenders.event(context, Level.INFO, line(id, n)));
+                        appender.doAppend(TestLogback.event(context, Level.INFO, line(id, n)));
                         acknowledged.set(id, n);
                         if (n % perMilli == perMilli - 1) {
                             next += TimeUnit.MILLISECONDS.toNanos(1);

@@ -10,6 +10,7 @@ import ch.qos.logback.core.util.FileSize;
 import io.github.lockfreelog.logback.rolling.RollingLogSink;
 import io.github.lockfreelog.testing.GatedSink;
 import io.github.lockfreelog.testing.TestAppenders;
+import io.github.lockfreelog.testsupport.TestLogback;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -46,7 +47,7 @@ class RollingTest {
     @TempDir
     Path dir;
 
-    final LoggerContext context = TestAppenders.newContext();
+    final LoggerContext context = TestLogback.newContext();
 
     static String line(int thread, int n) {
         return "T" + thread + " " + n + " rolling-check-" + (n * 7 + thread) + " ..............................";
@@ -64,7 +65,7 @@ class RollingTest {
         });
         appender.clock = () -> NOON;
         appender.start();
-        assertThat(appender.isStarted()).as(TestAppenders.statuses(context)).isTrue();
+        assertThat(appender.isStarted()).as(TestLogback.statuses(context)).isTrue();
 
         AtomicBoolean writing = new AtomicBoolean(true);
         Follower follower = new Follower(log, writing);
@@ -81,7 +82,7 @@ class RollingTest {
                     return;
                 }
                 for (int n = 0; n < perThread; n++) {
-                    appender.doAppend(TestAppenders.event(context, Level.INFO, line(id, n)));
+                    appender.doAppend(TestLogback.event(context, Level.INFO, line(id, n)));
                 }
             });
             writers.add(writer);
@@ -158,7 +159,7 @@ class RollingTest {
         for (int day = 0; day < 10; day++) {
             clock.set(NOON + day * DAY);
             for (int k = 0; k < 5; k++) {
-                appender.doAppend(TestAppenders.event(context, Level.INFO, "day " + day + " line " + k));
+                appender.doAppend(TestLogback.event(context, Level.INFO, "day " + day + " line " + k));
                 events++;
             }
             int expected = events;
@@ -173,11 +174,11 @@ class RollingTest {
         // the live file holds day 9; of days 0..8 only the newest maxHistory periods remain
         assertThat(names).containsExactly("daily.2026-03-07.log", "daily.2026-03-08.log", "daily.2026-03-09.log");
         for (int day = 6; day <= 8; day++) {
-            assertThat(TestAppenders.lines(dir.resolve("daily.2026-03-0" + (day + 1) + ".log")))
+            assertThat(TestLogback.lines(dir.resolve("daily.2026-03-0" + (day + 1) + ".log")))
                     .containsExactly("day " + day + " line 0", "day " + day + " line 1", "day " + day + " line 2",
                             "day " + day + " line 3", "day " + day + " line 4");
         }
-        assertThat(TestAppenders.lines(log)).hasSize(5).allMatch(l -> l.startsWith("day 9 "));
+        assertThat(TestLogback.lines(log)).hasSize(5).allMatch(l -> l.startsWith("day 9 "));
     }
 
     /**
@@ -199,23 +200,23 @@ class RollingTest {
         clock.set(NOON + DAY); // day 0 ends with nothing logged
         int events = 0;
         for (int k = 0; k < 3; k++) { // one write each
-            appender.doAppend(TestAppenders.event(context, Level.WARN, "day 1 line " + k));
+            appender.doAppend(TestLogback.event(context, Level.WARN, "day 1 line " + k));
             int expected = ++events;
             Awaitility.await().atMost(java.time.Duration.ofSeconds(10))
                     .until(() -> appender.getStatistics().eventsWritten() == expected);
         }
         clock.set(NOON + 2 * DAY);
-        appender.doAppend(TestAppenders.event(context, Level.WARN, "day 2 line 0"));
+        appender.doAppend(TestLogback.event(context, Level.WARN, "day 2 line 0"));
         appender.stop();
         List<String> names;
         try (Stream<Path> files = Files.list(dir)) {
             names = files.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("errors.2026")).sorted().toList();
         }
-        assertThat(names).as("archives; statuses: %s", TestAppenders.statuses(context))
+        assertThat(names).as("archives; statuses: %s", TestLogback.statuses(context))
                 .containsExactly("errors.2026-03-02.log");
-        assertThat(TestAppenders.lines(dir.resolve("errors.2026-03-02.log")))
+        assertThat(TestLogback.lines(dir.resolve("errors.2026-03-02.log")))
                 .containsExactly("day 1 line 0", "day 1 line 1", "day 1 line 2");
-        assertThat(TestAppenders.lines(log)).containsExactly("day 2 line 0");
+        assertThat(TestLogback.lines(log)).containsExactly("day 2 line 0");
     }
 
     /**
@@ -251,7 +252,7 @@ class RollingTest {
             names = files.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("app.2026")).sorted().toList();
         }
         assertThat(names).containsExactly("app.2026-03-02.log");
-        assertThat(TestAppenders.lines(dir.resolve("app.2026-03-02.log"))).containsExactly("day 1");
+        assertThat(TestLogback.lines(dir.resolve("app.2026-03-02.log"))).containsExactly("day 1");
     }
 
     /**
@@ -278,7 +279,7 @@ class RollingTest {
         appender.start();
         int events = 400; // 400 lines of 60 bytes: a roll every 17 lines
         for (int n = 0; n < events; n++) {
-            appender.doAppend(TestAppenders.event(context, Level.INFO, line(0, n)));
+            appender.doAppend(TestLogback.event(context, Level.INFO, line(0, n)));
         }
         assertThat(gate[0].firstWriteArrived.await(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
         Thread drainer = Thread.getAllStackTraces().keySet().stream()
@@ -292,7 +293,7 @@ class RollingTest {
         assertThat(fileNames(dir)).as("renamed or compressed after stop() returned").isEqualTo(atStop)
                 .containsExactly("held.log");
         assertThat(Files.size(log)).as("written after stop() returned").isZero();
-        assertThat(TestAppenders.statusMessages(context, Status.WARN)).as("the drainer said why it ended")
+        assertThat(TestLogback.statusMessages(context, Status.WARN)).as("the drainer said why it ended")
                 .anyMatch(m -> m.contains("is closed (the appender stopped, and its stop timed out before this write)"));
 
         // a stop long enough for the recovery's ~23 compressions: one that outlived a 300 ms stop (a loaded machine)
@@ -305,7 +306,7 @@ class RollingTest {
         assertThat(next.getStatistics().recoveredFrames()).isEqualTo(events);
         List<String> all = new ArrayList<>();
         List<Path> archives = listArchives(dir);
-        assertThat(archives).as(TestAppenders.statuses(context)).isNotEmpty()
+        assertThat(archives).as(TestLogback.statuses(context)).isNotEmpty()
                 .allMatch(p -> p.getFileName().toString().endsWith(".log.gz"), "compressed");
         for (Path archive : archives) {
             all.addAll(splitLines(gunzip(archive)));
@@ -339,7 +340,7 @@ class RollingTest {
                 () -> sink.write(ByteBuffer.wrap("late\n".getBytes(StandardCharsets.US_ASCII))))
                 .isInstanceOf(IOException.class).hasMessageContaining("closed");
         assertThat(fileNames(dir)).containsExactly("closed.log");
-        assertThat(TestAppenders.lines(log)).containsExactly(line(0, 0));
+        assertThat(TestLogback.lines(log)).containsExactly(line(0, 0));
     }
 
     private static List<String> fileNames(Path folder) throws IOException {
@@ -361,7 +362,7 @@ class RollingTest {
         appender.clock = () -> NOON;
         appender.start();
         for (int n = 0; n < 8000; n++) {
-            appender.doAppend(TestAppenders.event(context, Level.INFO, line(0, n)));
+            appender.doAppend(TestLogback.event(context, Level.INFO, line(0, n)));
         }
         appender.stop();
         List<Path> archives = listArchives(dir).stream().filter(p -> p.getFileName().toString().startsWith("capped."))
@@ -370,14 +371,14 @@ class RollingTest {
         for (Path archive : archives) {
             total += Files.size(archive);
         }
-        assertThat(total).as(TestAppenders.statuses(context)).isLessThanOrEqualTo(64 * 1024);
+        assertThat(total).as(TestLogback.statuses(context)).isLessThanOrEqualTo(64 * 1024);
         assertThat(archives).isNotEmpty();
         // what is left is the newest archives, contiguous up to the live file
         List<String> kept = new ArrayList<>();
         for (Path archive : archives) {
-            kept.addAll(TestAppenders.lines(archive));
+            kept.addAll(TestLogback.lines(archive));
         }
-        kept.addAll(TestAppenders.lines(log));
+        kept.addAll(TestLogback.lines(log));
         int first = Integer.parseInt(kept.get(0).split(" ")[1]);
         assertThat(first).isPositive();
         for (int i = 0; i < kept.size(); i++) {
@@ -433,7 +434,7 @@ class RollingTest {
         assertThat(noDate.isStarted()).isFalse();
         assertThat(noIndex.isStarted()).isFalse();
         assertThat(noPattern.isStarted()).isFalse();
-        assertThat(TestAppenders.statusMessages(context, Status.ERROR))
+        assertThat(TestLogback.statusMessages(context, Status.ERROR))
                 .anyMatch(m -> m.contains("fileNamePattern=") && m.contains("with a date token"))
                 .anyMatch(m -> m.contains("with the index token %i"))
                 .anyMatch(m -> m.contains("No <fileNamePattern> set") && m.contains("rolling settings need one"));

@@ -8,6 +8,7 @@ import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.core.util.Duration;
 import ch.qos.logback.core.util.FileSize;
 import io.github.lockfreelog.testing.TestAppenders;
+import io.github.lockfreelog.testsupport.TestLogback;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -53,14 +54,14 @@ class RsyslogShippingTest {
         Path shipped = dir.resolve("shipped.txt");
         warmUp(Files.createDirectories(dir.resolve("warm-up")));
         try (Rsyslog rsyslog = Rsyslog.start(rsyslogd, dir, log, shipped)) {
-            LoggerContext context = TestAppenders.newContext();
+            LoggerContext context = TestLogback.newContext();
             LockFreeFileAppender appender = TestAppenders.start(context, log, a -> settings(a, dir));
-            appender.doAppend(TestAppenders.event(context, Level.INFO, WARM_UP));
+            appender.doAppend(TestLogback.event(context, Level.INFO, WARM_UP));
             assertThat(rsyslog.awaitLines(1, 20)).as("rsyslog follows the live file").isEqualTo(1);
             ShipperLag lag = ShipperLag.follow(appender, shipped);
             long start = System.nanoTime();
             for (int n = 0; n < LINES; n++) {
-                appender.doAppend(TestAppenders.event(context, Level.INFO, line(n)));
+                appender.doAppend(TestLogback.event(context, Level.INFO, line(n)));
                 if (n % LINES_PER_MILLISECOND == LINES_PER_MILLISECOND - 1) {
                     long due = start + TimeUnit.MILLISECONDS.toNanos((n + 1) / LINES_PER_MILLISECOND);
                     for (long wait; (wait = due - System.nanoTime()) > 0;) {
@@ -175,10 +176,10 @@ class RsyslogShippingTest {
      * rsyslog).
      */
     static void warmUp(Path dir) throws IOException {
-        LoggerContext context = TestAppenders.newContext();
+        LoggerContext context = TestLogback.newContext();
         LockFreeFileAppender appender = TestAppenders.start(context, dir.resolve("app.log"), a -> settings(a, dir));
         for (int n = 0; n < LINES / 2; n++) {
-            appender.doAppend(TestAppenders.event(context, Level.INFO, line(n)));
+            appender.doAppend(TestLogback.event(context, Level.INFO, line(n)));
         }
         appender.stop();
         assertThat(appender.getStatistics().eventsWritten()).isEqualTo(LINES / 2);

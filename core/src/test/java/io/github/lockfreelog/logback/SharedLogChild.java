@@ -4,10 +4,11 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.core.util.Duration;
 import ch.qos.logback.core.util.FileSize;
-import io.github.lockfreelog.testing.AckFile;
 import io.github.lockfreelog.diagnostics.AppenderStatistics;
 import io.github.lockfreelog.sink.ForwardingLogSink;
 import io.github.lockfreelog.testing.TestAppenders;
+import io.github.lockfreelog.testsupport.AckFile;
+import io.github.lockfreelog.testsupport.TestLogback;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -63,7 +64,7 @@ public final class SharedLogChild {
             int eq = args[i].indexOf('=');
             options.put(args[i].substring(0, eq), args[i].substring(eq + 1));
         }
-        LoggerContext context = TestAppenders.newContext();
+        LoggerContext context = TestLogback.newContext();
         LockFreeFileAppender appender = TestAppenders.create(context, log, a -> {
             a.setName("SHARED-" + instance);
             a.setMaxBlockTime(Duration.valueOf("60 seconds"));
@@ -99,7 +100,7 @@ public final class SharedLogChild {
         });
         appender.start();
         if (!appender.isStarted()) {
-            System.out.println("FAILED " + TestAppenders.statuses(context).replace('\n', '|'));
+            System.out.println("FAILED " + TestLogback.statuses(context).replace('\n', '|'));
             System.exit(2);
         }
         AppenderStatistics start = appender.getStatistics();
@@ -145,7 +146,7 @@ public final class SharedLogChild {
             int id = t;
             Thread thread = new Thread(() -> {
                 for (long n = 0; n < lines && !stop.get(); n++) {
-                    appender.doAppend(TestAppenders.event(context, Level.INFO, tick ? "tick" : CrashChild.line(writer, id, n)));
+                    appender.doAppend(TestLogback.event(context, Level.INFO, tick ? "tick" : CrashChild.line(writer, id, n)));
                     if (ackSlots != null) {
                         ackSlots.acknowledge(id, n);
                     }

@@ -4,13 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.core.status.Status;
-import io.github.lockfreelog.testing.AckFile;
 import io.github.lockfreelog.diagnostics.CrashPoint;
 import io.github.lockfreelog.testing.TestAppenders;
-import java.io.BufferedReader;
+import io.github.lockfreelog.testsupport.AckFile;
+import io.github.lockfreelog.testsupport.ChildJvm;
+import io.github.lockfreelog.testsupport.TestLogback;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,8 +21,6 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -149,7 +146,7 @@ class SharedLogFileTest {
         Path log = dir.resolve("app.log");
         Child survivor = start(log, 0, "write", "ack=" + dir.resolve("ack-0"), "pauseMicros=2000");
         assertThat(survivor.awaitStarted()).isEqualTo(journal(0).toString());
-        Child dying = startWith(List.of("-Dlockfreelog.crashPoint=" + CrashPoint.MID_LOG_WRITE + ":20"), log, 1,
+        Child dying = startWith(List.of(ChildJvm.crashPoint(CrashPoint.MID_LOG_WRITE + ":20")), log, 1,
                 "write", "ack=" + dir.resolve("ack-1"));
         assertThat(dying.awaitStarted()).isEqualTo(journal(1).toString());
         survivor.await("READY");
@@ -242,7 +239,7 @@ class SharedLogFileTest {
     @Test
     void aCutWriteAtTheEndOfTheFileAndAStuckWriteOfTwoDeadInstancesAreRecoveredWithoutAGluedLine() throws Exception {
         Path log = dir.resolve("app.log");
-        Child a = startWith(List.of("-Dlockfreelog.crashPoint=" + CrashPoint.MID_LOG_WRITE + ":20"), log, 0,
+        Child a = startWith(List.of(ChildJvm.crashPoint(CrashPoint.MID_LOG_WRITE + ":20")), log, 0,
                 "write", "ack=" + dir.resolve("ack-0"), "pauseMicros=2000");
         a.awaitStarted();
         Child b = start(log, 1, "write", "ack=" + dir.resolve("ack-1"), "stallAfterMillis=0");
@@ -325,12 +322,12 @@ class SharedLogFileTest {
         Child holder = start(dir.resolve("app.log"), 0, "hold", "journal=" + journal);
         assertThat(holder.awaitStarted()).isEqualTo(journal.toString());
 
-        LoggerContext context = TestAppenders.newContext();
+        LoggerContext context = TestLogback.newContext();
         LockFreeFileAppender refused = TestAppenders.create(context, dir.resolve("other.log"),
                 a -> a.setJournal(journal.toString()));
         refused.start();
         assertThat(refused.isStarted()).isFalse();
-        assertThat(TestAppenders.statusMessages(context, Status.ERROR)).singleElement().satisfies(m -> assertThat(m)
+        assertThat(TestLogback.statusMessages(context, Status.ERROR)).singleElement().satisfies(m -> assertThat(m)
                 .contains("Could not start for the appender named \"TEST\"")
                 .contains("the journal " + journal + " is in use by another appender or process")
                 .contains("the setting journal").contains("leave journal unset"));
@@ -411,12 +408,12 @@ class SharedLogFileTest {
     void aSecondAppenderOnTheSameFileThroughASymlinkedFolderIsRefusedAndTheFirstKeepsItsLock() throws Exception {
         Path logs = Files.createDirectories(dir.resolve("logs"));
         Path alias = Files.createSymbolicLink(dir.resolve("alias"), logs);
-        LoggerContext context = TestAppenders.newContext();
+        LoggerContext context = TestLogback.newContext();
         LockFreeFileAppender first = TestAppenders.start(context, logs.resolve("app.log"), a -> a.setName("FIRST"));
         LockFreeFileAppender second = TestAppenders.create(context, alias.resolve("app.log"), a -> a.setName("SECOND"));
         second.start();
         assertThat(second.isStarted()).isFalse();
-        assertThat(TestAppenders.statusMessages(context, Status.ERROR)).singleElement().satisfies(m -> assertThat(m)
+        assertThat(TestLogback.statusMessages(context, Status.ERROR)).singleElement().satisfies(m -> assertThat(m)
                 .contains("for the appender named \"SECOND\"").contains("already used by the appender named \"FIRST\""));
 
         Child probe = start(logs.resolve("app.log"), 1, "recover");
@@ -425,7 +422,7 @@ class SharedLogFileTest {
         probe.await("STOPPED");
         probe.awaitExit();
         for (int n = 0; n < 1000; n++) {
-            first.doAppend(TestAppenders.event(context, ch.qos.logback.classic.Level.INFO, CrashChild.line(0, 0, n)));
+            first.doAppend(TestLogback.event(context, ch.qos.logback.classic.Level.INFO, CrashChild.line(0, 0, n)));
         }
         first.stop();
         assertThat(checkSequences(read(List.of(logs.resolve("app.log"))))).containsExactly(Map.entry(key(0, 0), 1000L));
@@ -471,7 +468,7 @@ class SharedLogFileTest {
     @Test
     void aWriteCutOffByTheKillIsNeverTakenAsLandedBecauseAnotherInstanceWroteTheSameLines() throws Exception {
         Path log = dir.resolve("app.log");
-        Child dying = startWith(List.of("-Dlockfreelog.crashPoint=" + CrashPoint.BEFORE_LOG_WRITE + ":40"), log, 0,
+        Child dying = startWith(List.of(ChildJvm.crashPoint(CrashPoint.BEFORE_LOG_WRITE + ":40")), log, 0,
                 "write", "ack=" + dir.resolve("ack-0"), "pauseMicros=2000", "tick=true");
         assertThat(dying.awaitStarted()).isEqualTo(journal(0).toString());
         int lines = 5_000;
@@ -500,10 +497,10 @@ class SharedLogFileTest {
     @Test
     void aSurvivorsLandedWriteIsNotWrittenAgainAfterAnotherInstanceDiedMidWrite() throws Exception {
         Path log = dir.resolve("app.log");
-        Child dying = startWith(List.of("-Dlockfreelog.crashPoint=" + CrashPoint.BEFORE_LOG_WRITE + ":10"), log, 0,
+        Child dying = startWith(List.of(ChildJvm.crashPoint(CrashPoint.BEFORE_LOG_WRITE + ":10")), log, 0,
                 "write", "ack=" + dir.resolve("ack-0"), "pauseMicros=2000");
         assertThat(dying.awaitStarted()).isEqualTo(journal(0).toString());
-        Child survivor = startWith(List.of("-Dlockfreelog.crashPoint=" + CrashPoint.AFTER_LOG_WRITE + ":20"), log, 1,
+        Child survivor = startWith(List.of(ChildJvm.crashPoint(CrashPoint.AFTER_LOG_WRITE + ":20")), log, 1,
                 "write", "ack=" + dir.resolve("ack-1"), "pauseMicros=2000");
         assertThat(survivor.awaitStarted()).isEqualTo(journal(1).toString());
         dying.await("READY");
@@ -630,7 +627,7 @@ class SharedLogFileTest {
                 "engine", log, journal(0), 3, 64 * 1024, 16 * 1024, io.github.lockfreelog.engine.Backpressure.BLOCK,
                 TimeUnit.SECONDS.toNanos(1), TimeUnit.MILLISECONDS.toNanos(20), TimeUnit.MILLISECONDS.toNanos(500),
                 TimeUnit.SECONDS.toNanos(10), 16, io.github.lockfreelog.sink.LogTarget.FILE);
-        LoggerContext context = TestAppenders.newContext();
+        LoggerContext context = TestLogback.newContext();
         var engines = new ArrayList<io.github.lockfreelog.engine.JournalEngine>();
         long acknowledged;
         try {
@@ -883,41 +880,25 @@ class SharedLogFileTest {
 
     /** Starts a child with the JVM options {@code jvm} (a crash point, say) before the rest. */
     private Child startWith(List<String> jvm, Path log, int instance, String mode, String... options) throws IOException {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> command = new ArrayList<>(List.of(java, "-Xmx128m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+        List<String> jvmArgs = new ArrayList<>(List.of("-Xmx128m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
                 "-Xshare:auto"));
-        command.addAll(jvm);
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), SharedLogChild.class.getName(),
-                log.toString(), Integer.toString(instance), mode));
-        command.addAll(List.of(options));
-        Child child = new Child(new ProcessBuilder(command).redirectErrorStream(true).start());
+        jvmArgs.addAll(jvm);
+        List<String> args = new ArrayList<>(List.of(log.toString(), Integer.toString(instance), mode));
+        args.addAll(List.of(options));
+        Child child = new Child(ChildJvm.start(SharedLogChild.class.getName(), jvmArgs, args));
         children.add(child);
         return child;
     }
 
-    /** A child JVM, the lines it prints, and its standard input. */
+    /** A {@link SharedLogChild} in a {@link ChildJvm}, and what its start line said it recovered. */
     static final class Child {
+        final ChildJvm jvm;
         final Process process;
-        final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
-        final List<String> seen = new ArrayList<>();
-        final OutputStream input;
         long recovered = -1;
 
-        Child(Process process) {
-            this.process = process;
-            this.input = process.getOutputStream();
-            Thread reader = new Thread(() -> {
-                try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(),
-                        StandardCharsets.UTF_8))) {
-                    for (String line; (line = in.readLine()) != null;) {
-                        lines.add(line);
-                    }
-                } catch (IOException e) {
-                    lines.add("IO " + e);
-                }
-            });
-            reader.setDaemon(true);
-            reader.start();
+        Child(ChildJvm jvm) {
+            this.jvm = jvm;
+            this.process = jvm.process;
         }
 
         /** Waits for {@code STARTED}; returns the journal the child uses, as its statistics name it. */
@@ -930,31 +911,19 @@ class SharedLogFileTest {
         }
 
         String await(String prefix) throws InterruptedException {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (System.nanoTime() < deadline) {
-                String line = lines.poll(100, TimeUnit.MILLISECONDS);
-                if (line != null) {
-                    seen.add(line);
-                    if (line.startsWith(prefix)) {
-                        return line;
-                    }
-                }
-            }
-            throw new AssertionError("child never printed " + prefix + "; it printed " + seen);
+            return jvm.await(prefix);
         }
 
         void send(String command) throws IOException {
-            input.write((command + "\n").getBytes(StandardCharsets.UTF_8));
-            input.flush();
+            jvm.send(command);
         }
 
         void closeInput() throws IOException {
-            input.close();
+            jvm.closeInput();
         }
 
-        void awaitExit() throws InterruptedException {
-            assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
-            assertThat(process.exitValue()).as("exit status; it printed %s", seen).isZero();
+        void awaitExit() throws IOException, InterruptedException {
+            jvm.awaitCleanExit(30);
         }
     }
 }

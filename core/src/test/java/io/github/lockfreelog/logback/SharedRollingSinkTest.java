@@ -9,6 +9,7 @@ import io.github.lockfreelog.logback.rolling.RollingLogSink;
 import io.github.lockfreelog.sink.FileLogSink;
 import io.github.lockfreelog.sink.LogSink;
 import io.github.lockfreelog.testing.TestAppenders;
+import io.github.lockfreelog.testsupport.TestLogback;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -34,7 +35,7 @@ class SharedRollingSinkTest {
     @TempDir
     Path dir;
 
-    private final LoggerContext context = TestAppenders.newContext();
+    private final LoggerContext context = TestLogback.newContext();
 
     private RollingLogSink sink(String name, long maxFileSize) throws IOException {
         return new RollingLogSink(dir.resolve("app.log"), new RollingLogSink.Settings(
@@ -68,9 +69,9 @@ class SharedRollingSinkTest {
         a.close();
         b.close();
         assertThat(RollingTest.listArchives(dir)).hasSize(1);
-        assertThat(TestAppenders.lines(RollingTest.listArchives(dir).get(0))).containsExactly(
+        assertThat(TestLogback.lines(RollingTest.listArchives(dir).get(0))).containsExactly(
                 "a before roll ..............................", "b before roll ..............................");
-        assertThat(TestAppenders.lines(dir.resolve("app.log"))).containsExactly("a after roll", "b after roll");
+        assertThat(TestLogback.lines(dir.resolve("app.log"))).containsExactly("a after roll", "b after roll");
         assertThat(dir.resolve(".lockfreelog/app.log.roll.lock")).exists();
     }
 

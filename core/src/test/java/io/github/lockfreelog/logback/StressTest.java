@@ -8,6 +8,7 @@ import ch.qos.logback.core.util.Duration;
 import io.github.lockfreelog.diagnostics.AppenderStatistics;
 import io.github.lockfreelog.term.JournalDescriptor;
 import io.github.lockfreelog.testing.TestAppenders;
+import io.github.lockfreelog.testsupport.TestLogback;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -31,7 +32,7 @@ class StressTest {
 
     @Test
     void everyLineOnceIntactAndInOrderPerThread() throws Exception {
-        LoggerContext context = TestAppenders.newContext();
+        LoggerContext context = TestLogback.newContext();
         Path log = dir.resolve("stress.log");
         LockFreeFileAppender appender = TestAppenders.start(context, log, a -> {
             a.setMaxBlockTime(Duration.valueOf("60 seconds")); // nothing may be dropped here
@@ -48,7 +49,7 @@ class StressTest {
                     return;
                 }
                 for (int i = 0; i < EVENTS_PER_THREAD; i++) {
-                    appender.doAppend(TestAppenders.event(context, Level.INFO, line(id, i)));
+                    appender.doAppend(TestLogback.event(context, Level.INFO, line(id, i)));
                 }
             });
             thread.start();

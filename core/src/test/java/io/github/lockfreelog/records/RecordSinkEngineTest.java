@@ -2,7 +2,6 @@ package io.github.lockfreelog.records;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.lockfreelog.diagnostics.StatusReporter;
 import io.github.lockfreelog.engine.Backpressure;
 import io.github.lockfreelog.engine.EngineConfig;
 import io.github.lockfreelog.engine.JournalEngine;
@@ -20,7 +19,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
@@ -59,7 +57,7 @@ class RecordSinkEngineTest {
         MemoryRecordSink sink = new MemoryRecordSink();
         sink.failBeforeCommit = n -> n % 5 == 2;
         sink.loseAnswer = n -> n % 5 == 4;
-        Statuses statuses = new Statuses();
+        TestStatus.Recording statuses = TestStatus.recording();
         JournalEngine engine = JournalEngine.startRecords(config("flaky", 10_000), statuses, slot -> sink);
         List<String> acknowledged = appendFromThreads(engine, THREADS, EVENTS / 4);
         engine.stop();
@@ -152,7 +150,7 @@ class RecordSinkEngineTest {
         assertThat(Files.size(config.journalFile())).isPositive();
 
         // the sink is still out of reach: the start neither fails nor waits for it
-        Statuses statuses = new Statuses();
+        TestStatus.Recording statuses = TestStatus.recording();
         JournalEngine second = JournalEngine.startRecords(config, statuses, slot -> sink);
         List<String> during = appendFromThreads(second, THREADS, THREADS, 500);
         Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> sink.refused() >= 4); // several tries
@@ -257,33 +255,6 @@ class RecordSinkEngineTest {
         }
     }
 
-    /** Keeps the WARNs and ERRORs it is given. */
-    private static final class Statuses implements StatusReporter {
-        private final List<String> warnings = new CopyOnWriteArrayList<>();
-        private final List<String> errors = new CopyOnWriteArrayList<>();
-
-        @Override
-        public void info(String message) {
-        }
-
-        @Override
-        public void warn(String message, Throwable cause) {
-            warnings.add(message);
-        }
-
-        @Override
-        public void error(String message, Throwable cause) {
-            errors.add(message);
-        }
-
-        List<String> warnings() {
-            return warnings;
-        }
-
-        List<String> errors() {
-            return errors;
-        }
-    }
 
     private EngineConfig config(String name, long stopTimeoutMs) {
         return config(name, stopTimeoutMs, Backpressure.BLOCK);

@@ -6,16 +6,16 @@ import static io.github.lockfreelog.term.JournalDescriptor.align;
 import static io.github.lockfreelog.term.JournalDescriptor.header;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.lockfreelog.diagnostics.StatusReporter;
 import io.github.lockfreelog.journal.JournalLock;
 import io.github.lockfreelog.records.RecordRecovery;
 import io.github.lockfreelog.sink.FileLogSink;
 import io.github.lockfreelog.sink.JournalPosition;
 import io.github.lockfreelog.sink.RecordBatch;
 import io.github.lockfreelog.sink.RecordSink;
-import io.github.lockfreelog.testing.Allocations;
 import io.github.lockfreelog.term.Journal;
 import io.github.lockfreelog.term.JournalFiles;
+import io.github.lockfreelog.testing.TestStatus;
+import io.github.lockfreelog.testsupport.Allocations;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -43,7 +43,7 @@ class CraftedJournalTest {
     @TempDir
     Path dir;
 
-    private final List<String> warnings = new CopyOnWriteArrayList<>();
+    private final TestStatus.Recording status = TestStatus.recording();
 
     @Test
     void aLargeEventWhoseWriteACrashCutIsFinishedWithoutAllocatingItsSize() throws Exception {
@@ -56,7 +56,7 @@ class CraftedJournalTest {
         Files.write(log, Arrays.copyOf(event, 5 * MIB)); // what of it landed
         Recovery.Result[] result = new Recovery.Result[1];
         long allocated = Allocations.allocatedBy(() -> result[0] = recoverInto(journalFile, log), 1);
-        assertThat(warnings).isEmpty();
+        assertThat(status.problems()).isEmpty();
         assertThat(result[0].recoveredFrames()).isEqualTo(1);
         assertThat(Files.mismatch(log, write(dir.resolve("expected"), event))).as("the event once, whole").isEqualTo(-1);
         assertThat(allocated).as("bytes allocated by the recovery of a 12 MiB event").isLessThan(6L * MIB);
@@ -85,7 +85,7 @@ class CraftedJournalTest {
         Path log = dir.resolve("app.log");
         Recovery.Result result = recoverInto(journalFile, log);
         assertThat(result.recoveredFrames()).isZero();
-        assertThat(warnings).singleElement().satisfies(m -> assertThat(m).contains("journal " + journalFile
+        assertThat(status.problems()).singleElement().satisfies(m -> assertThat(m).contains("journal " + journalFile
                 + " could not be read to its end").contains("more than one write of several events gathers")
                 .contains("moved it to " + journalFile + ".bad-").contains("started a fresh journal"));
         assertThat(Files.size(journalFile)).as("a fresh journal at its name").isZero();
@@ -103,12 +103,12 @@ class CraftedJournalTest {
         expected.update(event);
         CheckingSink sink = new CheckingSink();
         Recovery.Result[] result = new Recovery.Result[1];
-        JournalLock hold = JournalLock.tryAcquire(journalFile, status());
+        JournalLock hold = JournalLock.tryAcquire(journalFile, status);
         long allocated;
         try {
             allocated = Allocations.allocatedBy(() -> {
                 try {
-                    result[0] = RecordRecovery.recover(hold, sink, status());
+                    result[0] = RecordRecovery.recover(hold, sink, status);
                 } catch (IOException e) {
                     throw new UncheckedIOException(e);
                 }
@@ -116,7 +116,7 @@ class CraftedJournalTest {
         } finally {
             hold.close();
         }
-        assertThat(warnings).isEmpty();
+        assertThat(status.problems()).isEmpty();
         assertThat(result[0].recoveredFrames()).isEqualTo(1);
         assertThat(sink.sizes).containsExactly(event.length);
         assertThat(sink.checksums).containsExactly(expected.getValue());
@@ -141,11 +141,11 @@ class CraftedJournalTest {
 
     private Recovery.Result recoverInto(Path journalFile, Path log) {
         try {
-            JournalLock hold = JournalLock.tryAcquire(journalFile, status());
+            JournalLock hold = JournalLock.tryAcquire(journalFile, status);
             try {
-                FileLogSink sink = new FileLogSink(log, status());
+                FileLogSink sink = new FileLogSink(log, status);
                 try {
-                    return Recovery.recover(hold, sink, null, status());
+                    return Recovery.recover(hold, sink, null, status);
                 } finally {
                     sink.close();
                 }
@@ -173,24 +173,6 @@ class CraftedJournalTest {
 
     private static Path write(Path file, byte[] bytes) throws IOException {
         return Files.write(file, bytes);
-    }
-
-    private StatusReporter status() {
-        return new StatusReporter() {
-            @Override
-            public void info(String message) {
-            }
-
-            @Override
-            public void warn(String message, Throwable cause) {
-                warnings.add(message);
-            }
-
-            @Override
-            public void error(String message, Throwable cause) {
-                warnings.add(message);
-            }
-        };
     }
 
     /** Keeps each event's size and checksum, not the event: what it allocates is not the recovery's to answer for. */

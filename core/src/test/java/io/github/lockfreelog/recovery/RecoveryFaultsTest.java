@@ -2,14 +2,12 @@ package io.github.lockfreelog.recovery;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.lockfreelog.diagnostics.StatusReporter;
 import io.github.lockfreelog.journal.JournalLock;
 import io.github.lockfreelog.term.Journal;
 import io.github.lockfreelog.term.JournalFiles;
+import io.github.lockfreelog.testing.TestStatus;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -30,22 +28,7 @@ class RecoveryFaultsTest {
         try (Journal journal = JournalFiles.create(journalFile, 3, 64 * 1024)) {
             assertThat(journal.readDrainRecord()).isNotNull();
         }
-        List<String> warnings = new CopyOnWriteArrayList<>();
-        StatusReporter status = new StatusReporter() {
-            @Override
-            public void info(String message) {
-            }
-
-            @Override
-            public void warn(String message, Throwable cause) {
-                warnings.add(message);
-            }
-
-            @Override
-            public void error(String message, Throwable cause) {
-                warnings.add(message);
-            }
-        };
+        TestStatus.Recording status = TestStatus.recording();
         JournalLock hold = JournalLock.tryAcquire(journalFile, status);
         try {
             Recovery.Result result = Recovery.recover(hold, (journal, record) -> {
@@ -55,7 +38,7 @@ class RecoveryFaultsTest {
         } finally {
             hold.close();
         }
-        assertThat(warnings).singleElement().satisfies(m -> assertThat(m).contains(journalFile.toString())
+        assertThat(status.problems()).singleElement().satisfies(m -> assertThat(m).contains(journalFile.toString())
                 .contains("OutOfMemoryError").contains("moved it to " + journalFile + ".bad-"));
         try (Stream<Path> files = Files.list(dir)) {
             assertThat(files.map(p -> p.getFileName().toString())).anyMatch(n -> n.startsWith("app.log.journal.bad-"));

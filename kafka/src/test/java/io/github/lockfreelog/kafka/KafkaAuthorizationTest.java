@@ -1,15 +1,17 @@
 package io.github.lockfreelog.kafka;
 
-import static io.github.lockfreelog.kafka.LockFreeKafkaAppenderTest.errors;
+
 import static io.github.lockfreelog.kafka.LockFreeKafkaAppenderTest.logger;
-import static io.github.lockfreelog.kafka.LockFreeKafkaAppenderTest.newContext;
-import static io.github.lockfreelog.kafka.LockFreeKafkaAppenderTest.statuses;
+import static io.github.lockfreelog.testsupport.TestLogback.newContext;
+import static io.github.lockfreelog.testsupport.TestLogback.statuses;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
-import io.github.lockfreelog.kafka.testing.CommittedReader;
-import io.github.lockfreelog.kafka.testing.KafkaTestBroker;
+import ch.qos.logback.core.status.Status;
+import io.github.lockfreelog.testsupport.TestLogback;
+import io.github.lockfreelog.testsupport.kafka.CommittedReader;
+import io.github.lockfreelog.testsupport.kafka.KafkaTestBroker;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -101,8 +103,8 @@ class KafkaAuthorizationTest {
         Logger logger = logger(context, appender);
         List<String> all = new ArrayList<>();
         Events.log(logger, 0, 50, all);
-        Awaitility.await().atMost(60, TimeUnit.SECONDS).until(() -> !errors(context).isEmpty());
-        assertThat(errors(context).get(0)).as(statuses(context)).contains(named);
+        Awaitility.await().atMost(60, TimeUnit.SECONDS).until(() -> !TestLogback.statusMessages(context, Status.ERROR).isEmpty());
+        assertThat(TestLogback.statusMessages(context, Status.ERROR).get(0)).as(statuses(context)).contains(named);
         assertThat(appender.getStatistics().dropped()).isZero();
 
         admin.deleteAcls(List.of(deny.toFilter())).all().get(60, TimeUnit.SECONDS);

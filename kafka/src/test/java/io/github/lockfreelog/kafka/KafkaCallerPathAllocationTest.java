@@ -1,17 +1,15 @@
 package io.github.lockfreelog.kafka;
 
-import static io.github.lockfreelog.kafka.LockFreeKafkaAppenderTest.newContext;
-import static io.github.lockfreelog.kafka.LockFreeKafkaAppenderTest.statuses;
+import static io.github.lockfreelog.testsupport.TestLogback.newContext;
+import static io.github.lockfreelog.testsupport.TestLogback.statuses;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.LoggerContext;
-import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
 import ch.qos.logback.classic.spi.LoggingEvent;
-import ch.qos.logback.core.Appender;
 import io.github.lockfreelog.logback.LockFreeFileAppender;
-import java.lang.management.ManagementFactory;
+import io.github.lockfreelog.testsupport.Allocations;
+import io.github.lockfreelog.testsupport.TestLogback;
 import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.util.Map;
@@ -34,8 +32,6 @@ class KafkaCallerPathAllocationTest {
 
     @Test
     void theCallersPathAllocatesNoMoreThanTheFileAppendersWithAnMdcKeyAndLevelAndLoggerHeaders() throws Exception {
-        assumeTrue(ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean,
-                "no allocation counter here");
         LoggerContext context = newContext();
         LoggingEvent event = new LoggingEvent(getClass().getName(), context.getLogger("com.example.orders.Shipping"),
                 Level.INFO, "order 4711 shipped to the warehouse in Zürich", null, null);
@@ -47,7 +43,7 @@ class KafkaCallerPathAllocationTest {
         file.setContext(context);
         file.setName("FILE");
         file.setFile(dir.resolve("same-pattern.log").toString());
-        file.setEncoder(encoder(context));
+        file.setEncoder(TestLogback.encoder(context, PATTERN));
         file.start();
         assertThat(file.isStarted()).as(statuses(context)).isTrue();
 
@@ -64,7 +60,7 @@ class KafkaCallerPathAllocationTest {
         kafka.setKey("mdc:order");
         kafka.setHeaders("level,logger");
         kafka.setStopTimeout(ch.qos.logback.core.util.Duration.buildByMilliseconds(1_000));
-        kafka.setEncoder(encoder(context));
+        kafka.setEncoder(TestLogback.encoder(context, PATTERN));
         kafka.start();
         assertThat(kafka.isStarted()).as(statuses(context)).isTrue();
 
@@ -72,10 +68,10 @@ class KafkaCallerPathAllocationTest {
         long kafkaBytes;
         try {
             // warm up both (the JIT, this thread's parts), then measure each
-            allocatedBy(file, event, WARM_UP);
-            allocatedBy(kafka, event, WARM_UP);
-            fileBytes = allocatedBy(file, event, CALLS);
-            kafkaBytes = allocatedBy(kafka, event, CALLS);
+            Allocations.allocatedBy(() -> file.doAppend(event), WARM_UP);
+            Allocations.allocatedBy(() -> kafka.doAppend(event), WARM_UP);
+            fileBytes = Allocations.allocatedBy(() -> file.doAppend(event), CALLS);
+            kafkaBytes = Allocations.allocatedBy(() -> kafka.doAppend(event), CALLS);
             assertThat(kafka.getStatistics().appended()).isEqualTo(WARM_UP + CALLS);
             assertThat(kafka.getStatistics().dropped()).as("every event kept in the journal").isZero();
             assertThat(file.getStatistics().dropped()).isZero();
@@ -89,24 +85,5 @@ class KafkaCallerPathAllocationTest {
         // than one byte a call; one object per event would be at least 16 bytes a call
         assertThat(kafkaBytes).as("bytes the Kafka appender allocated in %d calls, the file appender %d", CALLS, fileBytes)
                 .isLessThan(fileBytes + 16 * 1024);
-    }
-
-    private static long allocatedBy(Appender<ch.qos.logback.classic.spi.ILoggingEvent> appender, LoggingEvent event,
-            int calls) {
-        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-        long id = Thread.currentThread().getId();
-        long before = threads.getThreadAllocatedBytes(id);
-        for (int i = 0; i < calls; i++) {
-            appender.doAppend(event);
-        }
-        return threads.getThreadAllocatedBytes(id) - before;
-    }
-
-    private static PatternLayoutEncoder encoder(LoggerContext context) {
-        PatternLayoutEncoder encoder = new PatternLayoutEncoder();
-        encoder.setContext(context);
-        encoder.setPattern(PATTERN);
-        encoder.start();
-        return encoder;
     }
 }

@@ -2,9 +2,9 @@ package io.github.lockfreelog.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.lockfreelog.kafka.testing.ChildJvm;
-import io.github.lockfreelog.kafka.testing.CommittedReader;
-import io.github.lockfreelog.kafka.testing.KafkaCluster;
+import io.github.lockfreelog.testsupport.ChildJvm;
+import io.github.lockfreelog.testsupport.kafka.CommittedReader;
+import io.github.lockfreelog.testsupport.kafka.KafkaCluster;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -2,15 +2,12 @@ package io.github.lockfreelog.kafka;
 
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.core.status.Status;
 import ch.qos.logback.core.util.Duration;
 import ch.qos.logback.core.util.FileSize;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
-import java.nio.MappedByteBuffer;
-import java.nio.channels.FileChannel;
+import io.github.lockfreelog.testsupport.AckFile;
+import io.github.lockfreelog.testsupport.TestLogback;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -22,22 +19,19 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>In {@code burst} and {@code steady} modes four threads log numbered events ({@link Events#event} of thread
  * {@code run * THREADS + t}), {@code burst} as fast as the journal takes them, {@code steady} about two a
- * millisecond each; after each {@code doAppend} returns, the thread stores the event's number in its slot of a
- * memory-mapped ack file with a volatile store (the page cache outlives the process), so the parent can tell
- * after the death which events were acknowledged. A thread only logs event {@code n + 1} after it acknowledged
+ * millisecond each; after each {@code doAppend} returns, the thread says so in its slot of an {@link AckFile} (the page
+ * cache outlives the process), so the parent can tell after the death which events were acknowledged. A thread only logs event {@code n + 1} after it acknowledged
  * {@code n}: no event beyond the acknowledged one and the next was ever attempted. In {@code recover} mode the
  * appender starts (recovering what the dead process left), stops, and the process exits.
  */
 public final class KafkaCrashChild {
 
     static final int THREADS = 4;
-    static final int SLOT = 128;
     /** No thread logs more than this many events (a run that is never halted still ends). */
     static final int MAX_EVENTS = 25_000;
     static final String MARKER_PREFIX = "restart marker ";
     /** Bytes of each journal buffer: a batch, delivered from one term, holds at most this many bytes of frames. */
     static final int BUFFER_SIZE = 64 * 1024;
-    private static final VarHandle LONG = MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
     private KafkaCrashChild() {
     }
@@ -50,7 +44,7 @@ public final class KafkaCrashChild {
         int run = Integer.parseInt(args[4]);
         String mode = args[5];
         boolean transactional = args.length < 7 || Boolean.parseBoolean(args[6]);
-        LoggerContext context = LockFreeKafkaAppenderTest.newContext();
+        LoggerContext context = TestLogback.newContext();
         if (Boolean.getBoolean("lockfreelog.printStatus")) {
             // the appender's warnings and errors, each as it comes, for a test that reports what the sink went through
             long born = System.currentTimeMillis();
@@ -65,7 +59,7 @@ public final class KafkaCrashChild {
         long startNanos = System.nanoTime();
         appender.start();
         if (!appender.isStarted()) {
-            System.out.println("FAILED " + LockFreeKafkaAppenderTest.statuses(context).replace('\n', '|'));
+            System.out.println("FAILED " + TestLogback.statuses(context).replace('\n', '|'));
             System.exit(2);
         }
         System.out.println("RECOVERED " + appender.getStatistics().recoveredFrames() + " (start took "
@@ -79,14 +73,7 @@ public final class KafkaCrashChild {
         boolean steady = mode.equals("steady");
         // paced:<n>: each thread logs n events a second, on a schedule (a load that a cluster test keeps up for a while)
         long paceNanos = mode.startsWith("paced:") ? 1_000_000_000L / Integer.parseInt(mode.substring(6)) : 0;
-        MappedByteBuffer acks;
-        try (FileChannel channel = FileChannel.open(ackFile, StandardOpenOption.CREATE, StandardOpenOption.READ,
-                StandardOpenOption.WRITE)) {
-            acks = channel.map(FileChannel.MapMode.READ_WRITE, 0, (long) THREADS * SLOT);
-        }
-        for (int t = 0; t < THREADS; t++) {
-            LONG.setVolatile(acks, t * SLOT, -1L);
-        }
+        AckFile acks = AckFile.create(ackFile, THREADS);
         Logger logger = LockFreeKafkaAppenderTest.logger(context, appender);
         for (int t = 0; t < THREADS; t++) {
             int slot = t;
@@ -95,7 +82,7 @@ public final class KafkaCrashChild {
                 long start = System.nanoTime();
                 for (int n = 0; n < MAX_EVENTS; n++) {
                     logger.info(Events.event(id, n));
-                    LONG.setVolatile(acks, slot * SLOT, (long) n);
+                    acks.acknowledge(slot, n);
                     if (steady && n % 2 == 1) {
                         LockSupport.parkNanos(1_000_000);
                     } else if (paceNanos > 0) {

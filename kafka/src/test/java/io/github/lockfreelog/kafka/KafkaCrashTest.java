@@ -4,15 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import ch.qos.logback.classic.LoggerContext;
 import io.github.lockfreelog.diagnostics.CrashPoint;
-import io.github.lockfreelog.kafka.testing.ChildJvm;
-import io.github.lockfreelog.kafka.testing.CommittedReader;
-import io.github.lockfreelog.kafka.testing.KafkaTestBroker;
 import io.github.lockfreelog.records.RecordLog;
+import io.github.lockfreelog.testsupport.AckFile;
+import io.github.lockfreelog.testsupport.ChildJvm;
+import io.github.lockfreelog.testsupport.TestLogback;
+import io.github.lockfreelog.testsupport.kafka.CommittedReader;
+import io.github.lockfreelog.testsupport.kafka.KafkaTestBroker;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -236,18 +235,18 @@ class KafkaCrashTest {
     /** The same, at the broker {@code bootstrap}, under transactional id prefix {@code prefix} where it is not {@code null}. */
     static long recoverHere(String bootstrap, String topic, Path journal, int run, boolean transactional,
             String prefix) {
-        LoggerContext context = LockFreeKafkaAppenderTest.newContext();
+        LoggerContext context = TestLogback.newContext();
         LockFreeKafkaAppender appender = KafkaCrashChild.appender(context, bootstrap, topic, journal,
                 transactional);
         if (prefix != null) {
             appender.setTransactionalIdPrefix(prefix);
         }
         appender.start();
-        assertThat(appender.isStarted()).as(LockFreeKafkaAppenderTest.statuses(context)).isTrue();
+        assertThat(appender.isStarted()).as(TestLogback.statuses(context)).isTrue();
         long recovered = appender.getStatistics().recoveredFrames();
         LockFreeKafkaAppenderTest.logger(context, appender).info(KafkaCrashChild.marker(run));
         appender.stop();
-        assertThat(appender.getStatistics().dropped()).as(LockFreeKafkaAppenderTest.statuses(context)).isZero();
+        assertThat(appender.getStatistics().dropped()).as(TestLogback.statuses(context)).isZero();
         return recovered;
     }
 
@@ -429,16 +428,7 @@ class KafkaCrashTest {
     }
 
     static long[] readAcks(Path ackFile) throws IOException {
-        long[] acks = new long[KafkaCrashChild.THREADS];
-        java.util.Arrays.fill(acks, -1);
-        if (!Files.exists(ackFile)) {
-            return acks;
-        }
-        ByteBuffer bytes = ByteBuffer.wrap(Files.readAllBytes(ackFile)).order(ByteOrder.LITTLE_ENDIAN);
-        for (int t = 0; t < acks.length && bytes.capacity() >= (t + 1) * KafkaCrashChild.SLOT; t++) {
-            acks[t] = bytes.getLong(t * KafkaCrashChild.SLOT);
-        }
-        return acks;
+        return AckFile.read(ackFile, KafkaCrashChild.THREADS);
     }
 
     /** Milliseconds from a case's start to each of its steps, for the report line. */
@@ -463,8 +453,7 @@ class KafkaCrashTest {
     static ChildJvm startChild(String bootstrap, String topic, Path journal, Path ackFile, int run, String mode,
             String crashPoint, boolean transactional) throws IOException {
         return ChildJvm.start(KafkaCrashChild.class.getName(), List.of("-Xmx256m", "-XX:+UseSerialGC",
-                "-XX:TieredStopAtLevel=1", "-Xshare:auto", "-Dlockfreelog.crashPoint=" + (crashPoint == null ? ""
-                        : crashPoint)), List.of(bootstrap, topic, journal.toString(), ackFile.toString(),
+                "-XX:TieredStopAtLevel=1", "-Xshare:auto", ChildJvm.crashPoint(crashPoint)), List.of(bootstrap, topic, journal.toString(), ackFile.toString(),
                                 Integer.toString(run), mode, Boolean.toString(transactional)));
     }
 }

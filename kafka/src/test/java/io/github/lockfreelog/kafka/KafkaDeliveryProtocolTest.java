@@ -3,12 +3,12 @@ package io.github.lockfreelog.kafka;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.github.lockfreelog.diagnostics.StatusReporter;
-import io.github.lockfreelog.kafka.testing.CommittedReader;
-import io.github.lockfreelog.kafka.testing.KafkaTestBroker;
 import io.github.lockfreelog.sink.JournalPosition;
 import io.github.lockfreelog.sink.RecordBatch;
 import io.github.lockfreelog.sink.RecordSink;
+import io.github.lockfreelog.testing.TestStatus;
+import io.github.lockfreelog.testsupport.kafka.CommittedReader;
+import io.github.lockfreelog.testsupport.kafka.KafkaTestBroker;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -32,7 +32,7 @@ import org.junit.jupiter.api.Test;
  */
 class KafkaDeliveryProtocolTest {
 
-    private final List<String> said = new ArrayList<>();
+    private final TestStatus.Recording status = TestStatus.recording();
 
     /**
      * A position written to {@code .positions} by someone else (a term far ahead of the journal's): the engine does
@@ -66,7 +66,7 @@ class KafkaDeliveryProtocolTest {
             sink.close(0);
         }
         assertThat(CommittedReader.values(KafkaTestBroker.bootstrap(), topic))
-                .as("sent, not skipped: %s", said).containsExactly("a", "b", "c");
+                .as("sent, not skipped: %s", status.said()).containsExactly("a", "b", "c");
     }
 
     /**
@@ -133,7 +133,7 @@ class KafkaDeliveryProtocolTest {
         KafkaCounters counters = new KafkaCounters();
         IdempotentRecordSink sink = new IdempotentRecordSink(new SlotSettings("t", null, "client-t",
                 Map.of("bootstrap.servers", "localhost:1", "delivery.timeout.ms", "1", "max.block.ms", "1000"),
-                (short) 0, Map.of(), 0, 1 << 20, SettingNames.LOGBACK, counters, status()), () -> { });
+                (short) 0, Map.of(), 0, 1 << 20, SettingNames.LOGBACK, counters, status), () -> { });
         sink.producers.use(producer, SlotProducer.KAFKA_BATCH_SIZE);
         Thread answer = new Thread(() -> {
             while (producer.history().size() < 3) {
@@ -163,7 +163,7 @@ class KafkaDeliveryProtocolTest {
         producer.initTransactions();
         KafkaRecordSink sink = new KafkaRecordSink(new SlotSettings("t", "t.positions", "test-t",
                 Map.of("bootstrap.servers", "localhost:1", "max.block.ms", "10000"), (short) 0, Map.of(), 0, 1 << 20,
-                SettingNames.LOGBACK, new KafkaCounters(), status()), () -> { });
+                SettingNames.LOGBACK, new KafkaCounters(), status), () -> { });
         sink.producers.use(producer, SlotProducer.KAFKA_BATCH_SIZE);
         List<Integer> sentBeforeAcknowledged = new ArrayList<>();
         Thread broker = new Thread(() -> {
@@ -244,26 +244,7 @@ class KafkaDeliveryProtocolTest {
                 "max.block.ms", "10000"));
         config.putAll(more);
         return new SlotSettings(topic, positions, id, config, (short) 0, Map.of(), 0, 1 << 20, SettingNames.LOGBACK,
-                new KafkaCounters(), status());
-    }
-
-    private StatusReporter status() {
-        return new StatusReporter() {
-            @Override
-            public void info(String message) {
-                said.add(message);
-            }
-
-            @Override
-            public void warn(String message, Throwable cause) {
-                said.add(message + (cause == null ? "" : ": " + cause));
-            }
-
-            @Override
-            public void error(String message, Throwable cause) {
-                said.add(message + (cause == null ? "" : ": " + cause));
-            }
-        };
+                new KafkaCounters(), status);
     }
 
     static String unique(String prefix) {

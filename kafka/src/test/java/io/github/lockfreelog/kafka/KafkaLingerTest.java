@@ -1,17 +1,17 @@
 package io.github.lockfreelog.kafka;
 
 import static io.github.lockfreelog.kafka.LockFreeKafkaAppenderTest.logger;
-import static io.github.lockfreelog.kafka.LockFreeKafkaAppenderTest.newContext;
-import static io.github.lockfreelog.kafka.LockFreeKafkaAppenderTest.statuses;
+import static io.github.lockfreelog.testsupport.TestLogback.newContext;
+import static io.github.lockfreelog.testsupport.TestLogback.statuses;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.core.util.FileSize;
-import io.github.lockfreelog.diagnostics.StatusReporter;
 import io.github.lockfreelog.engine.Backpressure;
-import io.github.lockfreelog.kafka.testing.CommittedReader;
-import io.github.lockfreelog.kafka.testing.KafkaTestBroker;
+import io.github.lockfreelog.testing.TestStatus;
+import io.github.lockfreelog.testsupport.kafka.CommittedReader;
+import io.github.lockfreelog.testsupport.kafka.KafkaTestBroker;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -41,19 +41,7 @@ class KafkaLingerTest {
     void aDeliveryOfAsMuchAsOneCanGatherDoesNotLinger() {
         SlotSettings slot = new SlotSettings("t", "t.positions", "id", Map.of("bootstrap.servers", "localhost:1"),
                 (short) 0, Map.of(), TimeUnit.MILLISECONDS.toNanos(LINGER_MS), 64 * 1024, SettingNames.LOGBACK,
-                new KafkaCounters(), new StatusReporter() {
-                    @Override
-                    public void info(String message) {
-                    }
-
-                    @Override
-                    public void warn(String message, Throwable cause) {
-                    }
-
-                    @Override
-                    public void error(String message, Throwable cause) {
-                    }
-                });
+                new KafkaCounters(), TestStatus.QUIET);
         KafkaRecordSink sink = new KafkaRecordSink(slot, () -> { });
         sink.producers.use(new MockProducer<>(true, null, new ByteArraySerializer(), new ByteArraySerializer()),
                 256 * 1024);

@@ -1,16 +1,17 @@
 package io.github.lockfreelog.kafka;
 
 import static io.github.lockfreelog.kafka.LockFreeKafkaAppenderTest.logger;
-import static io.github.lockfreelog.kafka.LockFreeKafkaAppenderTest.newContext;
-import static io.github.lockfreelog.kafka.LockFreeKafkaAppenderTest.statuses;
+import static io.github.lockfreelog.testsupport.TestLogback.newContext;
+import static io.github.lockfreelog.testsupport.TestLogback.statuses;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import ch.qos.logback.classic.LoggerContext;
-import io.github.lockfreelog.diagnostics.StatusReporter;
-import io.github.lockfreelog.kafka.testing.CommittedReader;
-import io.github.lockfreelog.kafka.testing.KafkaTestBroker;
 import io.github.lockfreelog.sink.JournalPosition;
+import io.github.lockfreelog.testing.TestStatus;
+import io.github.lockfreelog.testsupport.TestLogback;
+import io.github.lockfreelog.testsupport.kafka.CommittedReader;
+import io.github.lockfreelog.testsupport.kafka.KafkaTestBroker;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -43,7 +44,6 @@ class KafkaPositionStoreTest {
     @TempDir
     Path dir;
 
-    private final List<String> said = new ArrayList<>();
 
     @Test
     void aPositionTopicTheBrokerDoesNotKnowIsAnErrorNotNoPosition() {
@@ -114,7 +114,7 @@ class KafkaPositionStoreTest {
         }
         appenders.forEach(LockFreeKafkaAppender::stop);
         List<String> told = new ArrayList<>();
-        contexts.forEach(context -> told.addAll(LockFreeKafkaAppenderTest.warnings(context)));
+        contexts.forEach(context -> told.addAll(TestLogback.warnings(context)));
         assertThat(told).as("a fence names the cause").anyMatch(message -> message.contains("another producer took"
                 + " transactional.id test-" + topic) && message.contains("two instances share <transactionalIdPrefix>"));
         List<String> values = CommittedReader.values(KafkaTestBroker.bootstrap(), topic);
@@ -181,23 +181,7 @@ class KafkaPositionStoreTest {
     }
 
     private SlotSettings slot(String topic, String positions, String id) {
-        StatusReporter status = new StatusReporter() {
-            @Override
-            public void info(String message) {
-                said.add(message);
-            }
-
-            @Override
-            public void warn(String message, Throwable cause) {
-                said.add(message);
-            }
-
-            @Override
-            public void error(String message, Throwable cause) {
-                said.add(message);
-            }
-        };
         return new SlotSettings(topic, positions, id, Map.of("bootstrap.servers", KafkaTestBroker.bootstrap(),
-                "max.block.ms", "10000"), (short) 0, Map.of(), 0, 1 << 20, SettingNames.LOGBACK, new KafkaCounters(), status);
+                "max.block.ms", "10000"), (short) 0, Map.of(), 0, 1 << 20, SettingNames.LOGBACK, new KafkaCounters(), TestStatus.QUIET);
     }
 }

@@ -1,15 +1,16 @@
 package io.github.lockfreelog.kafka;
 
 import static io.github.lockfreelog.kafka.LockFreeKafkaAppenderTest.logger;
-import static io.github.lockfreelog.kafka.LockFreeKafkaAppenderTest.newContext;
-import static io.github.lockfreelog.kafka.LockFreeKafkaAppenderTest.statuses;
+import static io.github.lockfreelog.testsupport.TestLogback.newContext;
+import static io.github.lockfreelog.testsupport.TestLogback.statuses;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.core.status.Status;
-import io.github.lockfreelog.kafka.testing.CommittedReader;
-import io.github.lockfreelog.kafka.testing.KafkaTestBroker;
+import io.github.lockfreelog.testsupport.TestLogback;
+import io.github.lockfreelog.testsupport.kafka.CommittedReader;
+import io.github.lockfreelog.testsupport.kafka.KafkaTestBroker;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,7 +39,7 @@ class KafkaRefusalsTest {
         Logger logger = logger(context, appender);
         List<String> all = new ArrayList<>();
         Events.log(logger, 0, 50, all);
-        Awaitility.await().atMost(30, TimeUnit.SECONDS).until(() -> LockFreeKafkaAppenderTest.warnings(context).stream()
+        Awaitility.await().atMost(30, TimeUnit.SECONDS).until(() -> TestLogback.warnings(context).stream()
                 .anyMatch(message -> message.contains("does not exist")));
         Status named = context.getStatusManager().getCopyOfStatusList().stream()
                 .filter(status -> status.getMessage().contains("does not exist")).findFirst().orElseThrow();
@@ -72,11 +73,11 @@ class KafkaRefusalsTest {
         assertThat(appender.isStarted()).as(statuses(context)).isTrue();
         List<String> all = new ArrayList<>();
         Events.log(logger(context, appender), 0, 10, all);
-        Awaitility.await().atMost(30, TimeUnit.SECONDS).until(() -> !LockFreeKafkaAppenderTest.errors(context).isEmpty());
-        String error = LockFreeKafkaAppenderTest.errors(context).get(0);
+        Awaitility.await().atMost(30, TimeUnit.SECONDS).until(() -> !TestLogback.statusMessages(context, Status.ERROR).isEmpty());
+        String error = TestLogback.statusMessages(context, Status.ERROR).get(0);
         assertThat(error).as(statuses(context)).contains("retries")
                 .contains("<producerConfig>");
-        assertThat(LockFreeKafkaAppenderTest.warnings(context)).as("said once, as an ERROR: %s", statuses(context))
+        assertThat(TestLogback.warnings(context)).as("said once, as an ERROR: %s", statuses(context))
                 .hasSize(1);
         appender.stop();
         assertThat(appender.getStatistics().dropped()).isZero();

@@ -1,14 +1,16 @@
 package io.github.lockfreelog.kafka;
 
 import static io.github.lockfreelog.kafka.LockFreeKafkaAppenderTest.logger;
-import static io.github.lockfreelog.kafka.LockFreeKafkaAppenderTest.newContext;
-import static io.github.lockfreelog.kafka.LockFreeKafkaAppenderTest.statuses;
+import static io.github.lockfreelog.testsupport.TestLogback.newContext;
+import static io.github.lockfreelog.testsupport.TestLogback.statuses;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
-import io.github.lockfreelog.kafka.testing.CommittedReader;
-import io.github.lockfreelog.kafka.testing.KafkaTestBroker;
+import ch.qos.logback.core.status.Status;
+import io.github.lockfreelog.testsupport.TestLogback;
+import io.github.lockfreelog.testsupport.kafka.CommittedReader;
+import io.github.lockfreelog.testsupport.kafka.KafkaTestBroker;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -72,7 +74,7 @@ class KafkaRefusedRecordTest {
         KafkaCounters counters = appender.getKafkaCounters();
         assertThat(counters.refusedByReason()).as(statuses(context)).isEqualTo(Map.of("invalid-record", (long) refused));
         assertThat(counters.eventsDelivered()).isEqualTo(keyed.size());
-        List<String> named = LockFreeKafkaAppenderTest.errors(context).stream()
+        List<String> named = TestLogback.statusMessages(context, Status.ERROR).stream()
                 .filter(message -> message.contains("invalid-record")).toList();
         assertThat(named).as("reported once, with the broker's words and what to do: %s", statuses(context))
                 .singleElement().asString().contains("without key").contains(topic).contains("<key>");

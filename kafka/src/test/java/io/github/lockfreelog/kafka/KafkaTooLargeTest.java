@@ -1,15 +1,17 @@
 package io.github.lockfreelog.kafka;
 
 import static io.github.lockfreelog.kafka.LockFreeKafkaAppenderTest.logger;
-import static io.github.lockfreelog.kafka.LockFreeKafkaAppenderTest.newContext;
-import static io.github.lockfreelog.kafka.LockFreeKafkaAppenderTest.statuses;
+import static io.github.lockfreelog.testsupport.TestLogback.newContext;
+import static io.github.lockfreelog.testsupport.TestLogback.statuses;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.core.status.Status;
 import io.github.lockfreelog.diagnostics.AppenderStatistics;
-import io.github.lockfreelog.kafka.testing.CommittedReader;
-import io.github.lockfreelog.kafka.testing.KafkaTestBroker;
+import io.github.lockfreelog.testsupport.TestLogback;
+import io.github.lockfreelog.testsupport.kafka.CommittedReader;
+import io.github.lockfreelog.testsupport.kafka.KafkaTestBroker;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -95,7 +97,7 @@ class KafkaTooLargeTest {
 
     /** There are ERRORs, and each says "too large" and names {@code setting}. */
     private static void assertNamedInErrors(LoggerContext context, String setting) {
-        assertThat(LockFreeKafkaAppenderTest.errors(context)).as(statuses(context)).isNotEmpty()
+        assertThat(TestLogback.statusMessages(context, Status.ERROR)).as(statuses(context)).isNotEmpty()
                 .allMatch(message -> message.contains("too large") && message.contains(setting));
     }
 
@@ -152,7 +154,7 @@ class KafkaTooLargeTest {
         List<String> values = CommittedReader.values(KafkaTestBroker.bootstrap(), topic);
         assertThat(values).as(statuses(context)).hasSize(expected.size());
         Events.assertExactlyOnceInOrder(values, expected);
-        assertThat(LockFreeKafkaAppenderTest.warnings(context)).as(statuses(context)).singleElement().asString()
+        assertThat(TestLogback.warnings(context)).as(statuses(context)).singleElement().asString()
                 .contains("batch.size (65536)").contains("max.message.bytes").contains("(4096)");
         assertThat(appender.getStatistics().dropped()).isZero();
     }

@@ -1,14 +1,14 @@
 package io.github.lockfreelog.kafka;
 
 import static io.github.lockfreelog.kafka.LockFreeKafkaAppenderTest.logger;
-import static io.github.lockfreelog.kafka.LockFreeKafkaAppenderTest.newContext;
-import static io.github.lockfreelog.kafka.LockFreeKafkaAppenderTest.statuses;
+import static io.github.lockfreelog.testsupport.TestLogback.newContext;
+import static io.github.lockfreelog.testsupport.TestLogback.statuses;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
-import io.github.lockfreelog.kafka.testing.CommittedReader;
-import io.github.lockfreelog.kafka.testing.KafkaTestBroker;
+import io.github.lockfreelog.testsupport.kafka.CommittedReader;
+import io.github.lockfreelog.testsupport.kafka.KafkaTestBroker;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
-import ch.qos.logback.core.status.Status;
-import io.github.lockfreelog.kafka.testing.CommittedReader;
-import io.github.lockfreelog.kafka.testing.KafkaTestBroker;
+import io.github.lockfreelog.testsupport.TestLogback;
+import io.github.lockfreelog.testsupport.kafka.CommittedReader;
+import io.github.lockfreelog.testsupport.kafka.KafkaTestBroker;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -47,7 +47,7 @@ class LockFreeKafkaAppenderTest {
     @ValueSource(booleans = {true, false})
     void fourThreadsEveryEventExactlyOnceInEachThreadsOrder(boolean transactional) throws Exception {
         String topic = KafkaTestBroker.newTopic("burst");
-        LoggerContext context = newContext();
+        LoggerContext context = TestLogback.newContext();
         LockFreeKafkaAppender appender = appender(context, topic, dir.resolve("burst.journal"));
         if (!transactional) {
             transactionsOff(appender);
@@ -55,7 +55,7 @@ class LockFreeKafkaAppenderTest {
         appender.setKey("thread");
         appender.setHeaders("level,logger");
         appender.start();
-        assertThat(appender.isStarted()).as(statuses(context)).isTrue();
+        assertThat(appender.isStarted()).as(TestLogback.statuses(context)).isTrue();
         Logger logger = logger(context, appender);
         int events = 5_000;
         List<String> all = Events.logFromThreads(logger, THREADS, events);
@@ -83,7 +83,7 @@ class LockFreeKafkaAppenderTest {
             assertThat(KafkaTestBroker.topics()).as("no position topic").doesNotContain(topic + ".positions")
                     .contains(topic);
         }
-        assertThat(warnings(context)).as("no WARN or ERROR").isEmpty();
+        assertThat(TestLogback.warnings(context)).as("no WARN or ERROR").isEmpty();
     }
 
     /**
@@ -93,18 +93,18 @@ class LockFreeKafkaAppenderTest {
     @Test
     void transactionsOffWithTransactionalSettingsWarnsThatTheyAreUnused() throws Exception {
         String topic = KafkaTestBroker.newTopic("off");
-        LoggerContext context = newContext();
+        LoggerContext context = TestLogback.newContext();
         LockFreeKafkaAppender appender = appender(context, topic, dir.resolve("off.journal"));
         appender.setTransactional(false);
         appender.setPositionTopic(topic + ".mine");
         appender.setTransactionalIdPrefix("mine");
         appender.start();
-        assertThat(appender.isStarted()).as(statuses(context)).isTrue();
+        assertThat(appender.isStarted()).as(TestLogback.statuses(context)).isTrue();
         logger(context, appender).info("one");
         appender.stop();
 
         assertThat(CommittedReader.toHighWatermark(KafkaTestBroker.bootstrap(), topic)).extracting(CommittedReader::value).containsExactly("one");
-        List<String> warnings = warnings(context);
+        List<String> warnings = TestLogback.warnings(context);
         assertThat(warnings).hasSize(1);
         assertThat(warnings.get(0)).contains("positionTopic=" + topic + ".mine").contains("transactionalIdPrefix=mine")
                 .contains("not used").contains("transactional=false").contains("\"KAFKA\"");
@@ -120,13 +120,13 @@ class LockFreeKafkaAppenderTest {
     @ValueSource(booleans = {true, false})
     void anEventTooLargeIsLeftOutAndCountedAndTheOthersGoOnceInOrder(boolean transactional) throws Exception {
         String topic = KafkaTestBroker.newTopic("large", Map.of("max.message.bytes", "10000"));
-        LoggerContext context = newContext();
+        LoggerContext context = TestLogback.newContext();
         LockFreeKafkaAppender appender = appender(context, topic, dir.resolve("large.journal"));
         if (!transactional) {
             transactionsOff(appender);
         }
         appender.start();
-        assertThat(appender.isStarted()).as(statuses(context)).isTrue();
+        assertThat(appender.isStarted()).as(TestLogback.statuses(context)).isTrue();
         Logger logger = logger(context, appender);
         List<String> expected = new ArrayList<>();
         for (int i = 0; i < 20; i++) {
@@ -138,21 +138,21 @@ class LockFreeKafkaAppenderTest {
         }
         appender.stop();
 
-        assertThat(CommittedReader.toHighWatermark(KafkaTestBroker.bootstrap(), topic)).extracting(CommittedReader::value).as(statuses(context))
+        assertThat(CommittedReader.toHighWatermark(KafkaTestBroker.bootstrap(), topic)).extracting(CommittedReader::value).as(TestLogback.statuses(context))
                 .containsExactlyElementsOf(expected);
         assertThat(appender.getKafkaCounters().tooLarge()).isEqualTo(1);
         assertThat(appender.getKafkaCounters().eventsDelivered()).isEqualTo(expected.size());
-        assertThat(warnings(context)).singleElement().asString().contains("too large").contains("max.request.size");
+        assertThat(TestLogback.warnings(context)).singleElement().asString().contains("too large").contains("max.request.size");
     }
 
     @Test
     void aKeyFromTheMdcAndNoneWhereTheMdcHasNoValue() throws Exception {
         String topic = KafkaTestBroker.newTopic("keys");
-        LoggerContext context = newContext();
+        LoggerContext context = TestLogback.newContext();
         LockFreeKafkaAppender mdc = appender(context, topic, dir.resolve("mdc.journal"));
         mdc.setKey("mdc:order");
         mdc.start();
-        assertThat(mdc.isStarted()).as(statuses(context)).isTrue();
+        assertThat(mdc.isStarted()).as(TestLogback.statuses(context)).isTrue();
         Logger logger = logger(context, mdc);
         MDC.put("order", "o-42");
         try {
@@ -164,7 +164,7 @@ class LockFreeKafkaAppenderTest {
         mdc.stop();
 
         List<ConsumerRecord<byte[], byte[]>> records = CommittedReader.toHighWatermark(KafkaTestBroker.bootstrap(), topic);
-        assertThat(records).as(statuses(context) + mdc.getStatistics()).extracting(CommittedReader::value)
+        assertThat(records).as(TestLogback.statuses(context) + mdc.getStatistics()).extracting(CommittedReader::value)
                 .containsExactly("with", "without");
         assertThat(new String(records.get(0).key(), StandardCharsets.UTF_8)).isEqualTo("o-42");
         assertThat(records.get(1).key()).isNull();
@@ -173,7 +173,7 @@ class LockFreeKafkaAppenderTest {
 
     @Test
     void badSettingsAreNamedAndTheAppenderDoesNotStart() {
-        LoggerContext context = newContext();
+        LoggerContext context = TestLogback.newContext();
         LockFreeKafkaAppender appender = new LockFreeKafkaAppender();
         appender.setContext(context);
         appender.setName("KAFKA");
@@ -186,7 +186,7 @@ class LockFreeKafkaAppenderTest {
         appender.start();
 
         assertThat(appender.isStarted()).isFalse();
-        String errors = statuses(context);
+        String errors = TestLogback.statuses(context);
         assertThat(errors).contains("topic").contains("bootstrap.servers").contains("key").contains("partition")
                 .contains("headers").contains("level,host").contains("transactionalIdPrefix")
                 .contains("max.block.ms=10s").contains("max.block.ms as a whole number of milliseconds")
@@ -202,7 +202,7 @@ class LockFreeKafkaAppenderTest {
     @Test
     void twoInstancesOfOneApplicationOnOneHostHaveTransactionalIdsOfTheirOwn() throws Exception {
         String topic = KafkaTestBroker.newTopic("two");
-        List<LoggerContext> contexts = List.of(newContext(), newContext());
+        List<LoggerContext> contexts = List.of(TestLogback.newContext(), TestLogback.newContext());
         List<LockFreeKafkaAppender> appenders = new ArrayList<>();
         List<Thread> callers = new ArrayList<>();
         List<String> all = new ArrayList<>();
@@ -212,7 +212,7 @@ class LockFreeKafkaAppenderTest {
             appender.setTransactionalIdPrefix(null);
             appender.setApplication("shop");
             appender.start();
-            assertThat(appender.isStarted()).as(statuses(contexts.get(i))).isTrue();
+            assertThat(appender.isStarted()).as(TestLogback.statuses(contexts.get(i))).isTrue();
             appenders.add(appender);
             Logger logger = logger(contexts.get(i), appender);
             int thread = i;
@@ -235,7 +235,7 @@ class LockFreeKafkaAppenderTest {
         Events.assertExactlyOnceInOrder(values, all);
         assertThat(values).hasSize(all.size());
         for (LoggerContext context : contexts) {
-            assertThat(warnings(context)).as("no fencing, no WARN or ERROR").isEmpty();
+            assertThat(TestLogback.warnings(context)).as("no fencing, no WARN or ERROR").isEmpty();
         }
         Set<String> ids;
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, KafkaTestBroker.bootstrap()))) {
@@ -259,15 +259,15 @@ class LockFreeKafkaAppenderTest {
     void aPositionTopicThatIsNotCompactedIsNamedInOneWarning() throws Exception {
         String topic = KafkaTestBroker.newTopic("plain-positions");
         String positions = KafkaTestBroker.newTopic("positions", Map.of("cleanup.policy", "delete"));
-        LoggerContext context = newContext();
+        LoggerContext context = TestLogback.newContext();
         LockFreeKafkaAppender appender = appender(context, topic, dir.resolve("plain.journal"));
         appender.setPositionTopic(positions);
         appender.start();
-        assertThat(appender.isStarted()).as(statuses(context)).isTrue();
+        assertThat(appender.isStarted()).as(TestLogback.statuses(context)).isTrue();
         List<String> all = new ArrayList<>();
         Events.log(logger(context, appender), 0, 100, all);
         appender.stop();
-        assertThat(warnings(context)).as(statuses(context)).singleElement().asString()
+        assertThat(TestLogback.warnings(context)).as(TestLogback.statuses(context)).singleElement().asString()
                 .contains("position topic " + positions).contains("cleanup.policy=delete")
                 .contains("set cleanup.policy=compact");
         Events.assertExactlyOnceInOrder(CommittedReader.values(KafkaTestBroker.bootstrap(), topic), all);
@@ -292,45 +292,13 @@ class LockFreeKafkaAppenderTest {
         appender.setTransactional(false);
     }
 
-    /** A context of its own, whose events carry SLF4J's MDC (Logback needs to be given its adapter). */
-    static LoggerContext newContext() {
-        LoggerContext context = new LoggerContext();
-        context.setMDCAdapter(MDC.getMDCAdapter());
-        return context;
-    }
-
+    /** The tests' encoder: the message alone. */
     static PatternLayoutEncoder encoder(LoggerContext context) {
-        PatternLayoutEncoder encoder = new PatternLayoutEncoder();
-        encoder.setContext(context);
-        encoder.setPattern("%msg");
-        encoder.start();
-        return encoder;
+        return TestLogback.encoder(context, "%msg");
     }
 
+    /** The logger {@code test}, which sends to {@code appender} only. */
     static Logger logger(LoggerContext context, LockFreeKafkaAppender appender) {
-        Logger logger = context.getLogger("test");
-        logger.setAdditive(false);
-        logger.addAppender(appender);
-        return logger;
-    }
-
-    /** The messages of the WARN and ERROR statuses of {@code context}. */
-    static List<String> warnings(LoggerContext context) {
-        return context.getStatusManager().getCopyOfStatusList().stream().filter(s -> s.getLevel() >= Status.WARN)
-                .map(Status::getMessage).toList();
-    }
-
-    /** The messages of the ERROR statuses of {@code context}. */
-    static List<String> errors(LoggerContext context) {
-        return context.getStatusManager().getCopyOfStatusList().stream().filter(s -> s.getLevel() == Status.ERROR)
-                .map(Status::getMessage).toList();
-    }
-
-    static String statuses(LoggerContext context) {
-        StringBuilder all = new StringBuilder();
-        for (Status status : context.getStatusManager().getCopyOfStatusList()) {
-            all.append(status).append('\n');
-        }
-        return all.toString();
+        return TestLogback.logger(context, "test", appender);
     }
 }

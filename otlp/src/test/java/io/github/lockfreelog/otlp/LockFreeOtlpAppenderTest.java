@@ -11,7 +11,7 @@ import ch.qos.logback.core.status.Status;
 import ch.qos.logback.core.util.Duration;
 import ch.qos.logback.core.util.FileSize;
 import com.google.protobuf.ByteString;
-import io.github.lockfreelog.testing.TestAppenders;
+import io.github.lockfreelog.testsupport.TestLogback;
 import io.opentelemetry.proto.logs.v1.SeverityNumber;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -67,27 +67,17 @@ class LockFreeOtlpAppenderTest {
     LockFreeOtlpAppender started(LoggerContext context, Consumer<LockFreeOtlpAppender> settings) {
         LockFreeOtlpAppender appender = appender(context, collector.endpoint(), dir.resolve("otlp.journal"), settings);
         appender.start();
-        assertThat(appender.isStarted()).as(TestAppenders.statuses(context)).isTrue();
+        assertThat(appender.isStarted()).as(TestLogback.statuses(context)).isTrue();
         started.add(appender);
         return appender;
-    }
-
-    static Logger logger(LoggerContext context, LockFreeOtlpAppender appender, String name) {
-        Logger logger = context.getLogger(name);
-        logger.setAdditive(false);
-        logger.setLevel(Level.TRACE);
-        if (logger.getAppender(appender.getName()) == null) {
-            logger.addAppender(appender);
-        }
-        return logger;
     }
 
     @Test
     void everyFieldOfARecordArrivesAsTheCallerWroteIt() throws Exception {
         collector = TestCollector.start();
-        LoggerContext context = TestAppenders.newContext();
+        LoggerContext context = TestLogback.newContext();
         LockFreeOtlpAppender appender = started(context, a -> a.addResourceAttribute("deployment.environment=test"));
-        Logger logger = logger(context, appender, "com.example.Orders");
+        Logger logger = TestLogback.logger(context, "com.example.Orders", appender);
         Instant before = Instant.now();
         context.getMDCAdapter().setContextMap(Map.of("traceId", "0af7651916cd43dd8448eb211c80319c", "spanId", "b7ad6b7169203331",
                 "order", "42"));
@@ -98,7 +88,7 @@ class LockFreeOtlpAppenderTest {
             context.getMDCAdapter().clear();
         }
         IllegalStateException thrown = new IllegalStateException("out of stock");
-        logger(context, appender, "com.example.Stock").error("cannot reserve", thrown);
+        TestLogback.logger(context, "com.example.Stock", appender).error("cannot reserve", thrown);
         await().atMost(20, TimeUnit.SECONDS).until(() -> collector.records.size() == 2);
 
         TestCollector.Received first = collector.records.get(0);
@@ -149,19 +139,19 @@ class LockFreeOtlpAppenderTest {
     @Test
     void eachRecordHasItsOwnLoggerAndThreadNameWhenTheyChangeFromEventToEvent() throws Exception {
         collector = TestCollector.start();
-        LoggerContext context = TestAppenders.newContext();
+        LoggerContext context = TestLogback.newContext();
         LockFreeOtlpAppender appender = started(context, a -> { });
         Thread current = Thread.currentThread();
         String name = current.getName();
         try {
-            logger(context, appender, "a.A").info("1");
-            logger(context, appender, "b.B").info("2");
+            TestLogback.logger(context, "a.A", appender).info("1");
+            TestLogback.logger(context, "b.B", appender).info("2");
             current.setName("renamed-é");
-            logger(context, appender, "a.A").info("3");
+            TestLogback.logger(context, "a.A", appender).info("3");
         } finally {
             current.setName(name);
         }
-        logger(context, appender, "a.A").info("4");
+        TestLogback.logger(context, "a.A", appender).info("4");
         await().atMost(20, TimeUnit.SECONDS).until(() -> collector.records.size() == 4);
         assertThat(collector.records).extracting(r -> r.body() + " " + r.scope() + " " + r.attribute("thread.name"))
                 .containsExactly("1 a.A " + name, "2 b.B " + name, "3 a.A renamed-é", "4 a.A " + name);
@@ -177,9 +167,9 @@ class LockFreeOtlpAppenderTest {
     @Test
     void anEventAppendedByAnotherThreadKeepsItsThreadsNameAndIsObservedWhenAppended() throws Exception {
         collector = TestCollector.start();
-        LoggerContext context = TestAppenders.newContext();
+        LoggerContext context = TestLogback.newContext();
         LockFreeOtlpAppender appender = started(context, a -> { });
-        Logger logger = logger(context, appender, "handed.Over");
+        Logger logger = TestLogback.logger(context, "handed.Over", appender);
         LoggingEvent handed = new LoggingEvent(Logger.class.getName(), logger, Level.INFO, "made here", null, null);
         handed.getThreadName(); // as an AsyncAppender's prepareForDeferredProcessing keeps it
         long made = handed.getInstant().getEpochSecond() * 1_000_000_000L + handed.getInstant().getNano();
@@ -212,7 +202,7 @@ class LockFreeOtlpAppenderTest {
     @Test
     void fourThreadsRecordsAllArriveOnceEachInItsThreadsOrderGzippedWithTheirHeaders() throws Exception {
         collector = TestCollector.start();
-        LoggerContext context = TestAppenders.newContext();
+        LoggerContext context = TestLogback.newContext();
         LockFreeOtlpAppender appender = started(context, a -> {
             a.setCompression("gzip");
             a.addHeader("Authorization=Bearer s3cret");
@@ -222,7 +212,7 @@ class LockFreeOtlpAppenderTest {
         List<Thread> callers = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
             int thread = t;
-            Logger logger = logger(context, appender, "caller.t" + t % 2); // two scopes, interleaved
+            Logger logger = TestLogback.logger(context, "caller.t" + t % 2, appender); // two scopes, interleaved
             callers.add(new Thread(() -> {
                 for (int i = 0; i < events; i++) {
                     logger.info("t{} e{} {}", thread, i, "x".repeat(i % 50));
@@ -266,14 +256,14 @@ class LockFreeOtlpAppenderTest {
             throw new AssertionError(collector.records.size() + " of " + count + " records; requests "
                     + collector.requests.stream().map(r -> r.status() + ":" + r.records()).toList() + "; receiver failures "
                     + collector.failures + "; " + appender.getStatistics() + "; statuses:\n"
-                    + TestAppenders.statuses(context), e);
+                    + TestLogback.statuses(context), e);
         }
     }
 
     @Test
     void aLogbackXmlDeclaresItWithItsSettings() throws Exception {
         collector = TestCollector.start();
-        LoggerContext context = TestAppenders.newContext();
+        LoggerContext context = TestLogback.newContext();
         String xml = "<configuration>"
                 + "<appender name='OTLP' class='io.github.lockfreelog.otlp.LockFreeOtlpAppender'>"
                 + "<endpoint>" + collector.endpoint() + "</endpoint>"
@@ -290,9 +280,9 @@ class LockFreeOtlpAppenderTest {
         configurator.doConfigure(new java.io.ByteArrayInputStream(xml.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
         LockFreeOtlpAppender appender = (LockFreeOtlpAppender) context.getLogger(Logger.ROOT_LOGGER_NAME)
                 .getAppender("OTLP");
-        assertThat(appender).as(TestAppenders.statuses(context)).isNotNull();
+        assertThat(appender).as(TestLogback.statuses(context)).isNotNull();
         started.add(appender);
-        assertThat(appender.isStarted()).as(TestAppenders.statuses(context)).isTrue();
+        assertThat(appender.isStarted()).as(TestLogback.statuses(context)).isTrue();
         context.getLogger("from.xml").info("declared in logback.xml");
         await().atMost(20, TimeUnit.SECONDS).until(() -> collector.bodies().contains("declared in logback.xml"));
         TestCollector.Received received = collector.records.get(collector.records.size() - 1);
@@ -305,14 +295,14 @@ class LockFreeOtlpAppenderTest {
 
     @Test
     void badSettingsAreNamedWithWhatIsAllowedAndTheAppenderDoesNotStart() {
-        LoggerContext context = TestAppenders.newContext();
+        LoggerContext context = TestLogback.newContext();
         LockFreeOtlpAppender appender = appender(context, "localhost:4318", dir.resolve("bad.journal"), a -> {
             a.setCompression("zstd");
             a.setTimeout(Duration.valueOf("0 seconds"));
         });
         appender.start();
         assertThat(appender.isStarted()).isFalse();
-        assertThat(TestAppenders.statusMessages(context, Status.ERROR)).anySatisfy(m -> assertThat(m)
+        assertThat(TestLogback.statusMessages(context, Status.ERROR)).anySatisfy(m -> assertThat(m)
                 .contains("endpoint", "localhost:4318", "http", "OTLP")).anySatisfy(m -> assertThat(m)
                 .contains("compression", "zstd", "none or gzip")).anySatisfy(m -> assertThat(m)
                 .contains("timeout", "positive duration"));

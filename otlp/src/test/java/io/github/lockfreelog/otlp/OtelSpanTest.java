@@ -7,7 +7,7 @@ import static org.awaitility.Awaitility.await;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
 import com.google.protobuf.ByteString;
-import io.github.lockfreelog.testing.TestAppenders;
+import io.github.lockfreelog.testsupport.TestLogback;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanContext;
 import io.opentelemetry.api.trace.TraceFlags;
@@ -55,12 +55,12 @@ class OtelSpanTest {
     @SuppressWarnings("try") // the scope is only closed
     void theCurrentSpansIdsAndFlagsAreTheRecordsWhenTheMdcHasNone() throws Exception {
         collector = TestCollector.start();
-        LoggerContext context = TestAppenders.newContext();
+        LoggerContext context = TestLogback.newContext();
         appender = LockFreeOtlpAppenderTest.appender(context, collector.endpoint(), dir.resolve("otlp.journal"),
                 a -> { });
         appender.start();
-        assertThat(appender.isStarted()).as(TestAppenders.statuses(context)).isTrue();
-        Logger logger = LockFreeOtlpAppenderTest.logger(context, appender, "traced");
+        assertThat(appender.isStarted()).as(TestLogback.statuses(context)).isTrue();
+        Logger logger = TestLogback.logger(context, "traced", appender);
         Span span = Span.wrap(SpanContext.create(TRACE, SPAN, TraceFlags.getSampled(), TraceState.getDefault()));
         try (Scope scope = span.makeCurrent()) {
             logger.info("in the span");
@@ -120,7 +120,7 @@ class OtelSpanTest {
     public static final class Probe implements BiConsumer<String, String> {
         @Override
         public void accept(String endpoint, String journal) {
-            LoggerContext context = TestAppenders.newContext();
+            LoggerContext context = TestLogback.newContext();
             LockFreeOtlpAppender otlp = new LockFreeOtlpAppender();
             otlp.setContext(context);
             otlp.setName("OTLP");
@@ -128,7 +128,7 @@ class OtelSpanTest {
             otlp.setJournal(journal);
             otlp.start();
             if (!otlp.isStarted()) {
-                throw new IllegalStateException(TestAppenders.statuses(context));
+                throw new IllegalStateException(TestLogback.statuses(context));
             }
             Logger logger = context.getLogger("absent");
             logger.addAppender(otlp);

@@ -1,18 +1,15 @@
 package io.github.lockfreelog.otlp;
 
-import static io.github.lockfreelog.testing.TestAppenders.newContext;
-import static io.github.lockfreelog.testing.TestAppenders.statuses;
+import static io.github.lockfreelog.testsupport.TestLogback.newContext;
+import static io.github.lockfreelog.testsupport.TestLogback.statuses;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.LoggerContext;
-import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
-import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.classic.spi.LoggingEvent;
-import ch.qos.logback.core.Appender;
 import io.github.lockfreelog.logback.LockFreeFileAppender;
-import java.lang.management.ManagementFactory;
+import io.github.lockfreelog.testsupport.Allocations;
+import io.github.lockfreelog.testsupport.TestLogback;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
@@ -35,8 +32,6 @@ class OtlpCallerPathAllocationTest {
 
     @Test
     void theCallersPathAllocatesNoMoreThanTheFileAppendersWithTheSameBody() throws Exception {
-        assumeTrue(ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean,
-                "no allocation counter here");
         LoggerContext context = newContext();
         LoggingEvent event = new LoggingEvent(getClass().getName(), context.getLogger("com.example.orders.Shipping"),
                 Level.INFO, "order 4711 shipped to the warehouse in Zürich", null, null);
@@ -50,7 +45,7 @@ class OtlpCallerPathAllocationTest {
         file.setContext(context);
         file.setName("FILE");
         file.setFile(dir.resolve("same-pattern.log").toString());
-        file.setEncoder(encoder(context, LockFreeOtlpAppender.DEFAULT_PATTERN + "%n"));
+        file.setEncoder(TestLogback.encoder(context, LockFreeOtlpAppender.DEFAULT_PATTERN + "%n"));
         file.start();
         assertThat(file.isStarted()).as(statuses(context)).isTrue();
 
@@ -66,10 +61,10 @@ class OtlpCallerPathAllocationTest {
         long fileBytes;
         long otlpBytes;
         try {
-            allocatedBy(file, event, WARM_UP);
-            allocatedBy(otlp, event, WARM_UP);
-            fileBytes = allocatedBy(file, event, CALLS);
-            otlpBytes = allocatedBy(otlp, event, CALLS);
+            Allocations.allocatedBy(() -> file.doAppend(event), WARM_UP);
+            Allocations.allocatedBy(() -> otlp.doAppend(event), WARM_UP);
+            fileBytes = Allocations.allocatedBy(() -> file.doAppend(event), CALLS);
+            otlpBytes = Allocations.allocatedBy(() -> otlp.doAppend(event), CALLS);
             assertThat(otlp.getStatistics().appended()).isEqualTo(WARM_UP + CALLS);
             assertThat(otlp.getStatistics().dropped()).as("every event kept in the journal").isZero();
         } finally {
@@ -82,23 +77,5 @@ class OtlpCallerPathAllocationTest {
         // than one byte a call; one object per event would be at least 16 bytes a call
         assertThat(otlpBytes).as("bytes the OTLP appender allocated in %d calls, the file appender %d", CALLS, fileBytes)
                 .isLessThan(fileBytes + 16 * 1024);
-    }
-
-    private static long allocatedBy(Appender<ILoggingEvent> appender, LoggingEvent event, int calls) {
-        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-        long id = Thread.currentThread().getId();
-        long before = threads.getThreadAllocatedBytes(id);
-        for (int i = 0; i < calls; i++) {
-            appender.doAppend(event);
-        }
-        return threads.getThreadAllocatedBytes(id) - before;
-    }
-
-    private static PatternLayoutEncoder encoder(LoggerContext context, String pattern) {
-        PatternLayoutEncoder encoder = new PatternLayoutEncoder();
-        encoder.setContext(context);
-        encoder.setPattern(pattern);
-        encoder.start();
-        return encoder;
     }
 }

@@ -2,30 +2,23 @@ package io.github.lockfreelog.otlp;
 
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
-import io.github.lockfreelog.testing.TestAppenders;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
-import java.nio.MappedByteBuffer;
-import java.nio.channels.FileChannel;
+import io.github.lockfreelog.testsupport.AckFile;
+import io.github.lockfreelog.testsupport.TestLogback;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.concurrent.locks.LockSupport;
 
 /**
  * The process {@link OtlpCrashTest} kills with SIGKILL or halts at a crash point, as the Kafka module's crash child
  * does: arguments endpoint, journal, ack file, run, mode ({@code burst}, {@code steady}, or {@code recover}: start on
  * the journal and log nothing, for a halt in the recovery). Four threads log numbered
- * events ({@code t<id> e<n>}, {@code id = run * 4 + t}); after each {@code doAppend} returns, the thread stores the
- * number in its slot of a memory-mapped ack file (the page cache outlives the process), so the parent knows which
- * events were acknowledged.
+ * events ({@code t<id> e<n>}, {@code id = run * 4 + t}); after each {@code doAppend} returns, the thread says so in its
+ * slot of an {@link AckFile} (the page cache outlives the process), so the parent knows which events were
+ * acknowledged.
  */
 public final class OtlpCrashChild {
 
     static final int THREADS = 4;
-    static final int SLOT = 128;
     static final int MAX_EVENTS = 25_000;
-    private static final VarHandle LONG = MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
     private OtlpCrashChild() {
     }
@@ -41,11 +34,11 @@ public final class OtlpCrashChild {
         int run = Integer.parseInt(args[3]);
         boolean steady = args[4].equals("steady");
         boolean recover = args[4].equals("recover"); // only starts on the journal (its recovery halts at a crash point)
-        LoggerContext context = TestAppenders.newContext();
+        LoggerContext context = TestLogback.newContext();
         LockFreeOtlpAppender appender = LockFreeOtlpAppenderTest.appender(context, endpoint, journal, a -> { });
         appender.start();
         if (!appender.isStarted()) {
-            System.out.println("FAILED " + TestAppenders.statuses(context).replace('\n', '|'));
+            System.out.println("FAILED " + TestLogback.statuses(context).replace('\n', '|'));
             System.exit(2);
         }
         if (recover) {
@@ -53,22 +46,15 @@ public final class OtlpCrashChild {
             System.out.println("NOT HALTED " + appender.getStatistics());
             System.exit(3);
         }
-        MappedByteBuffer acks;
-        try (FileChannel channel = FileChannel.open(ackFile, StandardOpenOption.CREATE, StandardOpenOption.READ,
-                StandardOpenOption.WRITE)) {
-            acks = channel.map(FileChannel.MapMode.READ_WRITE, 0, (long) THREADS * SLOT);
-        }
-        for (int t = 0; t < THREADS; t++) {
-            LONG.setVolatile(acks, t * SLOT, -1L);
-        }
-        Logger logger = LockFreeOtlpAppenderTest.logger(context, appender, "crash");
+        AckFile acks = AckFile.create(ackFile, THREADS);
+        Logger logger = TestLogback.logger(context, "crash", appender);
         for (int t = 0; t < THREADS; t++) {
             int slot = t;
             int id = run * THREADS + t;
             Thread thread = new Thread(() -> {
                 for (int n = 0; n < MAX_EVENTS; n++) {
                     logger.info(event(id, n));
-                    LONG.setVolatile(acks, slot * SLOT, (long) n);
+                    acks.acknowledge(slot, n);
                     if (steady && n % 2 == 1) {
                         LockSupport.parkNanos(1_000_000);
                     }

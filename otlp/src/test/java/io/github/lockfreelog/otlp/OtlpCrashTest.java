@@ -6,23 +6,16 @@ import static org.awaitility.Awaitility.await;
 import ch.qos.logback.classic.LoggerContext;
 import io.github.lockfreelog.diagnostics.CrashPoint;
 import io.github.lockfreelog.records.RecordLog;
-import io.github.lockfreelog.testing.TestAppenders;
-import java.io.BufferedReader;
+import io.github.lockfreelog.testsupport.AckFile;
+import io.github.lockfreelog.testsupport.ChildJvm;
+import io.github.lockfreelog.testsupport.TestLogback;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -44,15 +37,12 @@ class OtlpCrashTest {
     @TempDir
     Path dir;
 
-    private final List<Process> children = new ArrayList<>();
+    private final List<ChildJvm> children = new ArrayList<>();
     private TestCollector collector;
 
     @AfterEach
     void cleanUp() throws InterruptedException {
-        for (Process child : children) {
-            child.destroyForcibly();
-            child.waitFor(30, TimeUnit.SECONDS);
-        }
+        children.forEach(ChildJvm::close);
         if (collector != null) {
             collector.close();
         }
@@ -129,42 +119,26 @@ class OtlpCrashTest {
                 tally);
     }
 
+    /** Starts an {@link OtlpCrashChild}; with a {@code crashPoint} ({@code name:n}) it halts there. */
     private Process child(Path journal, Path ackFile, int run, String mode, String crashPoint) throws Exception {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> command = List.of(java, "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                "-Dlockfreelog.crashPoint=" + (crashPoint == null ? "" : crashPoint), "-cp",
-                System.getProperty("java.class.path"), OtlpCrashChild.class.getName(), collector.endpoint(),
-                journal.toString(), ackFile.toString(), Integer.toString(run), mode);
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        children.add(process);
-        BlockingQueue<String> lines = new LinkedBlockingQueue<>();
-        Thread reader = new Thread(() -> {
-            try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(),
-                    StandardCharsets.UTF_8))) {
-                for (String line; (line = in.readLine()) != null;) {
-                    lines.add(line);
-                }
-            } catch (IOException e) {
-                lines.add("IO " + e);
-            }
-        });
-        reader.setDaemon(true);
-        reader.start();
+        ChildJvm child = ChildJvm.start(OtlpCrashChild.class.getName(), List.of("-Xmx256m", "-XX:+UseSerialGC",
+                "-XX:TieredStopAtLevel=1", ChildJvm.crashPoint(crashPoint)), List.of(collector.endpoint(),
+                        journal.toString(), ackFile.toString(), Integer.toString(run), mode));
+        children.add(child);
         if (crashPoint == null) { // one halted at a crash point may halt before it says so
-            String line = lines.poll(60, TimeUnit.SECONDS);
-            assertThat(line).as("the child's first line").isEqualTo("READY");
+            child.await("READY");
         }
-        return process;
+        return child.process;
     }
 
     /** Starts an appender on the journal in this JVM (it sends what the dead process left), and stops it once sent. */
     private void recoverHere(Path journal) {
-        LoggerContext context = TestAppenders.newContext();
+        LoggerContext context = TestLogback.newContext();
         LockFreeOtlpAppender appender = LockFreeOtlpAppenderTest.appender(context, collector.endpoint(), journal,
                 a -> { });
         appender.start();
-        assertThat(appender.isStarted()).as(TestAppenders.statuses(context)).isTrue();
-        LockFreeOtlpAppenderTest.logger(context, appender, "crash").info(MARKER);
+        assertThat(appender.isStarted()).as(TestLogback.statuses(context)).isTrue();
+        TestLogback.logger(context, "crash", appender).info(MARKER);
         // what the dead process left goes before any new event: once the marker is there, all of it is
         await().atMost(60, TimeUnit.SECONDS).until(() -> collector.bodies().contains(MARKER));
         appender.stop();
@@ -183,16 +157,7 @@ class OtlpCrashTest {
     }
 
     private static long[] readAcks(Path ackFile) throws IOException {
-        long[] acks = new long[OtlpCrashChild.THREADS];
-        Arrays.fill(acks, -1);
-        if (!Files.exists(ackFile)) {
-            return acks;
-        }
-        ByteBuffer bytes = ByteBuffer.wrap(Files.readAllBytes(ackFile)).order(ByteOrder.LITTLE_ENDIAN);
-        for (int t = 0; t < acks.length && bytes.capacity() >= (t + 1) * OtlpCrashChild.SLOT; t++) {
-            acks[t] = bytes.getLong(t * OtlpCrashChild.SLOT);
-        }
-        return acks;
+        return AckFile.read(ackFile, OtlpCrashChild.THREADS);
     }
 
     record Tally(long acknowledged, long received, long repeated, long repeatedBytes) {

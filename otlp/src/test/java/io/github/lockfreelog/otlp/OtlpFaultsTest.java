@@ -7,7 +7,7 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.core.status.Status;
 import ch.qos.logback.core.util.Duration;
-import io.github.lockfreelog.testing.TestAppenders;
+import io.github.lockfreelog.testsupport.TestLogback;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -46,11 +46,11 @@ class OtlpFaultsTest {
     }
 
     private Logger start(String endpoint, Consumer<LockFreeOtlpAppender> settings) {
-        context = TestAppenders.newContext();
+        context = TestLogback.newContext();
         appender = LockFreeOtlpAppenderTest.appender(context, endpoint, dir.resolve("otlp.journal"), settings);
         appender.start();
-        assertThat(appender.isStarted()).as(TestAppenders.statuses(context)).isTrue();
-        return LockFreeOtlpAppenderTest.logger(context, appender, "faults");
+        assertThat(appender.isStarted()).as(TestLogback.statuses(context)).isTrue();
+        return TestLogback.logger(context, "faults", appender);
     }
 
     /** Starts the appender on the running collector once its probe at start was answered (faults come after it). */
@@ -88,16 +88,16 @@ class OtlpFaultsTest {
         int port = TestCollector.freePort();
         Logger logger = start("http://127.0.0.1:" + port, a -> { });
         List<String> logged = log(logger, 0, 300);
-        await().atMost(20, TimeUnit.SECONDS).until(() -> TestAppenders.statusMessages(context, Status.WARN).stream()
+        await().atMost(20, TimeUnit.SECONDS).until(() -> TestLogback.statusMessages(context, Status.WARN).stream()
                 .anyMatch(m -> m.contains("cannot take events yet")));
         logged.addAll(log(logger, 300, 600));
         assertThat(appender.getStatistics().dropped()).isZero();
         collector = TestCollector.start(port);
         await().atMost(30, TimeUnit.SECONDS).until(() -> collector.records.size() >= logged.size());
         assertThat(collector.bodies()).containsExactlyElementsOf(logged);
-        assertThat(TestAppenders.statusMessages(context, Status.WARN)).filteredOn(m -> m.contains("cannot take events"))
+        assertThat(TestLogback.statusMessages(context, Status.WARN)).filteredOn(m -> m.contains("cannot take events"))
                 .hasSize(1);
-        assertThat(TestAppenders.statusMessages(context, Status.INFO)).anyMatch(m -> m.contains("takes events again"));
+        assertThat(TestLogback.statusMessages(context, Status.INFO)).anyMatch(m -> m.contains("takes events again"));
         assertThat(appender.getOtlpCounters().connected()).isTrue();
     }
 
@@ -151,7 +151,7 @@ class OtlpFaultsTest {
         OtlpCounters counters = appender.getOtlpCounters();
         assertThat(counters.recordsRejected()).isEqualTo(first + second);
         assertThat(counters.recordsAcknowledged()).isEqualTo(20 - first - second);
-        assertThat(TestAppenders.statusMessages(context, Status.ERROR)).filteredOn(m -> m.contains("partial success"))
+        assertThat(TestLogback.statusMessages(context, Status.ERROR)).filteredOn(m -> m.contains("partial success"))
                 .singleElement().satisfies(m -> assertThat(m).contains("attribute too long", "rejected " + first));
         assertThat(collector.bodies()).as("the collector kept them all: it says which it rejected")
                 .containsExactlyElementsOf(logged);
@@ -177,7 +177,7 @@ class OtlpFaultsTest {
         assertThat(counters.recordsRejected()).isEqualTo(rejected);
         assertThat(counters.recordsAcknowledged()).isEqualTo(20 - rejected);
         assertThat(counters.requestsRetried()).as("a 400 is not tried again").isZero();
-        assertThat(TestAppenders.statusMessages(context, Status.ERROR)).filteredOn(m -> m.contains("HTTP 400"))
+        assertThat(TestLogback.statusMessages(context, Status.ERROR)).filteredOn(m -> m.contains("HTTP 400"))
                 .singleElement().satisfies(m -> assertThat(m).contains("bad data", "set aside", "rejected"));
     }
 

@@ -7,7 +7,7 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.core.util.Duration;
 import ch.qos.logback.core.util.FileSize;
-import io.github.lockfreelog.testing.TestAppenders;
+import io.github.lockfreelog.testsupport.TestLogback;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -53,15 +53,15 @@ class OtlpOutageTest {
         TestCollector first = TestCollector.start();
         collectors.add(first);
         int port = first.port();
-        LoggerContext context = TestAppenders.newContext();
+        LoggerContext context = TestLogback.newContext();
         appender = LockFreeOtlpAppenderTest.appender(context, first.endpoint(), dir.resolve("otlp.journal"), a -> {
             a.setBufferSize(new FileSize(4 * 1024 * 1024)); // room for the outage: 4 x 4 MB, some 120 bytes an event
             a.setBufferCount(4);
             a.setMaxBlockTime(Duration.valueOf("60 seconds"));
         });
         appender.start();
-        assertThat(appender.isStarted()).as(TestAppenders.statuses(context)).isTrue();
-        Logger logger = LockFreeOtlpAppenderTest.logger(context, appender, "outage");
+        assertThat(appender.isStarted()).as(TestLogback.statuses(context)).isTrue();
+        Logger logger = TestLogback.logger(context, "outage", appender);
         AtomicBoolean running = new AtomicBoolean(true);
         int[] logged = new int[THREADS];
         long[] slowestCallNanos = new long[THREADS];

@@ -1,7 +1,6 @@
 package io.github.lockfreelog.bootpatterns;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
@@ -77,19 +76,6 @@ final class BootEncoders {
             assertThat(Arrays.copyOf(actual.bytes, actual.length)).isEqualTo(expected);
             fast.release(actual);
         }
-    }
-
-    /** Bytes this thread allocates while running {@code work} {@code times} times (skipped where the JVM cannot count them). */
-    static long allocatedBy(Runnable work, int times) {
-        java.lang.management.ThreadMXBean bean = java.lang.management.ManagementFactory.getThreadMXBean();
-        assumeTrue(bean instanceof com.sun.management.ThreadMXBean, "no allocation counter here");
-        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) bean;
-        long id = Thread.currentThread().getId();
-        long before = threads.getThreadAllocatedBytes(id);
-        for (int i = 0; i < times; i++) {
-            work.run();
-        }
-        return threads.getThreadAllocatedBytes(id) - before;
     }
 
     @SpringBootConfiguration

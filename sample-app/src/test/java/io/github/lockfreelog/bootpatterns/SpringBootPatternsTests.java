@@ -12,6 +12,7 @@ import ch.qos.logback.classic.spi.ThrowableProxy;
 import ch.qos.logback.core.encoder.Encoder;
 import io.github.lockfreelog.logback.LockFreeFileAppender;
 import io.github.lockfreelog.logback.encoding.PatternEncoding;
+import io.github.lockfreelog.testsupport.Allocations;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -108,8 +109,8 @@ class SpringBootPatternsTests {
         long allocated;
         try {
             Runnable append = () -> appender.doAppend(event);
-            BootEncoders.allocatedBy(append, 50_000); // warm up, and keep this thread's parts
-            allocated = BootEncoders.allocatedBy(append, 100_000);
+            Allocations.allocatedBy(append, 50_000); // warm up, and keep this thread's parts
+            allocated = Allocations.allocatedBy(append, 100_000);
         } finally {
             appender.stop();
         }
@@ -194,8 +195,8 @@ class SpringBootPatternsTests {
         event.getFormattedMessage();
         long[] total = {0};
         Runnable encode = () -> total[0] += fast.encode(event).length;
-        BootEncoders.allocatedBy(encode, 20_000); // warm up, and keep this thread's parts
-        long allocated = BootEncoders.allocatedBy(encode, 100_000);
+        Allocations.allocatedBy(encode, 20_000); // warm up, and keep this thread's parts
+        long allocated = Allocations.allocatedBy(encode, 100_000);
         assertThat(total[0]).as("every encoding whole").isEqualTo(120_000L * fast.encode(event).length);
         assertThat(allocated).as("bytes allocated by 100,000 encodings").isLessThan(16 * 1024);
     }

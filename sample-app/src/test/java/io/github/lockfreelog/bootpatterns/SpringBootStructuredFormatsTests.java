@@ -10,6 +10,7 @@ import ch.qos.logback.classic.spi.LoggingEvent;
 import ch.qos.logback.classic.spi.ThrowableProxy;
 import ch.qos.logback.core.encoder.Encoder;
 import io.github.lockfreelog.logback.encoding.PatternEncoding;
+import io.github.lockfreelog.testsupport.Allocations;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -122,8 +123,8 @@ class SpringBootStructuredFormatsTests {
         ILoggingEvent event = event(new Random(5), 1);
         long[] allocated = new long[2];
         for (int round = 0; round < 2; round++) { // the first round warms up
-            allocated[0] = BootEncoders.allocatedBy(() -> encoder.encode(event), 2000);
-            allocated[1] = BootEncoders.allocatedBy(() -> fast.release(fast.encode(event)), 2000);
+            allocated[0] = Allocations.allocatedBy(() -> encoder.encode(event), 2000);
+            allocated[1] = Allocations.allocatedBy(() -> fast.release(fast.encode(event)), 2000);
         }
         assertThat(allocated[1]).as("bytes the fast path allocated for 2,000 events (the encoder: %d)", allocated[0])
                 .isLessThan(allocated[0]);

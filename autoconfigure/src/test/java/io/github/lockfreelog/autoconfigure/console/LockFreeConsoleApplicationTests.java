@@ -2,7 +2,7 @@ package io.github.lockfreelog.autoconfigure.console;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.lockfreelog.testing.PipedChild;
+import io.github.lockfreelog.testsupport.PipedChild;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -167,16 +167,16 @@ class LockFreeConsoleApplicationTests {
     }
 
     private PipedChild startWithJournal(List<String> jvm, String journal, String... arguments) throws IOException {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
-        command.addAll(jvm);
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), ConsoleApplication.class.getName(),
-                "--lockfreelog.console.buffer-size=256KB", "--spring.main.banner-mode=off", "--spring.jmx.enabled=false"));
+        List<String> jvmArgs = new ArrayList<>(List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
+        jvmArgs.addAll(jvm);
+        List<String> args = new ArrayList<>(List.of("--lockfreelog.console.buffer-size=256KB",
+                "--spring.main.banner-mode=off", "--spring.jmx.enabled=false"));
         if (!journal.isEmpty()) { // else the arguments name a configuration file that enables the console
-            command.addAll(List.of("--lockfreelog.console.enabled=true", "--lockfreelog.console.journal=" + journal));
+            args.addAll(List.of("--lockfreelog.console.enabled=true", "--lockfreelog.console.journal=" + journal));
         }
-        command.addAll(List.of(arguments));
-        PipedChild child = PipedChild.start(command, dir.resolve("stdout-" + children.size()), true);
+        args.addAll(List.of(arguments));
+        PipedChild child = PipedChild.start(ConsoleApplication.class.getName(), jvmArgs, args,
+                dir.resolve("stdout-" + children.size()), true);
         children.add(child);
         return child;
     }

@@ -9,8 +9,7 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.classic.spi.LoggingEvent;
 import ch.qos.logback.classic.spi.ThrowableProxy;
 import ch.qos.logback.core.encoder.LayoutWrappingEncoder;
-import io.github.lockfreelog.testing.Allocations;
-import io.github.lockfreelog.testing.TestAppenders;
+import io.github.lockfreelog.testsupport.TestLogback;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -29,7 +28,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class ConverterShapesTest {
 
-    final LoggerContext context = TestAppenders.newContext();
+    final LoggerContext context = TestLogback.newContext();
 
     @AfterEach
     void quiet() {
@@ -171,7 +170,7 @@ class ConverterShapesTest {
         PatternEncoding fast = PatternEncoding.of(encoder("%bracket(%d{yyyy-MM-dd'T'HH:mm:ss.SSSXXX}) %bracket(%5p) %tenant"
                 + "%bracket([%15.15t]) %bracket(%-40.40logger{39}) %bracket(:) %m%n%ex"));
         Map<String, String> mdc = Map.of("tenant", "acme", "zone", "eu-1");
-        Allocations.assertEncodesWithoutAllocating(fast,
+        EncodingAllocations.assertEncodesWithoutAllocating(fast,
                 event(Level.INFO, "com.example.orders.OrderService", "app-worker-01", mdc, System.currentTimeMillis()));
     }
 }

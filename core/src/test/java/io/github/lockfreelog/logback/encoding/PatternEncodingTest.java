@@ -12,7 +12,8 @@ import ch.qos.logback.classic.spi.ThrowableProxy;
 import ch.qos.logback.core.pattern.PatternLayoutBase;
 import io.github.lockfreelog.logback.LockFreeFileAppender;
 import io.github.lockfreelog.testing.TestAppenders;
-import io.github.lockfreelog.testing.TestThreads;
+import io.github.lockfreelog.testsupport.TestLogback;
+import io.github.lockfreelog.testsupport.TestThreads;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -38,7 +39,7 @@ class PatternEncodingTest {
     @TempDir
     Path dir;
 
-    final LoggerContext context = TestAppenders.newContext();
+    final LoggerContext context = TestLogback.newContext();
 
     private PatternLayoutEncoder encoder(String pattern) {
         PatternLayoutEncoder encoder = new PatternLayoutEncoder();
@@ -180,7 +181,7 @@ class PatternEncodingTest {
         LoggingEvent event = new LoggingEvent("com.example.Caller", context.getLogger("com.example.orders.OrderService"),
                 Level.INFO, "Order 4711 shipped ✓", null, null);
         event.setThreadName("app-worker-01");
-        io.github.lockfreelog.testing.Allocations.assertEncodesWithoutAllocating(fast, event);
+        EncodingAllocations.assertEncodesWithoutAllocating(fast, event);
     }
 
     /** A short stack trace, so that every event here stays within the fast path's length. */
@@ -257,7 +258,7 @@ class PatternEncodingTest {
         appender.doAppend(event(longer, null));
         appender.doAppend(event("after ✓", null));
         appender.stop();
-        List<String> lines = TestAppenders.lines(log);
+        List<String> lines = TestLogback.lines(log);
         assertThat(lines).hasSize(3);
         assertThat(lines.get(0)).isEqualTo("short");
         assertThat(lines.get(1).equals(longer)).as("the long line is whole").isTrue();

@@ -19,7 +19,7 @@ import ch.qos.logback.classic.spi.LoggingEvent;
 import ch.qos.logback.core.pattern.Converter;
 import ch.qos.logback.core.pattern.FormatInfo;
 import ch.qos.logback.core.pattern.LiteralConverter;
-import io.github.lockfreelog.testing.TestAppenders;
+import io.github.lockfreelog.testsupport.TestLogback;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -32,7 +32,7 @@ import org.junit.jupiter.api.Test;
  */
 class SegmentRunTest {
 
-    final LoggerContext context = TestAppenders.newContext();
+    final LoggerContext context = TestLogback.newContext();
 
     @Test
     void aRunIsEachLongestStretchOfSegmentsThatDependOnlyOnTheKeysARunKeeps() {

@@ -1,4 +1,4 @@
-package io.github.lockfreelog.testing;
+package io.github.lockfreelog.testsupport;
 
 import static org.assertj.core.api.Assumptions.assumeThat;
 
@@ -20,7 +20,7 @@ import java.util.stream.Stream;
  * A child JVM run as another user, {@code nobody} (uid and gid 65534, no supplementary groups), through
  * {@code setpriv}: as root, permission bits do not stop writes, so what a non-root application meets can only be
  * seen from such a process. Needs root and {@code setpriv}; tests that use it are skipped elsewhere. The class path
- * the child needs (this module's classes, Logback, SLF4J) is copied to a folder that user may read.
+ * the child needs (the module's classes, this test support, Logback, SLF4J) is copied to a folder that user may read.
  */
 public final class OtherUser {
 
@@ -57,7 +57,8 @@ public final class OtherUser {
         for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
             Path from = Path.of(entry);
             String name = from.getFileName().toString();
-            if (Files.isDirectory(from) || name.startsWith("logback-") || name.startsWith("slf4j-")) {
+            if (Files.isDirectory(from) || name.startsWith("logback-") || name.startsWith("slf4j-")
+                    || name.startsWith("lockfreelog-test-support-")) {
                 Path to = classPath.resolve((n++) + "-" + name);
                 if (!Files.exists(to)) { // copied by an earlier run into the same folder
                     copy(from, to);

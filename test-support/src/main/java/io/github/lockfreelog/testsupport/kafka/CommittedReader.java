@@ -1,4 +1,4 @@
-package io.github.lockfreelog.kafka.testing;
+package io.github.lockfreelog.testsupport.kafka;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

@@ -1,8 +1,10 @@
-package io.github.lockfreelog.kafka.testing;
+package io.github.lockfreelog.testsupport;
 
 import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.InputStreamReader;
+import java.io.OutputStream;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -17,11 +19,19 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A child JVM on this JVM's class path, for the tests and benchmarks that kill a process or keep one apart: its
- * standard output read line by line (the child's protocol: lines such as {@code READY}), optionally copied to a
- * file. A child still alive when this JVM exits is killed with SIGKILL by a shutdown hook, and {@link #close()}
- * kills it too, so none outlives its test.
+ * standard output read line by line (the child's protocol: lines such as {@code READY}, awaited with
+ * {@link #await}), optionally copied to a file; its standard input for commands ({@link #send}). A child still alive
+ * when this JVM exits is killed with SIGKILL by a shutdown hook, and {@link #close()} kills it too, so none outlives
+ * its test.
+ *
+ * <p>Crash points: {@link #crashPoint} is the JVM option that makes core's {@code CrashPoint} halt the child at a
+ * named point (exit status {@code CrashPoint.HALT_STATUS}, read with {@link #exit}); what the child acknowledged before
+ * it died is in its {@link AckFile}.
  */
 public final class ChildJvm implements AutoCloseable {
+
+    /** The system property core's {@code CrashPoint} reads: {@code name} or {@code name:n}. */
+    private static final String CRASH_POINT = "lockfreelog.crashPoint";
 
     private static final Set<Process> LIVE = ConcurrentHashMap.newKeySet();
 
@@ -35,14 +45,16 @@ public final class ChildJvm implements AutoCloseable {
     private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
     private final List<String> seen = new ArrayList<>();
     private final String errors;
+    /** Set once the reader met the end of the child's protocol stream: every line it will ever print is queued. */
+    private volatile boolean ended;
 
-    private ChildJvm(Process process, Path output, String errors) {
+    private ChildJvm(Process process, InputStream protocol, Path output, String errors) {
         this.process = process;
         this.errors = errors;
         LIVE.add(process);
         process.onExit().thenRun(() -> LIVE.remove(process));
         Thread reader = new Thread(() -> {
-            try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(),
+            try (BufferedReader in = new BufferedReader(new InputStreamReader(protocol,
                     StandardCharsets.UTF_8)); Writer copy = output == null ? Writer.nullWriter()
                             : Files.newBufferedWriter(output, StandardCharsets.UTF_8)) {
                 for (String line; (line = in.readLine()) != null;) {
@@ -53,6 +65,8 @@ public final class ChildJvm implements AutoCloseable {
                 }
             } catch (IOException e) {
                 lines.add("IO " + e);
+            } finally {
+                ended = true;
             }
         }, "child-jvm-reader");
         reader.setDaemon(true);
@@ -62,7 +76,23 @@ public final class ChildJvm implements AutoCloseable {
     /** Starts {@code main} with {@code jvmArgs} and {@code args}; its standard error is read with its standard output. */
     public static ChildJvm start(String main, List<String> jvmArgs, List<String> args) throws IOException {
         ProcessBuilder builder = new ProcessBuilder(command(main, jvmArgs, args)).redirectErrorStream(true);
-        return new ChildJvm(builder.start(), null, "(with its standard output)");
+        Process process = builder.start();
+        return new ChildJvm(process, process.getInputStream(), null, "(with its standard output)");
+    }
+
+    /**
+     * Starts {@code main} with its standard output to {@code stdout} (a named pipe the caller reads, say) and its
+     * standard error read as its protocol.
+     */
+    static ChildJvm startWithOutputTo(String main, List<String> jvmArgs, List<String> args, Path stdout)
+            throws IOException {
+        Process process = new ProcessBuilder(command(main, jvmArgs, args)).redirectOutput(stdout.toFile()).start();
+        return new ChildJvm(process, process.getErrorStream(), null, "(read as its protocol)");
+    }
+
+    /** The JVM option that halts the child at {@code point} ({@code name} or {@code name:n}); none for {@code null}. */
+    public static String crashPoint(String point) {
+        return "-D" + CRASH_POINT + "=" + (point == null ? "" : point);
     }
 
     /**
@@ -73,7 +103,8 @@ public final class ChildJvm implements AutoCloseable {
             throws IOException {
         Path errors = folder.resolve(name + ".err.txt");
         ProcessBuilder builder = new ProcessBuilder(command(main, jvmArgs, args)).redirectError(errors.toFile());
-        return new ChildJvm(builder.start(), folder.resolve(name + ".out.txt"), errors.toString());
+        Process process = builder.start();
+        return new ChildJvm(process, process.getInputStream(), folder.resolve(name + ".out.txt"), errors.toString());
     }
 
     /**
@@ -120,7 +151,7 @@ public final class ChildJvm implements AutoCloseable {
                 if (line.startsWith(prefix)) {
                     return line;
                 }
-            } else if (!process.isAlive() && lines.isEmpty()) {
+            } else if (ended && lines.isEmpty()) { // it printed all it will
                 break;
             }
         }
@@ -135,6 +166,27 @@ public final class ChildJvm implements AutoCloseable {
                     + "; its standard error: " + errors);
         }
         return process.exitValue();
+    }
+
+    /** Writes {@code command} and a newline to the child's standard input. */
+    public void send(String command) throws IOException {
+        OutputStream input = process.getOutputStream();
+        input.write((command + "\n").getBytes(StandardCharsets.UTF_8));
+        input.flush();
+    }
+
+    /** Closes the child's standard input (a child that reads it sees its end). */
+    public void closeInput() throws IOException {
+        process.getOutputStream().close();
+    }
+
+    /** Waits up to {@code seconds} for the child to end, and fails unless its exit status is 0. */
+    public void awaitCleanExit(long seconds) throws IOException, InterruptedException {
+        int status = exit(seconds);
+        if (status != 0) {
+            throw new AssertionError("the child exited with status " + status + "; it printed " + printed()
+                    + "; its standard error: " + errors);
+        }
     }
 
     /** SIGKILL on Linux, and waits for the death; the exit status (137 for a kill). */

@@ -1,4 +1,4 @@
-package io.github.lockfreelog.testing;
+package io.github.lockfreelog.testsupport;
 
 import java.io.IOException;
 import java.lang.invoke.MethodHandles;

@@ -1,4 +1,4 @@
-package io.github.lockfreelog.testing;
+package io.github.lockfreelog.testsupport;
 
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;

@@ -1,5 +1,6 @@
-package io.github.lockfreelog.kafka.testing;
+package io.github.lockfreelog.testsupport.kafka;
 
+import io.github.lockfreelog.testsupport.ChildJvm;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;

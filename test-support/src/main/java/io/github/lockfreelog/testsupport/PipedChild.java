@@ -1,68 +1,47 @@
-package io.github.lockfreelog.testing;
+package io.github.lockfreelog.testsupport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A child JVM whose standard output is a named pipe that the test reads, as a container runtime or a shell pipe
+ * A {@link ChildJvm} whose standard output is a named pipe that the test reads, as a container runtime or a shell pipe
  * would, with a plain file stream: {@code Process.getInputStream()} may lose the last bytes of a child that was
  * killed (it drains the pipe as the process exits), which would look like a line cut by the appender. The child
  * speaks to the test on standard error ({@link #await}) and listens on standard input ({@link #send}).
  */
-public final class PipedChild {
+public final class PipedChild implements AutoCloseable {
 
-    private Process process;
-    private final BlockingQueue<String> errLines = new LinkedBlockingQueue<>();
-    private final List<String> seen = new ArrayList<>();
+    private ChildJvm child;
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
     private final Object reading = new Object();
     private boolean stalled;
     private final Thread outReader;
-    private OutputStream input;
+    private volatile IOException failed;
 
     /**
-     * Starts {@code command} with its standard output into a new named pipe {@code pipe}, read into memory (unless
-     * {@code read} is false: then its read end is closed at once, and the child's writes fail with a broken pipe).
+     * Starts {@code main} with {@code jvmArgs} and {@code args}, its standard output into a new named pipe {@code pipe},
+     * read into memory (unless {@code read} is false: then its read end is closed at once, and the child's writes fail
+     * with a broken pipe).
      */
-    public static PipedChild start(List<String> command, Path pipe, boolean read) throws IOException {
+    public static PipedChild start(String main, List<String> jvmArgs, List<String> args, Path pipe, boolean read)
+            throws IOException {
         try {
             assertThat(new ProcessBuilder("mkfifo", pipe.toString()).start().waitFor()).as("mkfifo").isZero();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException(e);
         }
-        PipedChild child = new PipedChild(pipe, read);
-        child.attach(new ProcessBuilder(command).redirectOutput(pipe.toFile()).start());
-        return child;
-    }
-
-    /** Kills the child with SIGKILL and waits for it. */
-    public void kill() {
-        process.destroyForcibly();
-        try {
-            process.waitFor(30, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    /** The lines the child wrote to standard error so far, as {@link #await} read them. */
-    public List<String> seen() {
-        return seen;
+        PipedChild piped = new PipedChild(pipe, read);
+        piped.child = ChildJvm.startWithOutputTo(main, jvmArgs, args, pipe);
+        return piped;
     }
 
     private PipedChild(Path pipe, boolean read) {
@@ -72,28 +51,21 @@ public final class PipedChild {
                     copy(in);
                 }
             } catch (IOException e) {
-                errLines.add("IO " + e);
+                failed = e;
             }
-        });
+        }, "piped-child-output");
         outReader.setDaemon(true);
         outReader.start();
     }
 
-    private void attach(Process process) {
-        this.process = process;
-        this.input = process.getOutputStream();
-        Thread errReader = new Thread(() -> {
-            try (var in = new BufferedReader(new InputStreamReader(process.getErrorStream(),
-                    StandardCharsets.UTF_8))) {
-                for (String line; (line = in.readLine()) != null;) {
-                    errLines.add(line);
-                }
-            } catch (IOException e) {
-                errLines.add("IO " + e);
-            }
-        });
-        errReader.setDaemon(true);
-        errReader.start();
+    /** Kills the child with SIGKILL and waits for it. */
+    public void kill() {
+        child.close();
+    }
+
+    /** The lines the child wrote to standard error so far. */
+    public List<String> seen() {
+        return child.printed();
     }
 
     private void copy(InputStream in) throws IOException {
@@ -118,6 +90,7 @@ public final class PipedChild {
         }
     }
 
+    /** Stops reading the pipe (the child's writes block once it is full), until {@link #resumeReading}. */
     public void stallReading() {
         synchronized (reading) {
             stalled = true;
@@ -138,6 +111,9 @@ public final class PipedChild {
         synchronized (out) {
             bytes = out.toByteArray();
         }
+        if (failed != null) {
+            throw new AssertionError("reading the child's standard output failed", failed);
+        }
         if (bytes.length == 0) {
             return List.of();
         }
@@ -145,27 +121,22 @@ public final class PipedChild {
         return List.of(new String(bytes, StandardCharsets.UTF_8).split("\n"));
     }
 
+    /** The first line of standard error that starts with {@code prefix} within 60 s. */
     public String await(String prefix) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (System.nanoTime() < deadline) {
-            String line = errLines.poll(100, TimeUnit.MILLISECONDS);
-            if (line != null) {
-                seen.add(line);
-                if (line.startsWith(prefix)) {
-                    return line;
-                }
-            }
-        }
-        throw new AssertionError("child never printed " + prefix + "; it printed " + seen);
+        return child.await(prefix);
     }
 
     public void send(String command) throws IOException {
-        input.write((command + "\n").getBytes(StandardCharsets.UTF_8));
-        input.flush();
+        child.send(command);
     }
 
-    public void awaitExit() throws InterruptedException {
-        assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(process.exitValue()).as("exit status; it printed %s", seen).isZero();
+    /** Waits up to 60 s for the child to end, and fails unless its exit status is 0. */
+    public void awaitExit() throws IOException, InterruptedException {
+        child.awaitCleanExit(60);
+    }
+
+    @Override
+    public void close() {
+        child.close();
     }
 }
