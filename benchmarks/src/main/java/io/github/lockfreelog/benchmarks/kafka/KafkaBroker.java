@@ -1,7 +1,7 @@
 package io.github.lockfreelog.benchmarks.kafka;
 
 import ch.qos.logback.classic.Level;
-import io.github.lockfreelog.kafka.testing.KafkaTestBroker;
+import io.github.lockfreelog.testsupport.kafka.KafkaTestBroker;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;

@@ -1,7 +1,7 @@
 package io.github.lockfreelog.benchmarks.kafka;
 
-import io.github.lockfreelog.kafka.testing.ChildJvm;
-import io.github.lockfreelog.kafka.testing.CommittedReader;
+import io.github.lockfreelog.testsupport.ChildJvm;
+import io.github.lockfreelog.testsupport.kafka.CommittedReader;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;

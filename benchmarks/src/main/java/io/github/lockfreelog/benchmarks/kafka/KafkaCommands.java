@@ -58,7 +58,7 @@ public final class KafkaCommands implements Mode {
     public List<String> requires() {
         return List.of("org.apache.kafka.clients.producer.KafkaProducer", "io.github.lockfreelog.kafka.LockFreeKafkaAppender",
                 "com.github.danielwegener.logback.kafka.KafkaAppender", "org.springframework.kafka.test.EmbeddedKafkaKraftBroker",
-                "io.github.lockfreelog.kafka.testing.ChildJvm");
+                "io.github.lockfreelog.testsupport.ChildJvm");
     }
 
     @Override

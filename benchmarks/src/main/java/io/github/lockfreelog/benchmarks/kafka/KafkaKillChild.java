@@ -7,21 +7,13 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.Appender;
 import ch.qos.logback.core.status.Status;
 import ch.qos.logback.core.util.Duration;
+import io.github.lockfreelog.testsupport.AckFile;
 import com.github.danielwegener.logback.kafka.KafkaAppender;
 import com.github.danielwegener.logback.kafka.delivery.AsynchronousDeliveryStrategy;
 import com.github.danielwegener.logback.kafka.delivery.BlockingDeliveryStrategy;
 import com.github.danielwegener.logback.kafka.keying.NoKeyKeyingStrategy;
 import io.github.lockfreelog.kafka.LockFreeKafkaAppender;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.nio.MappedByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.util.Arrays;
 import java.util.List;
 import java.util.function.Consumer;
 import org.apache.logging.log4j.core.appender.mom.kafka.KafkaAppender.Builder;
@@ -48,11 +40,9 @@ import org.apache.logging.log4j.core.layout.PatternLayout;
 public final class KafkaKillChild {
 
     static final int THREADS = 4;
-    static final int SLOT = 128;
     /** No thread logs more than this many events (a child that is never killed still ends). */
     static final int MAX_EVENTS = 20_000_000;
     public static final String MARKER = "restart marker";
-    private static final VarHandle LONG = MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
     /** The peers, as {@code --peers} names them. */
     static final List<String> PEERS = List.of("lockfreelog-kafka", "logback-kafka-async", "logback-kafka-blocking",
@@ -97,20 +87,13 @@ public final class KafkaKillChild {
      * and OTLP peers share it.
      */
     public static void logUntilKilled(Consumer<String> log, Path ackFile) throws java.io.IOException, InterruptedException {
-        MappedByteBuffer acks;
-        try (FileChannel channel = FileChannel.open(ackFile, StandardOpenOption.CREATE, StandardOpenOption.READ,
-                StandardOpenOption.WRITE)) {
-            acks = channel.map(FileChannel.MapMode.READ_WRITE, 0, (long) THREADS * SLOT);
-        }
-        for (int t = 0; t < THREADS; t++) {
-            LONG.setVolatile(acks, t * SLOT, -1L);
-        }
+        AckFile acks = AckFile.create(ackFile, THREADS); // every slot reads "none" from the mapping on
         for (int t = 0; t < THREADS; t++) {
             int thread = t;
             Thread caller = new Thread(() -> {
                 for (long n = 0; n < MAX_EVENTS; n++) {
                     log.accept(event(thread, n));
-                    LONG.setVolatile(acks, thread * SLOT, n);
+                    acks.acknowledge(thread, n);
                 }
             }, "kill-caller-" + t);
             caller.setDaemon(true);
@@ -119,7 +102,7 @@ public final class KafkaKillChild {
         // READY once each thread's first call returned: a producer made on first use (the peers') is up by then, so
         // the kill comes while events flow, not while the client connects
         for (int t = 0; t < THREADS; t++) {
-            while ((long) LONG.getVolatile(acks, t * SLOT) < 0) {
+            while (acks.acknowledged(t) < 0) {
                 Thread.sleep(1);
             }
         }
@@ -132,16 +115,7 @@ public final class KafkaKillChild {
 
     /** The acknowledged number of each thread in an ack file ({@code -1}: none); all {@code -1} when there is none. */
     static long[] readAcks(Path ackFile) throws java.io.IOException {
-        long[] acks = new long[THREADS];
-        Arrays.fill(acks, -1);
-        if (!Files.exists(ackFile)) {
-            return acks;
-        }
-        ByteBuffer bytes = ByteBuffer.wrap(Files.readAllBytes(ackFile)).order(ByteOrder.LITTLE_ENDIAN);
-        for (int t = 0; t < THREADS && bytes.capacity() >= (t + 1) * SLOT; t++) {
-            acks[t] = bytes.getLong(t * SLOT);
-        }
-        return acks;
+        return AckFile.read(ackFile, THREADS);
     }
 
     private static LoggerContext logbackContext() {

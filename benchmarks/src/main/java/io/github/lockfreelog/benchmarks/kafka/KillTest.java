@@ -1,6 +1,6 @@
 package io.github.lockfreelog.benchmarks.kafka;
 
-import io.github.lockfreelog.kafka.testing.ChildJvm;
+import io.github.lockfreelog.testsupport.ChildJvm;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

@@ -20,7 +20,7 @@ public final class OtlpCommands implements Mode {
     public List<String> requires() {
         return List.of("io.github.lockfreelog.otlp.LockFreeOtlpAppender", "io.opentelemetry.sdk.OpenTelemetrySdk",
                 "io.opentelemetry.instrumentation.logback.appender.v1_0.OpenTelemetryAppender",
-                "io.github.lockfreelog.kafka.testing.ChildJvm");
+                "io.github.lockfreelog.testsupport.ChildJvm");
     }
 
     @Override
