@@ -41,30 +41,34 @@ final class ArchiveFormat {
         return zip;
     }
 
-    /** Whether {@code archive} reads to its end without an error (for gzip, the CRC and length trailer too). */
-    boolean decompresses(Path archive) {
+    /**
+     * How many bytes {@code archive} decompresses to, read to its end (for gzip, the CRC and length trailer too); -1
+     * when it does not decompress without an error.
+     */
+    long uncompressedLength(Path archive) {
         try (InputStream file = Files.newInputStream(archive, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
             byte[] buffer = new byte[COPY_BUFFER];
+            long length = 0;
             if (mode == CompressionMode.GZ) {
                 try (InputStream in = new GZIPInputStream(file, COPY_BUFFER)) {
-                    while (in.read(buffer) >= 0) {
-                        // read to the end
+                    for (int n; (n = in.read(buffer)) >= 0;) {
+                        length += n;
                     }
                 }
-                return true;
+                return length;
             }
             try (ZipInputStream in = new ZipInputStream(file)) {
                 boolean any = false;
                 while (in.getNextEntry() != null) {
                     any = true;
-                    while (in.read(buffer) >= 0) {
-                        // read to the end
+                    for (int n; (n = in.read(buffer)) >= 0;) {
+                        length += n;
                     }
                 }
-                return any;
+                return any ? length : -1;
             }
         } catch (IOException | RuntimeException e) {
-            return false;
+            return -1;
         }
     }
 

@@ -47,7 +47,8 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>At start {@link LeftoverFinder} finds every source and partial file a crash left, and
  * {@link #finish} completes each: a partial output is deleted; a source is compressed again unless
- * its archive exists and decompresses to the end, in which case only the source is deleted.
+ * its archive exists and decompresses to the end, to as many bytes as the source holds, in which case only the
+ * source is deleted (an archive of another length is another file's, and the source is kept, with a WARN).
  * (A partial output whose source is there is left to the source's compression: it may belong to
  * another instance's compression in progress.)
  */
@@ -119,6 +120,7 @@ public final class RolledFileCompressor {
             }
             long notBefore = System.nanoTime() + SETTLE_NANOS; // it may be another instance's, just rolled
             whileLocked(file, in -> {
+                long archived;
                 if (!Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
                     if (!files.compressed()) {
                         FileMove.move(file, target);
@@ -128,9 +130,13 @@ public final class RolledFileCompressor {
                     status.info("finished the compression of " + file + " to " + target + " that a crash interrupted");
                 } else if (!files.compressed()) {
                     status.warn(file + " is left as it is: " + target + ", the name it would take, exists", null);
-                } else if (format.decompresses(target)) {
+                } else if ((archived = format.uncompressedLength(target)) == in.size()) {
                     Files.delete(file);
                     status.info("deleted " + file + ": its archive " + target + " was already complete");
+                } else if (archived >= 0) {
+                    // complete, but not of these bytes: the name was another file's (a clash the rename reported)
+                    status.warn(file + " is left as it is: " + target + ", the archive it would complete, holds "
+                            + archived + " bytes, not its " + in.size(), null);
                 } else {
                     Files.delete(target); // cut short by a crash: its source, still here, is all of it
                     compressLocked(in, file, target, notBefore);
