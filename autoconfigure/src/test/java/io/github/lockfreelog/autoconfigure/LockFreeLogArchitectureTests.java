@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import io.github.lockfreelog.testsupport.SourceFiles;
 
 /**
  * The shape of the starter's packages, as Spring Boot's own modules are laid out: the auto-configurations on top, the
@@ -72,15 +73,6 @@ class LockFreeLogArchitectureTests {
 
     @Test
     void noMainClassIsOverThreeHundredAndFiftyLines() throws IOException {
-        List<String> over = new ArrayList<>();
-        try (Stream<Path> files = Files.walk(Path.of("src/main/java"))) {
-            for (Path source : files.filter(p -> p.toString().endsWith(".java")).sorted().toList()) {
-                int lines = Files.readAllLines(source).size();
-                if (lines > 350) {
-                    over.add(source + " (" + lines + " lines)");
-                }
-            }
-        }
-        assertThat(over).isEmpty();
+        assertThat(SourceFiles.linesOver(Path.of("src/main/java"), 350)).isEmpty();
     }
 }

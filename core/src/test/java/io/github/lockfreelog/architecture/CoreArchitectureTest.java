@@ -18,6 +18,7 @@ import java.util.TreeMap;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import io.github.lockfreelog.testsupport.SourceFiles;
 
 /**
  * Keeps the shape of core: packages that depend on each other one way only, an engine (the record
@@ -62,15 +63,6 @@ class CoreArchitectureTest {
 
     @Test
     void noClassIsOverThreeHundredAndFiftyLines() throws IOException {
-        List<String> over = new ArrayList<>();
-        try (Stream<Path> files = Files.walk(Path.of("src/main/java"))) {
-            for (Path source : files.filter(p -> p.toString().endsWith(".java")).sorted().toList()) {
-                int lines = Files.readAllLines(source).size();
-                if (lines > 350) {
-                    over.add(source + " (" + lines + " lines)");
-                }
-            }
-        }
-        assertThat(over).isEmpty();
+        assertThat(SourceFiles.linesOver(Path.of("src/main/java"), 350)).isEmpty();
     }
 }

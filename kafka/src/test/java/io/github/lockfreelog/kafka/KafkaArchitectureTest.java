@@ -19,6 +19,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import io.github.lockfreelog.testsupport.SourceFiles;
 
 /**
  * Keeps the Kafka module's shape as core's is kept: the sink (its producers, positions, topics and outcomes) knows
@@ -62,7 +63,7 @@ class KafkaArchitectureTest {
 
     @Test
     void noMainClassIsOverThreeHundredAndFiftyLines() throws IOException {
-        assertThat(linesOver(Path.of("src/main/java"), 350)).isEmpty();
+        assertThat(SourceFiles.linesOver(Path.of("src/main/java"), 350)).isEmpty();
     }
 
     /** The string literals of the Java sources under {@code root} that name a {@code spring.*} or starter property. */
@@ -70,7 +71,7 @@ class KafkaArchitectureTest {
         Pattern literal = Pattern.compile("\"((?:[^\"\\\\]|\\\\.)*)\"");
         Pattern property = Pattern.compile("(?<![\\w.])(spring|management|lockfreelog)\\.[a-z]");
         List<String> found = new ArrayList<>();
-        for (Path source : sources(root)) {
+        for (Path source : SourceFiles.javaSources(root)) {
             String code = Files.readString(source).replaceAll("(?s)/\\*.*?\\*/", "").replaceAll("(?m)^\\s*//.*$", "");
             Matcher strings = literal.matcher(code);
             while (strings.find()) {
@@ -82,23 +83,4 @@ class KafkaArchitectureTest {
         return found;
     }
 
-    /** The Java sources under {@code root} of more than {@code most} lines, with their length. */
-    static List<String> linesOver(Path root, int most) throws IOException {
-        List<String> over = new ArrayList<>();
-        for (Path source : sources(root)) {
-            int lines = Files.readAllLines(source).size();
-            if (lines > most) {
-                over.add(root.relativize(source) + " (" + lines + " lines)");
-            }
-        }
-        return over;
-    }
-
-    private static List<Path> sources(Path root) throws IOException {
-        try (Stream<Path> files = Files.walk(root)) {
-            List<Path> sources = files.filter(p -> p.toString().endsWith(".java")).sorted().toList();
-            assertThat(sources).as("Java sources under " + root.toAbsolutePath()).isNotEmpty();
-            return sources;
-        }
-    }
 }

@@ -16,6 +16,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import io.github.lockfreelog.testsupport.SourceFiles;
 
 /**
  * Keeps the module's shape: it reaches core only through what the Kafka module also uses (the appender base, the
@@ -56,7 +57,7 @@ class OtlpArchitectureTest {
         Pattern literal = Pattern.compile("\"((?:[^\"\\\\]|\\\\.)*)\"");
         Pattern property = Pattern.compile("(?<![\\w.])(spring|management|lockfreelog)\\.[a-z]");
         List<String> found = new ArrayList<>();
-        for (Path source : sources()) {
+        for (Path source : SourceFiles.javaSources(Path.of("src/main/java"))) {
             String code = Files.readString(source).replaceAll("(?s)/\\*.*?\\*/", "").replaceAll("(?m)^\\s*//.*$", "");
             Matcher strings = literal.matcher(code);
             while (strings.find()) {
@@ -76,21 +77,6 @@ class OtlpArchitectureTest {
 
     @Test
     void noMainClassIsOverThreeHundredAndFiftyLines() throws IOException {
-        List<String> over = new ArrayList<>();
-        for (Path source : sources()) {
-            int lines = Files.readAllLines(source).size();
-            if (lines > 350) {
-                over.add(source + " (" + lines + " lines)");
-            }
-        }
-        assertThat(over).isEmpty();
-    }
-
-    private static List<Path> sources() throws IOException {
-        try (Stream<Path> files = Files.walk(Path.of("src/main/java"))) {
-            List<Path> sources = files.filter(p -> p.toString().endsWith(".java")).sorted().toList();
-            assertThat(sources).isNotEmpty();
-            return sources;
-        }
+        assertThat(SourceFiles.linesOver(Path.of("src/main/java"), 350)).isEmpty();
     }
 }

@@ -17,6 +17,7 @@ import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.openjdk.jmh.annotations.Benchmark;
+import io.github.lockfreelog.testsupport.SourceFiles;
 
 /**
  * Keeps the benchmarks in parts: packages that depend on each other one way only; the file benchmarks (everything but
@@ -76,20 +77,6 @@ class BenchmarksArchitectureTest {
 
     @Test
     void noClassOfMainCodeIsLongerThan350Lines() throws IOException {
-        Path main = Path.of("src/main/java");
-        Map<String, Long> tooLong = new TreeMap<>();
-        try (Stream<Path> files = Files.walk(main)) {
-            for (Path file : files.filter(f -> f.toString().endsWith(".java")).toList()) {
-                long lines;
-                try (Stream<String> text = Files.lines(file)) {
-                    lines = text.count();
-                }
-                if (lines > 350) {
-                    tooLong.put(main.relativize(file).toString(), lines);
-                }
-            }
-        }
-        assertThat(main).isDirectory();
-        assertThat(tooLong).as("classes over 350 lines").isEmpty();
+        assertThat(SourceFiles.linesOver(Path.of("src/main/java"), 350)).as("classes over 350 lines").isEmpty();
     }
 }
